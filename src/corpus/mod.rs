@@ -1,0 +1,465 @@
+//! Papers and the corpus that holds them.
+//!
+//! A format reader turns a file into [`Record`]s: the fields as the file
+//! wrote them. [`Record::into_paper`] makes them safe to print, gives each a
+//! stable [`PaperId`] and, where the file had none, a derived title. A
+//! [`Corpus`] is the papers of one session in input order, with the ids
+//! shortened the way git shortens hashes.
+
+pub mod load;
+pub mod text;
+pub mod title;
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::text::sanitize;
+
+/// The shortest prefix a hash id is ever shown with.
+pub const MIN_SHORT_ID: usize = 7;
+
+/// A paper's stable identity: the record's own identifier where it has one
+/// (`arxiv:2401.01234`, `doi:10.1145/…`), otherwise 16 hex digits of a
+/// 64-bit hash of its text.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct PaperId(Box<str>);
+
+impl PaperId {
+    /// The id for a 64-bit content hash.
+    pub fn from_hash(hash: u64) -> PaperId {
+        PaperId(format!("{hash:016x}").into())
+    }
+
+    /// The id of an arXiv paper (`arxiv:2401.01234`, version dropped).
+    pub fn arxiv(id: &str) -> PaperId {
+        let id = id.trim();
+        let id = id
+            .strip_prefix("arXiv:")
+            .or_else(|| id.strip_prefix("arxiv:"))
+            .unwrap_or(id);
+        let id = strip_version(id);
+        PaperId(format!("arxiv:{id}").into())
+    }
+
+    /// The id of a paper with a DOI (`doi:10.1145/…`, lower case).
+    pub fn doi(doi: &str) -> PaperId {
+        let doi = doi.trim();
+        let lower = doi.to_lowercase();
+        let doi = [
+            "https://doi.org/",
+            "http://doi.org/",
+            "https://dx.doi.org/",
+            "doi:",
+        ]
+        .iter()
+        .find_map(|p| lower.strip_prefix(p))
+        .unwrap_or(&lower);
+        PaperId(format!("doi:{doi}").into())
+    }
+
+    /// An id given as text (a state file key, a command-line argument).
+    pub fn parse(text: &str) -> PaperId {
+        PaperId(text.into())
+    }
+
+    /// The full id.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// True for content-hash ids, which are shown shortened.
+    pub fn is_hash(&self) -> bool {
+        self.0.len() == 16 && self.0.bytes().all(|b| b.is_ascii_hexdigit())
+    }
+}
+
+impl fmt::Display for PaperId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// `2401.01234v2` → `2401.01234`.
+fn strip_version(id: &str) -> &str {
+    match id.rfind('v') {
+        Some(i) if i > 0 && i + 1 < id.len() && id[i + 1..].bytes().all(|b| b.is_ascii_digit()) => {
+            &id[..i]
+        }
+        _ => id,
+    }
+}
+
+/// The content hash behind a [`PaperId`] when a record has no identifier of
+/// its own: the whitespace-normalised given title and abstract. Derived
+/// fields never enter it, so a better title heuristic changes no id.
+pub fn content_hash(title: Option<&str>, abstract_text: &str) -> u64 {
+    let mut buf = String::with_capacity(abstract_text.len() + 64);
+    if let Some(t) = title {
+        push_normalised(&mut buf, t);
+    }
+    buf.push('\n');
+    push_normalised(&mut buf, abstract_text);
+    xxhash_rust::xxh3::xxh3_64(buf.as_bytes())
+}
+
+fn push_normalised(buf: &mut String, s: &str) {
+    for (i, w) in s.split_whitespace().enumerate() {
+        if i > 0 {
+            buf.push(' ');
+        }
+        buf.push_str(w);
+    }
+}
+
+/// One paper, ready to show: every text field sanitized.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Paper {
+    /// Stable identity.
+    pub id: PaperId,
+    /// The title, given or derived (may hold light markup when given).
+    pub title: String,
+    /// True when the title was derived from the abstract.
+    pub title_derived: bool,
+    /// The abstract (paragraphs separated by `\n`); empty when the record
+    /// had none.
+    pub abstract_text: String,
+    /// The list the paper came from (a header line, or the file name).
+    pub source: String,
+    /// Position in its list, from 0.
+    pub position: u32,
+    /// Author names as written.
+    pub authors: Vec<String>,
+    /// Publication year.
+    pub year: Option<i32>,
+    /// Journal, conference or venue.
+    pub venue: Option<String>,
+    /// Links given by the record (URL, DOI and arXiv links).
+    pub links: Vec<String>,
+    /// Further lists that held the same paper.
+    pub also_in: Vec<String>,
+}
+
+/// A record as a format reader found it: raw, unsanitized fields.
+#[derive(Clone, Default, Debug)]
+pub struct Record {
+    /// The title, if the record gives one.
+    pub title: Option<String>,
+    /// The abstract, if any.
+    pub abstract_text: Option<String>,
+    /// Author names.
+    pub authors: Vec<String>,
+    /// Year.
+    pub year: Option<i32>,
+    /// Venue.
+    pub venue: Option<String>,
+    /// Explicit URLs.
+    pub urls: Vec<String>,
+    /// An arXiv identifier.
+    pub arxiv: Option<String>,
+    /// A DOI.
+    pub doi: Option<String>,
+    /// The line the record starts on (1-based), for messages.
+    pub line: usize,
+}
+
+impl Record {
+    /// Sanitizes the record and gives it an id and, when it has no title, a
+    /// derived one. `None` when it has neither title nor abstract.
+    pub fn into_paper(self, source: &str, position: u32) -> Option<Paper> {
+        let given = self
+            .title
+            .as_deref()
+            .map(sanitize::line)
+            .filter(|t| !t.is_empty());
+        let abstract_text = self
+            .abstract_text
+            .as_deref()
+            .map(sanitize::block)
+            .unwrap_or_default();
+        if given.is_none() && abstract_text.is_empty() {
+            return None;
+        }
+        let arxiv = self
+            .arxiv
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty());
+        let doi = self.doi.as_deref().map(str::trim).filter(|s| !s.is_empty());
+        let id = match (arxiv, doi) {
+            (Some(a), _) => PaperId::arxiv(&sanitize::line(a)),
+            (None, Some(d)) => PaperId::doi(&sanitize::line(d)),
+            (None, None) => PaperId::from_hash(content_hash(
+                self.title.as_deref(),
+                self.abstract_text.as_deref().unwrap_or(""),
+            )),
+        };
+        let mut links: Vec<String> = self
+            .urls
+            .iter()
+            .map(|u| sanitize::line(u))
+            .filter(|u| u.starts_with("http://") || u.starts_with("https://"))
+            .collect();
+        if let Some(d) = doi {
+            links.push(format!("https://doi.org/{}", sanitize::line(d)));
+        }
+        if let Some(a) = arxiv {
+            let a = PaperId::arxiv(&sanitize::line(a));
+            links.push(format!(
+                "https://arxiv.org/abs/{}",
+                &a.as_str()["arxiv:".len()..]
+            ));
+        }
+        links.dedup();
+        let (title, title_derived) = match given {
+            Some(t) => (t, false),
+            None => (title::derive(&abstract_text), true),
+        };
+        Some(Paper {
+            id,
+            title,
+            title_derived,
+            abstract_text,
+            source: sanitize::line(source),
+            position,
+            authors: self
+                .authors
+                .iter()
+                .map(|a| sanitize::line(a))
+                .filter(|a| !a.is_empty())
+                .collect(),
+            year: self.year,
+            venue: self
+                .venue
+                .as_deref()
+                .map(sanitize::line)
+                .filter(|v| !v.is_empty()),
+            links,
+            also_in: Vec::new(),
+        })
+    }
+}
+
+/// How an id or id prefix given by a user resolves.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Lookup {
+    /// Exactly one paper.
+    Found(usize),
+    /// No paper has it.
+    Unknown,
+    /// Several papers share the prefix (their indices).
+    Ambiguous(Vec<usize>),
+}
+
+/// The papers of one session, in input order, each id once.
+#[derive(Clone, Default, Debug)]
+pub struct Corpus {
+    /// The papers.
+    pub papers: Vec<Paper>,
+    short_len: usize,
+}
+
+impl Corpus {
+    /// Builds a corpus: a paper met twice (same id) is kept once with both
+    /// lists; derived titles that collide with another title get the short
+    /// id appended, so every title is unique.
+    pub fn new(papers: Vec<Paper>) -> Corpus {
+        let mut index: HashMap<PaperId, usize> = HashMap::with_capacity(papers.len());
+        let mut kept: Vec<Paper> = Vec::with_capacity(papers.len());
+        for paper in papers {
+            match index.get(&paper.id) {
+                Some(&i) => {
+                    let first = &mut kept[i];
+                    if first.source != paper.source && !first.also_in.contains(&paper.source) {
+                        first.also_in.push(paper.source);
+                    }
+                }
+                None => {
+                    index.insert(paper.id.clone(), kept.len());
+                    kept.push(paper);
+                }
+            }
+        }
+        let short_len = short_id_len(kept.iter().map(|p| &p.id));
+        let mut corpus = Corpus {
+            papers: kept,
+            short_len,
+        };
+        corpus.make_titles_unique();
+        corpus
+    }
+
+    fn make_titles_unique(&mut self) {
+        let mut count: HashMap<&str, usize> = HashMap::new();
+        for p in &self.papers {
+            *count.entry(p.title.as_str()).or_default() += 1;
+        }
+        let dupes: Vec<usize> = self
+            .papers
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.title_derived && count[p.title.as_str()] > 1)
+            .map(|(i, _)| i)
+            .collect();
+        for i in dupes {
+            let short = self.short_id(i).to_string();
+            self.papers[i].title = format!("{} [{short}]", self.papers[i].title);
+        }
+    }
+
+    /// Number of papers.
+    pub fn len(&self) -> usize {
+        self.papers.len()
+    }
+
+    /// True when there are no papers.
+    pub fn is_empty(&self) -> bool {
+        self.papers.is_empty()
+    }
+
+    /// The id of paper `i` as shown: hash ids cut to the shortest length at
+    /// which all of this corpus's hash ids differ (at least
+    /// [`MIN_SHORT_ID`]); other ids whole.
+    pub fn short_id(&self, i: usize) -> &str {
+        let id = &self.papers[i].id;
+        if id.is_hash() {
+            &id.as_str()[..self.short_len]
+        } else {
+            id.as_str()
+        }
+    }
+
+    /// The paper with id (or unique id prefix) `text`.
+    pub fn lookup(&self, text: &str) -> Lookup {
+        let text = text.trim();
+        if text.is_empty() {
+            return Lookup::Unknown;
+        }
+        let lower = text.to_lowercase();
+        let hits: Vec<usize> = self
+            .papers
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.id.as_str().to_lowercase().starts_with(&lower))
+            .map(|(i, _)| i)
+            .collect();
+        if let Some(&exact) = hits
+            .iter()
+            .find(|&&i| self.papers[i].id.as_str().eq_ignore_ascii_case(text))
+        {
+            return Lookup::Found(exact);
+        }
+        match hits.len() {
+            0 => Lookup::Unknown,
+            1 => Lookup::Found(hits[0]),
+            _ => Lookup::Ambiguous(hits),
+        }
+    }
+}
+
+/// The length at which all hash ids differ, at least [`MIN_SHORT_ID`].
+fn short_id_len<'a>(ids: impl Iterator<Item = &'a PaperId>) -> usize {
+    let mut hashes: Vec<&str> = ids.filter(|id| id.is_hash()).map(PaperId::as_str).collect();
+    hashes.sort_unstable();
+    let mut len = MIN_SHORT_ID;
+    for pair in hashes.windows(2) {
+        let common = pair[0]
+            .bytes()
+            .zip(pair[1].bytes())
+            .take_while(|(a, b)| a == b)
+            .count();
+        len = len.max(common + 1);
+    }
+    len.min(16)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paper(title: &str, abs: &str) -> Paper {
+        Record {
+            title: Some(title.into()).filter(|t: &String| !t.is_empty()),
+            abstract_text: Some(abs.into()),
+            ..Record::default()
+        }
+        .into_paper("list", 0)
+        .unwrap()
+    }
+
+    #[test]
+    fn hash_ids_ignore_whitespace_and_derived_titles() {
+        let a = paper("", "We study  things.\nMore text.");
+        let b = paper("", "We study things. More text.");
+        assert_eq!(a.id, b.id);
+        assert!(a.id.is_hash());
+        assert_eq!(
+            a.id.as_str(),
+            format!("{:016x}", content_hash(None, "We study things. More text."))
+        );
+        let c = paper("A title", "We study things. More text.");
+        assert_ne!(a.id, c.id);
+    }
+
+    #[test]
+    fn record_ids_come_first() {
+        let p = Record {
+            title: Some("T".into()),
+            arxiv: Some("arXiv:2401.01234v3".into()),
+            doi: Some("10.1/X".into()),
+            ..Record::default()
+        }
+        .into_paper("l", 0)
+        .unwrap();
+        assert_eq!(p.id.as_str(), "arxiv:2401.01234");
+        assert!(
+            p.links
+                .contains(&"https://arxiv.org/abs/2401.01234".to_string())
+        );
+        assert!(p.links.contains(&"https://doi.org/10.1/X".to_string()));
+        assert_eq!(
+            PaperId::doi("https://doi.org/10.1/ABC").as_str(),
+            "doi:10.1/abc"
+        );
+    }
+
+    #[test]
+    fn empty_records_are_dropped() {
+        assert!(Record::default().into_paper("l", 0).is_none());
+    }
+
+    #[test]
+    fn short_ids_grow_until_unique() {
+        let ids = [
+            PaperId::parse("abcdef0123456789"),
+            PaperId::parse("abcdef0923456789"),
+            PaperId::parse("0000000000000000"),
+        ];
+        assert_eq!(short_id_len(ids.iter()), 8);
+        assert_eq!(short_id_len(ids[2..].iter()), 7);
+    }
+
+    #[test]
+    fn duplicates_merge_and_titles_become_unique() {
+        let mut a = paper("", "Same abstract here.");
+        let mut b = a.clone();
+        b.source = "other".into();
+        a.source = "list".into();
+        let c = paper("", "Same abstract here, but longer.");
+        let mut d = c.clone();
+        d.id = PaperId::from_hash(1);
+        let corpus = Corpus::new(vec![a, b, c, d]);
+        assert_eq!(corpus.len(), 3);
+        assert_eq!(corpus.papers[0].also_in, vec!["other"]);
+        assert_ne!(corpus.papers[1].title, corpus.papers[2].title);
+    }
+
+    #[test]
+    fn lookup_by_prefix() {
+        let corpus = Corpus::new(vec![paper("", "one"), paper("", "two")]);
+        let id = corpus.papers[1].id.as_str().to_string();
+        assert_eq!(corpus.lookup(&id[..9]), Lookup::Found(1));
+        assert_eq!(corpus.lookup(&id.to_uppercase()), Lookup::Found(1));
+        assert_eq!(corpus.lookup("zzzz"), Lookup::Unknown);
+        assert!(matches!(corpus.lookup(""), Lookup::Unknown));
+    }
+}

@@ -1,0 +1,17 @@
+//! paperboat: a fast terminal reader for lists of research-paper abstracts.
+//!
+//! The flow runs one way. [`corpus::load`] reads files (or the bundled
+//! lists) into a [`corpus::Corpus`], sanitizing every string once. The
+//! [`search::Search`] engine matches queries on background threads. Keys
+//! become [`app::Action`]s through [`keys`]; [`app::App::apply`] is the only
+//! place state changes; [`ui::draw`] reads the state and never changes it.
+//! The non-interactive commands in [`cli`] share the same corpus and search.
+
+pub mod app;
+pub mod cli;
+pub mod corpus;
+pub mod keys;
+pub mod search;
+pub mod terminal;
+pub mod text;
+pub mod ui;

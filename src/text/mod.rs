@@ -1,0 +1,11 @@
+//! Text from corpora: made safe at load ([`sanitize`]), read for its light
+//! markup ([`markup`], with the tables in [`symbols`]) and wrapped to a width
+//! by display columns ([`wrap`]). Nothing here knows about the screen; the UI
+//! and the CLI both print what these functions return.
+
+pub mod markup;
+pub mod sanitize;
+pub mod symbols;
+pub mod wrap;
+
+pub use markup::{Marks, Rich, Span};

@@ -1,0 +1,134 @@
+//! Wrapping by display width.
+//!
+//! Lines break at spaces and between CJK characters, never inside a word
+//! unless the word alone is wider than the line. Widths are terminal columns
+//! (unicode-width, as ratatui counts them), so `论文` takes four and a
+//! combining accent none. The wrapping itself is textwrap's first-fit; only
+//! the word boundaries are ours.
+
+use std::ops::Range;
+
+use textwrap::core::{Word, break_words};
+use textwrap::wrap_algorithms::wrap_first_fit;
+use unicode_width::UnicodeWidthStr;
+
+/// Display width of `s` in terminal columns.
+pub fn width(s: &str) -> usize {
+    s.width()
+}
+
+/// True for characters after or before which a line may break although no
+/// space stands there (CJK ideographs, kana, hangul, fullwidth forms).
+fn breaks_around(c: char) -> bool {
+    matches!(c as u32,
+        0x2E80..=0x303F | 0x3040..=0x30FF | 0x3100..=0x31FF | 0x3200..=0x9FFF
+        | 0xA960..=0xA97F | 0xAC00..=0xD7FF | 0xF900..=0xFAFF | 0xFE30..=0xFE4F
+        | 0xFF00..=0xFF60 | 0x20000..=0x3FFFF)
+}
+
+/// Splits a paragraph into words, each with its trailing spaces.
+fn words(par: &str) -> Vec<Word<'_>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut prev: Option<char> = None;
+    let mut in_space = false;
+    for (i, c) in par.char_indices() {
+        let boundary = if c == ' ' {
+            in_space = true;
+            false
+        } else if in_space {
+            in_space = false;
+            true
+        } else {
+            prev.is_some_and(|p| breaks_around(p) || breaks_around(c))
+        };
+        if boundary && i > start {
+            out.push(Word::from(&par[start..i]));
+            start = i;
+        }
+        prev = Some(c);
+    }
+    if start < par.len() {
+        out.push(Word::from(&par[start..]));
+    }
+    out
+}
+
+/// Wraps `text` to `width` columns. Returns byte ranges into `text`, one per
+/// screen line, without trailing spaces. Paragraphs (separated by `\n`) start
+/// on a new line with an empty line between them.
+pub fn wrap(text: &str, width: usize) -> Vec<Range<usize>> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    let mut offset = 0;
+    for (k, par) in text.split('\n').enumerate() {
+        if k > 0 {
+            lines.push(offset..offset);
+        }
+        let base = par.as_ptr() as usize;
+        let ws = break_words(words(par), width);
+        if ws.is_empty() {
+            lines.push(offset..offset);
+        } else {
+            for line in wrap_first_fit(&ws, &[width as f64]) {
+                let (Some(first), Some(last)) = (line.first(), line.last()) else {
+                    continue;
+                };
+                let s = first.word.as_ptr() as usize - base;
+                let e = last.word.as_ptr() as usize - base + last.word.len();
+                lines.push(offset + s..offset + e);
+            }
+        }
+        offset += par.len() + 1;
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(text: &str, w: usize) -> Vec<&str> {
+        wrap(text, w).into_iter().map(|r| &text[r]).collect()
+    }
+
+    #[test]
+    fn wraps_at_spaces_and_keeps_words_whole() {
+        assert_eq!(
+            lines("the quick brown fox", 10),
+            vec!["the quick", "brown fox"]
+        );
+        assert_eq!(
+            lines("use π-Distill now", 10),
+            vec!["use", "π-Distill", "now"]
+        );
+    }
+
+    #[test]
+    fn long_words_are_split_only_when_wider_than_the_line() {
+        assert_eq!(lines("abcdefghij k", 4), vec!["abcd", "efgh", "ij k"]);
+    }
+
+    #[test]
+    fn cjk_takes_two_columns_and_breaks_between_characters() {
+        let t = "ICML 2026 论文列表";
+        assert_eq!(width(t), 18);
+        assert_eq!(lines(t, 14), vec!["ICML 2026 论文", "列表"]);
+        assert_eq!(lines(t, 13), vec!["ICML 2026 论", "文列表"]);
+    }
+
+    #[test]
+    fn paragraphs_are_separated_by_a_blank_line() {
+        assert_eq!(lines("one two\nthree", 20), vec!["one two", "", "three"]);
+    }
+
+    #[test]
+    fn every_line_fits() {
+        let t = "Spectral-Progressive Thought Flow (SpecFlow), 論文 a novel lightweight multimodal reasoning framework — émigré naïve";
+        for w in 2..40 {
+            for l in lines(t, w) {
+                assert!(width(l) <= w, "{l:?} wider than {w}");
+            }
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! The list of titles: a marks column, then each title cut to the pane
+//! with the characters the query matched picked out.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Paragraph};
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthStr;
+
+use crate::app::{App, Focus};
+use crate::text::markup;
+
+/// Width of the marks column.
+pub const MARKS_WIDTH: u16 = 2;
+
+/// `text` cut to `width` columns, with `…` where it was cut; each grapheme
+/// styled `hl` when its index is in `highlights` (sorted), else `base`.
+pub fn highlighted(
+    text: &str,
+    highlights: &[u32],
+    width: usize,
+    base: Style,
+    hl: Style,
+) -> Vec<Span<'static>> {
+    let total = text.width();
+    let budget = if total > width {
+        width.saturating_sub(1)
+    } else {
+        width
+    };
+    let mut spans: Vec<Span<'static>> = Vec::new();
+    let mut run = String::new();
+    let mut run_hl = false;
+    let mut used = 0;
+    let mut next_hl = highlights.iter().peekable();
+    for (i, g) in text.graphemes(true).enumerate() {
+        let w = g.width();
+        if used + w > budget {
+            break;
+        }
+        used += w;
+        while next_hl.peek().is_some_and(|&&h| (h as usize) < i) {
+            next_hl.next();
+        }
+        let is_hl = next_hl.peek().is_some_and(|&&h| h as usize == i);
+        if is_hl != run_hl && !run.is_empty() {
+            spans.push(Span::styled(
+                std::mem::take(&mut run),
+                if run_hl { base.patch(hl) } else { base },
+            ));
+        }
+        run_hl = is_hl;
+        run.push_str(g);
+    }
+    if !run.is_empty() {
+        spans.push(Span::styled(
+            run,
+            if run_hl { base.patch(hl) } else { base },
+        ));
+    }
+    if total > width && width > 0 {
+        spans.push(Span::styled("…", base));
+    }
+    spans
+}
+
+/// Draws the list pane.
+pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
+    let theme = &app.theme;
+    let focused = app.focus == Focus::List;
+    let count = format!(" {}/{} ", app.rows(), app.corpus.len());
+    let block = Block::bordered()
+        .border_type(BorderType::Rounded)
+        .title(" Papers ")
+        .title_bottom(Line::from(count).right_aligned())
+        .border_style(if focused { theme.focus } else { Style::new() });
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if app.rows() == 0 {
+        let msg = if app.search.is_running() {
+            "matching…"
+        } else {
+            "no matches"
+        };
+        frame.render_widget(Paragraph::new(Span::styled(msg, theme.dim)), inner);
+        return;
+    }
+    let title_width = inner.width.saturating_sub(MARKS_WIDTH) as usize;
+    let mut hl = Vec::new();
+    let lines: Vec<Line> = (app.list_offset..)
+        .take(inner.height as usize)
+        .map_while(|row| app.search.get(row).map(|idx| (row, idx)))
+        .map(|(row, idx)| {
+            let paper = &app.corpus.papers[idx];
+            let plain = markup::plain(&paper.title);
+            app.search.title_highlights(&plain, &mut hl);
+            let selected = row == app.selected;
+            let base = if selected {
+                theme.selection
+            } else {
+                Style::new()
+            };
+            let mut spans = vec![Span::styled(
+                " ".repeat(MARKS_WIDTH as usize),
+                base.patch(theme.marks),
+            )];
+            spans.extend(highlighted(&plain, &hl, title_width, base, theme.highlight));
+            let used: usize = spans.iter().map(|s| s.content.width()).sum();
+            if selected && used < inner.width as usize {
+                spans.push(Span::styled(" ".repeat(inner.width as usize - used), base));
+            }
+            Line::from(spans)
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(spans: &[Span]) -> String {
+        spans.iter().map(|s| s.content.as_ref()).collect()
+    }
+
+    #[test]
+    fn cuts_with_an_ellipsis_by_display_width() {
+        let s = highlighted("ICML 2026 论文列表", &[], 13, Style::new(), Style::new());
+        assert_eq!(text(&s), "ICML 2026 论…");
+        let s = highlighted("short", &[], 12, Style::new(), Style::new());
+        assert_eq!(text(&s), "short");
+    }
+
+    #[test]
+    fn highlights_split_runs() {
+        let hl = Style::new().add_modifier(ratatui::style::Modifier::BOLD);
+        let s = highlighted("abcd", &[1, 2], 10, Style::new(), hl);
+        assert_eq!(s.len(), 3);
+        assert_eq!(s[1].content, "bc");
+        assert_eq!(s[1].style, hl);
+    }
+}

@@ -1,0 +1,158 @@
+//! Drawing the reader. Everything here reads [`App`] and writes cells; no
+//! function changes state. One file per pane; [`layout`] is shared with the
+//! app so scrolling knows the pane sizes the screen will have.
+
+pub mod detail;
+pub mod help;
+pub mod list;
+pub mod status;
+pub mod theme;
+
+use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Direction, Rect};
+use ratatui::text::Line;
+use ratatui::widgets::Paragraph;
+
+use crate::app::{Action, App, Mode};
+
+/// Below this width the panes stack: list above, abstract below.
+pub const SIDE_BY_SIDE_MIN: u16 = 90;
+/// Smallest screen the reader draws; below it a short note.
+pub const MIN_SIZE: (u16, u16) = (20, 6);
+
+/// Where each part of the screen goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The search line (top).
+    pub search: Rect,
+    /// The list pane, borders included.
+    pub list: Rect,
+    /// The abstract pane, borders included.
+    pub detail: Rect,
+    /// The status line (bottom).
+    pub status: Rect,
+    /// True when the panes are stacked.
+    pub stacked: bool,
+}
+
+impl Layout {
+    /// Rows of titles the list shows.
+    pub fn list_rows(&self) -> usize {
+        self.list.height.saturating_sub(2) as usize
+    }
+
+    /// Lines of text the abstract pane shows.
+    pub fn detail_rows(&self) -> usize {
+        self.detail.height.saturating_sub(2) as usize
+    }
+
+    /// Columns of text in the abstract pane (inside the borders, with a
+    /// column of margin on each side).
+    pub fn detail_width(&self) -> usize {
+        self.detail.width.saturating_sub(4).max(1) as usize
+    }
+}
+
+/// Splits the screen.
+pub fn layout(area: Rect) -> Layout {
+    let [search, middle, status] = ratatui::layout::Layout::default()
+        .direction(Direction::Vertical)
+        .constraints([
+            Constraint::Length(1),
+            Constraint::Min(0),
+            Constraint::Length(1),
+        ])
+        .areas(area);
+    let stacked = area.width < SIDE_BY_SIDE_MIN;
+    let [list, detail] = if stacked {
+        ratatui::layout::Layout::default()
+            .direction(Direction::Vertical)
+            .constraints([Constraint::Percentage(40), Constraint::Percentage(60)])
+            .areas(middle)
+    } else {
+        ratatui::layout::Layout::default()
+            .direction(Direction::Horizontal)
+            .constraints([Constraint::Percentage(42), Constraint::Percentage(58)])
+            .areas(middle)
+    };
+    Layout {
+        search,
+        list,
+        detail,
+        status,
+        stacked,
+    }
+}
+
+/// True when the screen is too small to draw the reader.
+pub fn too_small(area: Rect) -> bool {
+    area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1
+}
+
+/// Draws the whole screen.
+pub fn draw(frame: &mut Frame, app: &App) {
+    let area = frame.area();
+    if too_small(area) {
+        let text = if area.width >= 18 {
+            "terminal too small"
+        } else {
+            "too small"
+        };
+        let note = Paragraph::new(vec![
+            Line::from(text),
+            Line::from(format!("{}x{}", area.width, area.height)),
+        ]);
+        frame.render_widget(note, area);
+        return;
+    }
+    let l = layout(area);
+    status::draw_search(frame, app, l.search);
+    list::draw(frame, app, l.list);
+    detail::draw(frame, app, l.detail);
+    status::draw_status(frame, app, l.status);
+    if app.mode == Mode::Help {
+        help::draw(frame, app, area);
+    }
+}
+
+fn contains(r: Rect, col: u16, row: u16) -> bool {
+    col >= r.x && col < r.x + r.width && row >= r.y && row < r.y + r.height
+}
+
+/// The action for a mouse event: the wheel scrolls the pane under the
+/// pointer, a left click selects a row of the list.
+pub fn mouse_action(app: &App, ev: &MouseEvent) -> Option<Action> {
+    let area = Rect::new(0, 0, app.size.0, app.size.1);
+    if too_small(area) || app.mode == Mode::Help {
+        return None;
+    }
+    let l = layout(area);
+    let (col, row) = (ev.column, ev.row);
+    match ev.kind {
+        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+            let delta = if ev.kind == MouseEventKind::ScrollDown {
+                3
+            } else {
+                -3
+            };
+            if contains(l.list, col, row) {
+                Some(Action::ScrollList(delta))
+            } else if contains(l.detail, col, row) {
+                Some(Action::ScrollDetail(delta))
+            } else {
+                None
+            }
+        }
+        MouseEventKind::Down(MouseButton::Left) => {
+            let inner = l.list.inner(ratatui::layout::Margin::new(1, 1));
+            if contains(inner, col, row) {
+                let r = app.list_offset + (row - inner.y) as usize;
+                (r < app.rows()).then_some(Action::SelectRow(r))
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,89 @@
+//! The search line at the top (query, match count, scope) and the status
+//! line at the bottom (messages, what loaded, key hints).
+
+use ratatui::Frame;
+use ratatui::layout::{Position, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use unicode_width::UnicodeWidthStr;
+
+use crate::app::{App, Mode};
+
+/// Draws the search line; in search mode it places the cursor.
+pub fn draw_search(frame: &mut Frame, app: &App, area: Rect) {
+    let theme = &app.theme;
+    let searching =
+        app.mode == Mode::Search || (app.mode == Mode::Help && app.help_return == Mode::Search);
+    let running = if app.search.is_running() { "… " } else { "" };
+    let right = format!(
+        "{running}{}/{} · {} ",
+        app.rows(),
+        app.corpus.len(),
+        app.search.scope().name()
+    );
+    let prompt = if searching { " / " } else { "   " };
+    let mut spans = vec![Span::styled(
+        prompt,
+        theme.focus.add_modifier(Modifier::BOLD),
+    )];
+    let room = (area.width as usize).saturating_sub(prompt.width() + right.width() + 1);
+    // Show the end of a query longer than the room, where the cursor is.
+    let text = &app.input.text;
+    let mut start = 0;
+    while text[start..].width() > room {
+        start += text[start..].chars().next().map_or(1, char::len_utf8);
+    }
+    if text.is_empty() && !searching {
+        spans.push(Span::styled("/ to search · ? for keys", theme.dim));
+    } else {
+        spans.push(Span::raw(text[start..].to_string()));
+    }
+    let used: usize = spans.iter().map(|s| s.content.width()).sum();
+    let pad = (area.width as usize).saturating_sub(used + right.width());
+    spans.push(Span::raw(" ".repeat(pad)));
+    spans.push(Span::styled(right, theme.dim));
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    if app.mode == Mode::Search {
+        let cursor = start.max(app.input.cursor.min(text.len()));
+        let x = area.x as usize + prompt.width() + text[start..cursor].width();
+        frame.set_cursor_position(Position::new(
+            x.min(area.right().saturating_sub(1) as usize) as u16,
+            area.y,
+        ));
+    }
+}
+
+/// The status line's text: a message when there is one, else what loaded
+/// and the keys that matter now.
+pub fn status_text(app: &App) -> String {
+    if let Some(msg) = &app.status {
+        return msg.clone();
+    }
+    let hints = match app.mode {
+        Mode::Browse => "j/k move · / search · Tab focus · Ctrl-t scope · ? help · q quit",
+        Mode::Search => "type to filter · ↑/↓ move · Enter keep · Esc clear",
+        Mode::Help => "j/k scroll · any other key closes",
+    };
+    let lists = app.reports.iter().filter(|r| r.papers > 0).count();
+    let loaded = format!(
+        "{} papers in {} list{}",
+        app.corpus.len(),
+        lists,
+        if lists == 1 { "" } else { "s" }
+    );
+    format!("{hints}  ·  {loaded}")
+}
+
+/// Draws the status line.
+pub fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
+    let style = if app.status.is_some() {
+        Style::new().add_modifier(Modifier::BOLD)
+    } else {
+        app.theme.dim
+    };
+    frame.render_widget(
+        Paragraph::new(Span::styled(format!(" {}", status_text(app)), style)),
+        area,
+    );
+}

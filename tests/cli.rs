@@ -1,0 +1,165 @@
+//! The non-interactive commands, run as a user runs them.
+
+mod common;
+
+use common::run;
+
+fn stdout(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn search_prints_id_tab_title_best_first() {
+    let state = tempfile::tempdir().unwrap();
+    let o = run(&["search", "orchjail"], None, state.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    let (id, title) = lines[0].split_once('\t').unwrap();
+    assert_eq!(id.len(), 7);
+    assert!(id.bytes().all(|b| b.is_ascii_hexdigit()));
+    assert!(title.starts_with("OrchJail: "), "{title}");
+}
+
+#[test]
+fn empty_query_lists_every_paper_in_corpus_order() {
+    let state = tempfile::tempdir().unwrap();
+    let o = run(&["search", ""], None, state.path());
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 38);
+    assert!(out.lines().nth(1).unwrap().contains("OrchJail"));
+}
+
+#[test]
+fn no_match_exits_1_and_prints_nothing() {
+    let state = tempfile::tempdir().unwrap();
+    let o = run(&["search", "zzqqxxjj"], None, state.path());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn json_lines_carry_the_paper() {
+    let state = tempfile::tempdir().unwrap();
+    let o = run(
+        &["search", "--json", "--limit", "3", "rl"],
+        None,
+        state.path(),
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 3);
+    for r in &rows {
+        for key in ["id", "title", "abstract", "source", "score"] {
+            assert!(r.get(key).is_some(), "{key} missing in {r}");
+        }
+        assert_eq!(r["source"], "ICML 2026 论文列表");
+        assert_eq!(r["id"].as_str().unwrap().len(), 16);
+    }
+    let scores: Vec<u64> = rows.iter().map(|r| r["score"].as_u64().unwrap()).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+}
+
+#[test]
+fn scope_all_finds_words_only_in_abstracts() {
+    let state = tempfile::tempdir().unwrap();
+    let title_only = run(&["search", "'AgentDojo"], None, state.path());
+    assert_eq!(title_only.status.code(), Some(1));
+    let all = run(
+        &["search", "--scope", "all", "'AgentDojo"],
+        None,
+        state.path(),
+    );
+    assert_eq!(all.status.code(), Some(0));
+    assert!(stdout(&all).contains("CausalArmor"));
+}
+
+#[test]
+fn reads_files_and_stdin() {
+    let state = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mine.txt");
+    std::fs::write(
+        &file,
+        "My list\n\nWe present Foo, a tool for reading abstracts.\n\nAnother paper about bars.",
+    )
+    .unwrap();
+    let o = run(
+        &["search", "foo", file.to_str().unwrap()],
+        None,
+        state.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("\tFoo: a tool for reading abstracts"));
+    let o = run(
+        &["search", "--json", "bars", "-"],
+        Some(b"Stdin list\n\nOnly a paper about bars."),
+        state.path(),
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("\"source\":\"Stdin list\""));
+}
+
+#[test]
+fn a_missing_file_is_named_and_exits_2() {
+    let state = tempfile::tempdir().unwrap();
+    let o = run(&["search", "x", "/no/such/file.txt"], None, state.path());
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("/no/such/file.txt"), "{err}");
+    assert!(err.starts_with("paperboat: "), "{err}");
+    assert!(!err.contains("panicked"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let state = tempfile::tempdir().unwrap();
+    let o = run(&["search"], None, state.path());
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(&["search", "--scope", "nope", "x"], None, state.path());
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn help_and_version() {
+    let state = tempfile::tempdir().unwrap();
+    let o = run(&["--version"], None, state.path());
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).starts_with("paperboat "));
+    let o = run(&["--help"], None, state.path());
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("search"));
+}
+
+#[test]
+fn the_reader_refuses_to_start_without_a_terminal() {
+    let state = tempfile::tempdir().unwrap();
+    let o = run(&[], None, state.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("terminal"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    let state = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(common::bin())
+        .args(["search", ""])
+        .env("PAPERBOAT_STATE_DIR", state.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}

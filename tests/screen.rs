@@ -1,0 +1,92 @@
+//! The main screen drawn into ratatui's TestBackend at fixed sizes.
+
+use std::time::Duration;
+
+use paperboat::app::{Action, App};
+use paperboat::corpus::load;
+use paperboat::ui;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::style::Modifier;
+
+fn app_at(w: u16, h: u16) -> App {
+    let mut app = App::new(load::bundled(), || {});
+    app.apply(Action::Resize(w, h));
+    settle(&mut app);
+    app
+}
+
+fn settle(app: &mut App) {
+    assert!(app.search.wait(Duration::from_secs(5)));
+    app.tick();
+}
+
+fn draw(app: &App) -> Terminal<TestBackend> {
+    let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).unwrap();
+    t.draw(|f| ui::draw(f, app)).unwrap();
+    t
+}
+
+#[test]
+fn main_screen_120x40() {
+    let app = app_at(120, 40);
+    let t = draw(&app);
+    insta::assert_snapshot!("main_120x40", t.backend());
+    // The selected row is shown reversed.
+    let buf = t.backend().buffer();
+    assert!(buf[(3, 2)].modifier.contains(Modifier::REVERSED));
+    assert!(!buf[(3, 3)].modifier.contains(Modifier::REVERSED));
+}
+
+#[test]
+fn main_screen_60x20_stacks_the_panes() {
+    let app = app_at(60, 20);
+    let t = draw(&app);
+    insta::assert_snapshot!("main_60x20", t.backend());
+}
+
+#[test]
+fn a_query_filters_and_highlights() {
+    let mut app = app_at(120, 40);
+    app.apply(Action::StartSearch);
+    for c in "graph link".chars() {
+        app.apply(Action::Insert(c));
+    }
+    settle(&mut app);
+    let t = draw(&app);
+    insta::assert_snapshot!("query_graph_link_120x40", t.backend());
+    let buf = t.backend().buffer();
+    // "Graph-Link: …" is the first row; its G is a matched character.
+    let row: String = (0..60).map(|x| buf[(x, 2)].symbol().to_string()).collect();
+    assert!(row.contains("Graph-Link"), "{row}");
+    let g = row.find('G').unwrap() as u16;
+    assert!(
+        buf[(g, 2)].modifier.contains(Modifier::BOLD),
+        "matched characters are picked out"
+    );
+}
+
+#[test]
+fn help_overlay_lists_the_keys() {
+    let mut app = app_at(120, 40);
+    app.apply(Action::ToggleHelp);
+    let t = draw(&app);
+    let text = format!("{}", t.backend());
+    for (key, what) in [
+        ("Ctrl-t", "titles and abstracts"),
+        ("Tab", "Focus"),
+        ("q Ctrl-c", "Quit"),
+    ] {
+        assert!(
+            text.contains(key) && text.contains(what),
+            "{key} {what}\n{text}"
+        );
+    }
+}
+
+#[test]
+fn tiny_terminals_get_a_note() {
+    let app = app_at(15, 4);
+    let t = draw(&app);
+    assert!(format!("{}", t.backend()).contains("too small"));
+}
