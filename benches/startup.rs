@@ -5,7 +5,7 @@
 //! e.g. a corpus file). Prints the median, 90th percentile and worst of 20
 //! runs.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
@@ -49,7 +49,10 @@ fn once(bin: &str, args: &[String], state: &std::path::Path) -> Duration {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let bin = env!("CARGO_BIN_EXE_paperboat");
     let state = tempfile::tempdir().unwrap();
     let mut times: Vec<Duration> = (0..20).map(|_| once(bin, &args, state.path())).collect();
@@ -57,11 +60,13 @@ fn main() {
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
         "start-up to first frame ({}): median {:.1} ms, p90 {:.1} ms, worst {:.1} ms (20 runs)",
-        if args.is_empty() { "bundled lists".to_string() } else { args.join(" ") },
+        if args.is_empty() {
+            "bundled lists".to_string()
+        } else {
+            args.join(" ")
+        },
         ms(times[10]),
         ms(times[18]),
         ms(times[19]),
     );
 }
-
-use std::io::Write;
