@@ -4,12 +4,20 @@
 //! it into a state change. Drawing reads the state and never changes it, so
 //! the whole reader can be driven and checked without a terminal.
 
+use std::time::{Duration, Instant};
+
 use crate::corpus::Corpus;
 use crate::corpus::load::{Loaded, Report};
 use crate::keys::Keymap;
 use crate::search::{Scope, Search};
+use crate::store::{Field, Store};
 use crate::ui;
 use crate::ui::theme::Theme;
+
+/// How often a running reader looks for marks saved by another instance.
+const REFRESH_EVERY: Duration = Duration::from_secs(1);
+/// How often a failed save is tried again.
+const RETRY_EVERY: Duration = Duration::from_secs(2);
 
 /// What keys do at the moment.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -21,6 +29,8 @@ pub enum Mode {
     Search,
     /// The help overlay is open.
     Help,
+    /// A yes/no question is asked (mark all read).
+    Confirm,
 }
 
 impl Mode {
@@ -30,6 +40,7 @@ impl Mode {
             Mode::Browse => "Browse",
             Mode::Search => "Search",
             Mode::Help => "Help",
+            Mode::Confirm => "Confirm",
         }
     }
 }
@@ -42,6 +53,80 @@ pub enum Focus {
     List,
     /// The abstract.
     Detail,
+}
+
+/// Which papers the list shows (the search filters within it).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum View {
+    /// Every paper.
+    #[default]
+    All,
+    /// Papers not marked read.
+    Unread,
+    /// Bookmarked papers.
+    Bookmarked,
+}
+
+impl View {
+    /// The next view: all → unread → bookmarked → all.
+    pub fn next(self) -> View {
+        match self {
+            View::All => View::Unread,
+            View::Unread => View::Bookmarked,
+            View::Bookmarked => View::All,
+        }
+    }
+
+    /// The name in the search line and the state file.
+    pub fn name(self) -> &'static str {
+        match self {
+            View::All => "all",
+            View::Unread => "unread",
+            View::Bookmarked => "bookmarked",
+        }
+    }
+
+    /// The view with this name.
+    pub fn from_name(name: &str) -> Option<View> {
+        [View::All, View::Unread, View::Bookmarked]
+            .into_iter()
+            .find(|v| v.name() == name)
+    }
+
+    /// Whether a paper with these marks is in the view.
+    pub fn shows(self, marks: Marks) -> bool {
+        match self {
+            View::All => true,
+            View::Unread => !marks.read,
+            View::Bookmarked => marks.bookmarked,
+        }
+    }
+}
+
+/// A paper's marks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Marks {
+    /// Bookmarked.
+    pub bookmarked: bool,
+    /// Read.
+    pub read: bool,
+}
+
+/// Paper counts by mark, for the search line.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Counts {
+    /// Bookmarked papers.
+    pub bookmarked: usize,
+    /// Papers read.
+    pub read: usize,
+    /// All papers.
+    pub total: usize,
+}
+
+/// One undoable change: each mark's value before and after.
+#[derive(Clone, PartialEq, Eq, Debug)]
+struct Change {
+    marks: Vec<(usize, Field, bool, bool)>,
 }
 
 /// Everything the reader can be asked to do.
@@ -103,6 +188,22 @@ pub enum Action {
     AcceptSearch,
     /// Clear the query and go back to browsing.
     CancelSearch,
+    /// Bookmark the selected paper, or remove its bookmark.
+    ToggleBookmark,
+    /// Mark the selected paper read, or unread.
+    ToggleRead,
+    /// Show all papers, the unread, or the bookmarked.
+    CycleView,
+    /// Mark every paper listed read (asks first).
+    MarkAllRead,
+    /// Undo the last change of marks.
+    Undo,
+    /// Redo what was undone.
+    Redo,
+    /// Answer yes to the question asked.
+    ConfirmYes,
+    /// Answer no to the question asked.
+    ConfirmNo,
     /// Select the paper at a row of the list (a click).
     SelectRow(usize),
     /// Scroll the list by rows (the mouse wheel).
@@ -145,6 +246,14 @@ impl Action {
             Action::CursorEnd => "Cursor to end",
             Action::AcceptSearch => "Keep the filter, back to the list",
             Action::CancelSearch => "Clear the query, back to the list",
+            Action::ToggleBookmark => "Bookmark / remove the bookmark",
+            Action::ToggleRead => "Mark read / unread",
+            Action::CycleView => "View: all → unread → bookmarked",
+            Action::MarkAllRead => "Mark every listed paper read (asks first)",
+            Action::Undo => "Undo the last change of marks",
+            Action::Redo => "Redo",
+            Action::ConfirmYes => "Yes",
+            Action::ConfirmNo => "No",
             Action::SelectRow(_) => "Select a row",
             Action::ScrollList(_) => "Scroll the list",
             Action::ScrollDetail(_) => "Scroll the abstract",
@@ -215,8 +324,12 @@ pub struct App {
     pub corpus: Corpus,
     /// What each input gave, for the status line.
     pub reports: Vec<Report>,
+    /// Names the inputs; keys where this corpus was left in the store.
+    pub corpus_key: String,
     /// The matcher.
     pub search: Search,
+    /// Bookmarks and read state.
+    pub store: Store,
     /// The key table.
     pub keymap: Keymap,
     /// Colours by role.
@@ -227,11 +340,13 @@ pub struct App {
     pub help_return: Mode,
     /// The pane movement acts on.
     pub focus: Focus,
+    /// The view.
+    pub view: View,
     /// The query being edited.
     pub input: LineInput,
-    /// Selected row of the ranking.
+    /// Selected row of the list.
     pub selected: usize,
-    /// First row of the ranking on screen.
+    /// First row of the list on screen.
     pub list_offset: usize,
     /// First line of the abstract on screen.
     pub detail_scroll: usize,
@@ -239,30 +354,55 @@ pub struct App {
     pub help_scroll: usize,
     /// Terminal size (columns, rows).
     pub size: (u16, u16),
-    /// A message for the status line.
+    /// A message for the status line, until the next key.
     pub status: Option<String>,
+    /// A save that failed and is being retried.
+    pub save_error: Option<String>,
+    /// The question being asked in [`Mode::Confirm`].
+    pub question: Option<String>,
     /// Set when the reader should exit.
     pub quit: bool,
+    /// Paper counts by mark.
+    pub counts: Counts,
+    /// Marks by paper index.
+    marks: Vec<Marks>,
+    /// The rows when a view or a kept paper filters the ranking.
+    filtered: Option<Vec<u32>>,
+    /// A paper that left the view after a toggle, kept until the selection
+    /// moves so that the list does not jump under the cursor.
+    sticky: Option<usize>,
+    undo: Vec<Change>,
+    redo: Vec<Change>,
     /// The query the shown ranking answers (to tell a new query from a
     /// grown corpus when a ranking arrives).
     ranked_query: Option<(String, Scope)>,
+    /// A paper to select once the first ranking arrives (where the corpus
+    /// was left last time).
+    restore: Option<String>,
+    last_refresh: Instant,
+    last_retry: Instant,
 }
 
 impl App {
-    /// A reader over a loaded corpus. `notify` is called from the search
-    /// worker when a ranking is ready (to wake the event loop).
-    pub fn new(loaded: Loaded, notify: impl Fn() + Send + Sync + 'static) -> App {
+    /// A reader over a loaded corpus with its store. `notify` is called from
+    /// the search worker when a ranking is ready (to wake the event loop).
+    pub fn new(loaded: Loaded, store: Store, notify: impl Fn() + Send + Sync + 'static) -> App {
         let mut search = Search::new(notify);
         search.extend(&loaded.corpus.papers);
-        App {
+        let place = store.place(&loaded.key).cloned();
+        let mut app = App {
+            marks: vec![Marks::default(); loaded.corpus.len()],
             corpus: loaded.corpus,
             reports: loaded.reports,
+            corpus_key: loaded.key,
             search,
+            store,
             keymap: Keymap::default(),
             theme: Theme::default(),
             mode: Mode::Browse,
             help_return: Mode::Browse,
             focus: Focus::List,
+            view: View::All,
             input: LineInput::default(),
             selected: 0,
             list_offset: 0,
@@ -270,19 +410,108 @@ impl App {
             help_scroll: 0,
             size: (80, 24),
             status: None,
+            save_error: None,
+            question: None,
             quit: false,
+            counts: Counts::default(),
+            filtered: None,
+            sticky: None,
+            undo: Vec::new(),
+            redo: Vec::new(),
             ranked_query: None,
+            restore: None,
+            last_refresh: Instant::now(),
+            last_retry: Instant::now(),
+        };
+        if let Some(place) = place {
+            app.view = place
+                .view
+                .as_deref()
+                .and_then(View::from_name)
+                .unwrap_or_default();
+            app.restore = place.selected;
+        }
+        app.reload_marks();
+        app
+    }
+
+    /// The marks of paper `idx`.
+    pub fn marks(&self, idx: usize) -> Marks {
+        self.marks.get(idx).copied().unwrap_or_default()
+    }
+
+    /// Reads every paper's marks from the store.
+    fn reload_marks(&mut self) {
+        let state = self.store.state();
+        for (i, p) in self.corpus.papers.iter().enumerate() {
+            self.marks[i] = match state.papers.get(p.id.as_str()) {
+                Some(e) => Marks {
+                    bookmarked: e.bookmark.is_some_and(|m| m.on),
+                    read: e.read.is_some_and(|m| m.on),
+                },
+                None => Marks::default(),
+            };
+        }
+        self.count();
+    }
+
+    fn count(&mut self) {
+        self.counts = Counts {
+            bookmarked: self.marks.iter().filter(|m| m.bookmarked).count(),
+            read: self.marks.iter().filter(|m| m.read).count(),
+            total: self.marks.len(),
+        };
+    }
+
+    /// The paper at `row` of the list.
+    pub fn paper_at(&self, row: usize) -> Option<usize> {
+        match &self.filtered {
+            Some(rows) => rows.get(row).map(|&i| i as usize),
+            None => self.search.get(row),
         }
     }
 
     /// The index of the selected paper, if any paper is listed.
     pub fn selected_paper(&self) -> Option<usize> {
-        self.search.get(self.selected)
+        self.paper_at(self.selected)
     }
 
-    /// Rows in the ranking shown.
+    /// Rows in the list.
     pub fn rows(&self) -> usize {
-        self.search.matched()
+        match &self.filtered {
+            Some(rows) => rows.len(),
+            None => self.search.matched(),
+        }
+    }
+
+    /// Rebuilds the list from the ranking, the view and the kept paper,
+    /// keeping paper `keep` selected when it is still listed.
+    fn rebuild_rows(&mut self, keep: Option<usize>) {
+        self.filtered = if self.view == View::All && self.sticky.is_none() {
+            None
+        } else {
+            let (view, sticky, marks) = (self.view, self.sticky, &self.marks);
+            Some(
+                self.search
+                    .results()
+                    .matches
+                    .iter()
+                    .map(|m| m.idx)
+                    .filter(|&i| view.shows(marks[i as usize]) || sticky == Some(i as usize))
+                    .collect(),
+            )
+        };
+        if let Some(row) = keep.and_then(|p| self.row_of(p)) {
+            self.selected = row;
+        }
+        self.clamp();
+    }
+
+    fn row_of(&self, idx: usize) -> Option<usize> {
+        match &self.filtered {
+            Some(rows) => rows.iter().position(|&i| i as usize == idx),
+            None => self.search.row_of(idx),
+        }
     }
 
     fn layout(&self) -> ui::Layout {
@@ -306,31 +535,69 @@ impl App {
             .map_or(0, |i| ui::detail::line_count(self, i, width))
     }
 
-    /// Picks up a new ranking from the matcher. Call once a frame; true when
-    /// the screen needs redrawing.
+    /// Picks up a new ranking from the matcher and marks saved by other
+    /// instances; retries a failed save. Call once a frame; true when the
+    /// screen needs redrawing.
     pub fn tick(&mut self) -> bool {
+        let mut changed = false;
+        if self.last_refresh.elapsed() >= REFRESH_EVERY {
+            self.last_refresh = Instant::now();
+            if self.store.refresh() {
+                let keep = self.selected_paper();
+                self.reload_marks();
+                self.rebuild_rows(keep);
+                changed = true;
+            }
+        }
+        if self.store.dirty() && self.last_retry.elapsed() >= RETRY_EVERY {
+            self.last_retry = Instant::now();
+            let result = self.store.retry();
+            self.saved(result);
+            changed = true;
+        }
         let before = self.selected_paper();
         if !self.search.tick() {
-            return false;
+            return changed;
         }
         let r = self.search.results();
         let now = (r.query.clone(), r.scope);
         let same_query = self.ranked_query.as_ref() == Some(&now);
         self.ranked_query = Some(now);
-        if same_query {
-            // More papers arrived: stay on the same paper.
-            if let Some(row) = before.and_then(|p| self.search.row_of(p)) {
-                self.selected = row;
+        let keep = if let Some(id) = self.restore.take() {
+            let found = self.corpus.papers.iter().position(|p| p.id.as_str() == id);
+            if found.is_none() && self.search.is_running() {
+                self.restore = Some(id);
             }
+            found
+        } else if same_query {
+            // More papers arrived: stay on the same paper.
+            before
         } else {
             self.selected = 0;
             self.list_offset = 0;
-        }
+            None
+        };
+        self.rebuild_rows(keep);
         if self.selected_paper() != before {
             self.detail_scroll = 0;
         }
-        self.clamp();
         true
+    }
+
+    /// Notes the outcome of a save in the status line.
+    fn saved(&mut self, result: Result<(), crate::store::StoreError>) {
+        match result {
+            Ok(()) => {
+                if self.save_error.take().is_some() {
+                    self.status = Some("saved".to_string());
+                }
+            }
+            Err(e @ crate::store::StoreError::ReadOnly(_)) => self.status = Some(e.to_string()),
+            Err(e) => {
+                self.last_retry = Instant::now();
+                self.save_error = Some(format!("could not save marks: {e} (retrying)"));
+            }
+        }
     }
 
     fn query_changed(&mut self) {
@@ -348,6 +615,11 @@ impl App {
         if row != self.selected {
             self.selected = row;
             self.detail_scroll = 0;
+            if self.sticky.take().is_some() {
+                // The kept paper may now leave the view.
+                let target = self.selected_paper();
+                self.rebuild_rows(target);
+            }
         }
         self.clamp();
     }
@@ -381,13 +653,150 @@ impl App {
         self.detail_scroll = self.detail_scroll.min(max);
     }
 
+    /// Sets marks in the store and on screen; returns whether they took.
+    fn set_marks(&mut self, marks: &[(usize, Field, bool)]) -> bool {
+        let changes: Vec<(&str, Field, bool)> = marks
+            .iter()
+            .map(|&(i, f, on)| (self.corpus.papers[i].id.as_str(), f, on))
+            .collect();
+        let result = self.store.set(&changes);
+        if matches!(result, Err(crate::store::StoreError::ReadOnly(_))) {
+            self.saved(result);
+            return false;
+        }
+        self.saved(result);
+        for &(i, field, on) in marks {
+            match field {
+                Field::Bookmark => self.marks[i].bookmarked = on,
+                Field::Read => self.marks[i].read = on,
+            }
+        }
+        self.count();
+        true
+    }
+
+    /// Applies a change, records it for undo, keeps the selected paper
+    /// listed.
+    fn change(&mut self, marks: Vec<(usize, Field, bool)>) {
+        let before: Vec<(usize, Field, bool, bool)> = marks
+            .iter()
+            .map(|&(i, f, on)| {
+                let was = match f {
+                    Field::Bookmark => self.marks[i].bookmarked,
+                    Field::Read => self.marks[i].read,
+                };
+                (i, f, was, on)
+            })
+            .filter(|&(_, _, was, on)| was != on)
+            .collect();
+        if before.is_empty() {
+            return;
+        }
+        let apply: Vec<(usize, Field, bool)> =
+            before.iter().map(|&(i, f, _, on)| (i, f, on)).collect();
+        if self.set_marks(&apply) {
+            self.undo.push(Change { marks: before });
+            self.redo.clear();
+            self.keep_selected();
+        }
+    }
+
+    /// After marks change: the selected paper stays listed until the
+    /// selection moves, even when it left the view.
+    fn keep_selected(&mut self) {
+        let sel = self.selected_paper();
+        if let Some(i) = sel
+            && !self.view.shows(self.marks[i])
+        {
+            self.sticky = Some(i);
+        }
+        self.rebuild_rows(sel);
+    }
+
+    fn undo_redo(&mut self, undo: bool) {
+        let (from, to) = if undo {
+            (&mut self.undo, &mut self.redo)
+        } else {
+            (&mut self.redo, &mut self.undo)
+        };
+        let Some(change) = from.pop() else {
+            self.status = Some(
+                if undo {
+                    "nothing to undo"
+                } else {
+                    "nothing to redo"
+                }
+                .to_string(),
+            );
+            return;
+        };
+        to.push(change.clone());
+        let marks: Vec<(usize, Field, bool)> = change
+            .marks
+            .iter()
+            .map(|&(i, f, before, after)| (i, f, if undo { before } else { after }))
+            .collect();
+        if self.set_marks(&marks) {
+            let n = marks.len();
+            self.status = Some(format!(
+                "{} {n} mark{}",
+                if undo { "undid" } else { "redid" },
+                if n == 1 { "" } else { "s" }
+            ));
+            // Show the paper the change was about.
+            if let Some(&(i, ..)) = marks.first()
+                && n == 1
+            {
+                if !self.view.shows(self.marks[i]) {
+                    self.sticky = Some(i);
+                }
+                self.rebuild_rows(Some(i));
+                return;
+            }
+            self.keep_selected();
+        } else {
+            // Not applied: put it back where it was.
+            if let Some(c) = if undo {
+                self.redo.pop()
+            } else {
+                self.undo.pop()
+            } {
+                if undo {
+                    self.undo.push(c)
+                } else {
+                    self.redo.push(c)
+                }
+            }
+        }
+    }
+
+    /// Remembers where this corpus was left and saves; call on exit.
+    pub fn save_place(&mut self) {
+        let selected = self
+            .selected_paper()
+            .map(|i| self.corpus.papers[i].id.to_string());
+        self.store
+            .set_place(&self.corpus_key, selected.as_deref(), self.view.name());
+        let result = self.store.retry();
+        self.saved(result);
+    }
+
     /// Applies one action.
     pub fn apply(&mut self, action: Action) {
+        if !matches!(
+            action,
+            Action::Resize(..) | Action::ScrollList(_) | Action::ScrollDetail(_)
+        ) {
+            self.status = None;
+        }
         let page = self.list_height().max(1) as isize;
         let detail_page = self.detail_height().max(1) as isize;
         let on_detail = self.focus == Focus::Detail && self.mode == Mode::Browse;
         match action {
-            Action::Quit => self.quit = true,
+            Action::Quit => {
+                self.save_place();
+                self.quit = true;
+            }
             Action::Down | Action::Up if self.mode == Mode::Help => {
                 let d = if action == Action::Down { 1 } else { -1 };
                 self.help_scroll = (self.help_scroll as isize + d).max(0) as usize;
@@ -435,6 +844,57 @@ impl App {
                     self.help_scroll = 0;
                 }
             }
+            Action::ToggleBookmark => {
+                if let Some(i) = self.selected_paper() {
+                    let on = !self.marks[i].bookmarked;
+                    self.change(vec![(i, Field::Bookmark, on)]);
+                }
+            }
+            Action::ToggleRead => {
+                if let Some(i) = self.selected_paper() {
+                    let on = !self.marks[i].read;
+                    self.change(vec![(i, Field::Read, on)]);
+                }
+            }
+            Action::CycleView => {
+                self.view = self.view.next();
+                self.sticky = None;
+                let keep = self.selected_paper();
+                self.rebuild_rows(keep);
+            }
+            Action::MarkAllRead => {
+                let unread = (0..self.rows())
+                    .filter_map(|r| self.paper_at(r))
+                    .filter(|&i| !self.marks[i].read)
+                    .count();
+                if unread == 0 {
+                    self.status = Some("every paper listed is read already".to_string());
+                } else {
+                    self.question = Some(format!(
+                        "Mark {unread} paper{} read? (y/n)",
+                        if unread == 1 { "" } else { "s" }
+                    ));
+                    self.mode = Mode::Confirm;
+                }
+            }
+            Action::ConfirmYes => {
+                if self.question.take().is_some() {
+                    let marks: Vec<(usize, Field, bool)> = (0..self.rows())
+                        .filter_map(|r| self.paper_at(r))
+                        .map(|i| (i, Field::Read, true))
+                        .collect();
+                    let n = marks.iter().filter(|&&(i, ..)| !self.marks[i].read).count();
+                    self.change(marks);
+                    self.status = Some(format!("marked {n} read · u undoes"));
+                }
+                self.mode = Mode::Browse;
+            }
+            Action::ConfirmNo => {
+                self.question = None;
+                self.mode = Mode::Browse;
+            }
+            Action::Undo => self.undo_redo(true),
+            Action::Redo => self.undo_redo(false),
             Action::Insert(c) => {
                 self.input.insert(c);
                 self.query_changed();
@@ -480,8 +940,9 @@ impl App {
                 let hi = (lo + h).min(rows).saturating_sub(1);
                 if self.selected < lo || self.selected > hi {
                     let target = if self.selected < lo { lo } else { hi };
-                    self.selected = target;
-                    self.detail_scroll = 0;
+                    let offset = self.list_offset;
+                    self.move_to(target as isize);
+                    self.list_offset = offset.min(rows.saturating_sub(h));
                 }
             }
             Action::ScrollDetail(delta) => self.scroll_detail(delta as isize),
@@ -497,10 +958,20 @@ impl App {
 mod tests {
     use super::*;
     use crate::corpus::load;
+    use crate::store::Store;
     use std::time::Duration;
 
-    fn app() -> App {
-        let mut app = App::new(load::bundled(), || {});
+    /// A reader on the bundled lists with a private state directory
+    /// (dropped with the guard).
+    fn app() -> (App, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        (app_in(dir.path()), dir)
+    }
+
+    fn app_in(dir: &std::path::Path) -> App {
+        let (store, msgs) = Store::open(dir);
+        assert!(msgs.is_empty(), "{msgs:?}");
+        let mut app = App::new(load::bundled(), store, || {});
         app.apply(Action::Resize(120, 40));
         settle(&mut app);
         app
@@ -520,14 +991,14 @@ mod tests {
 
     #[test]
     fn opens_on_all_bundled_papers_in_order() {
-        let app = app();
+        let (app, _dir) = app();
         assert_eq!(app.rows(), 38);
         assert_eq!(app.selected_paper(), Some(0));
     }
 
     #[test]
     fn moving_stays_in_range() {
-        let mut app = app();
+        let (mut app, _dir) = app();
         app.apply(Action::Up);
         assert_eq!(app.selected, 0);
         app.apply(Action::Last);
@@ -544,7 +1015,7 @@ mod tests {
 
     #[test]
     fn search_mode_types_j_and_k_and_filters() {
-        let mut app = app();
+        let (mut app, _dir) = app();
         app.apply(Action::StartSearch);
         assert_eq!(app.mode, Mode::Search);
         typed(&mut app, "orchjail");
@@ -563,7 +1034,7 @@ mod tests {
 
     #[test]
     fn editing_the_query() {
-        let mut app = app();
+        let (mut app, _dir) = app();
         app.apply(Action::StartSearch);
         typed(&mut app, "sparse attn");
         app.apply(Action::DeleteWord);
@@ -582,7 +1053,7 @@ mod tests {
 
     #[test]
     fn scope_toggle_searches_abstracts() {
-        let mut app = app();
+        let (mut app, _dir) = app();
         app.apply(Action::StartSearch);
         typed(&mut app, "Qwen3");
         let title_hits = app.rows();
@@ -594,7 +1065,7 @@ mod tests {
 
     #[test]
     fn focus_on_the_abstract_scrolls_it() {
-        let mut app = app();
+        let (mut app, _dir) = app();
         app.apply(Action::Resize(60, 20));
         app.apply(Action::ToggleFocus);
         app.apply(Action::Down);
@@ -613,7 +1084,7 @@ mod tests {
 
     #[test]
     fn help_opens_and_returns_to_the_mode() {
-        let mut app = app();
+        let (mut app, _dir) = app();
         app.apply(Action::StartSearch);
         app.apply(Action::ToggleHelp);
         assert_eq!(app.mode, Mode::Help);
@@ -623,7 +1094,7 @@ mod tests {
 
     #[test]
     fn clicks_and_wheel() {
-        let mut app = app();
+        let (mut app, _dir) = app();
         app.apply(Action::SelectRow(5));
         assert_eq!(app.selected, 5);
         app.apply(Action::SelectRow(500));
@@ -632,5 +1103,199 @@ mod tests {
         app.apply(Action::ScrollList(10));
         assert_eq!(app.list_offset, 10.min(38 - app.list_height()));
         assert!(app.selected >= app.list_offset);
+    }
+
+    fn title(app: &App) -> String {
+        app.corpus.papers[app.selected_paper().unwrap()]
+            .title
+            .clone()
+    }
+
+    #[test]
+    fn bookmark_and_read_toggle_and_persist() {
+        let (mut app, dir) = app();
+        app.apply(Action::Down);
+        app.apply(Action::ToggleBookmark);
+        app.apply(Action::ToggleRead);
+        assert!(app.marks(1).bookmarked && app.marks(1).read);
+        assert_eq!(
+            app.counts,
+            Counts {
+                bookmarked: 1,
+                read: 1,
+                total: 38
+            }
+        );
+        app.apply(Action::ToggleRead);
+        assert!(!app.marks(1).read);
+        let reopened = app_in(dir.path());
+        assert!(reopened.marks(1).bookmarked);
+        assert!(!reopened.marks(1).read);
+    }
+
+    #[test]
+    fn moving_and_scrolling_never_mark_read() {
+        let (mut app, _dir) = app();
+        for a in [
+            Action::Down,
+            Action::Down,
+            Action::ScrollDown,
+            Action::ScrollPageDown,
+            Action::Last,
+            Action::SelectRow(3),
+        ] {
+            app.apply(a);
+        }
+        assert_eq!(app.counts.read, 0);
+        assert!(app.store.state().papers.is_empty());
+    }
+
+    #[test]
+    fn views_filter_and_search_filters_within_them() {
+        let (mut app, _dir) = app();
+        for row in [0, 1, 5] {
+            app.apply(Action::SelectRow(row));
+            app.apply(Action::ToggleBookmark);
+        }
+        app.apply(Action::SelectRow(1));
+        app.apply(Action::ToggleRead);
+        app.apply(Action::CycleView);
+        assert_eq!(app.view, View::Unread);
+        assert_eq!(app.rows(), 37);
+        app.apply(Action::CycleView);
+        assert_eq!(app.view, View::Bookmarked);
+        assert_eq!(app.rows(), 3);
+        app.apply(Action::StartSearch);
+        typed(&mut app, "orchjail");
+        assert_eq!(app.rows(), 1, "search within the bookmarked view");
+        app.apply(Action::ClearQuery);
+        typed(&mut app, "coPro");
+        assert_eq!(app.rows(), 0, "CoPro is not bookmarked");
+        app.apply(Action::CancelSearch);
+        settle(&mut app);
+        app.apply(Action::CycleView);
+        assert_eq!(app.view, View::All);
+        assert_eq!(app.rows(), 38);
+    }
+
+    #[test]
+    fn a_paper_leaving_the_view_stays_until_the_selection_moves() {
+        let (mut app, _dir) = app();
+        app.apply(Action::CycleView); // unread
+        app.apply(Action::SelectRow(2));
+        let t = title(&app);
+        app.apply(Action::ToggleRead);
+        assert_eq!(app.rows(), 38, "still listed");
+        assert_eq!(title(&app), t, "the cursor did not move");
+        app.apply(Action::Down);
+        assert_eq!(app.rows(), 37, "gone once the selection moved");
+        assert_eq!(app.selected, 2, "the next paper is where the cursor was");
+    }
+
+    #[test]
+    fn mark_all_read_asks_and_undo_restores() {
+        let (mut app, _dir) = app();
+        app.apply(Action::StartSearch);
+        typed(&mut app, "framework");
+        let n = app.rows();
+        assert!(n > 3 && n < 38, "{n}");
+        app.apply(Action::AcceptSearch);
+        app.apply(Action::MarkAllRead);
+        assert_eq!(app.mode, Mode::Confirm);
+        app.apply(Action::ConfirmNo);
+        assert_eq!(app.counts.read, 0, "no means no");
+        app.apply(Action::MarkAllRead);
+        app.apply(Action::ConfirmYes);
+        assert_eq!(app.counts.read, n);
+        assert_eq!(app.mode, Mode::Browse);
+        app.apply(Action::Undo);
+        assert_eq!(app.counts.read, 0);
+        app.apply(Action::Redo);
+        assert_eq!(app.counts.read, n);
+    }
+
+    #[test]
+    fn undo_and_redo_walk_the_history() {
+        let (mut app, dir) = app();
+        app.apply(Action::ToggleBookmark); // paper 0
+        app.apply(Action::Down);
+        app.apply(Action::ToggleRead); // paper 1
+        app.apply(Action::ToggleBookmark); // paper 1
+        app.apply(Action::Undo);
+        assert!(!app.marks(1).bookmarked && app.marks(1).read);
+        app.apply(Action::Undo);
+        assert!(!app.marks(1).read);
+        app.apply(Action::Undo);
+        assert!(!app.marks(0).bookmarked);
+        app.apply(Action::Undo);
+        assert_eq!(app.status.as_deref(), Some("nothing to undo"));
+        app.apply(Action::Redo);
+        app.apply(Action::Redo);
+        assert!(app.marks(0).bookmarked && app.marks(1).read);
+        // A new change forgets what could be redone.
+        app.apply(Action::SelectRow(7));
+        app.apply(Action::ToggleBookmark);
+        app.apply(Action::Redo);
+        assert_eq!(app.status.as_deref(), Some("nothing to redo"));
+        let reopened = app_in(dir.path());
+        assert!(
+            reopened.marks(0).bookmarked && reopened.marks(1).read && reopened.marks(7).bookmarked
+        );
+        assert!(!reopened.marks(1).bookmarked);
+    }
+
+    #[test]
+    fn reopening_returns_to_the_paper_and_view() {
+        let (mut app, dir) = app();
+        app.apply(Action::SelectRow(12));
+        app.apply(Action::CycleView);
+        let t = title(&app);
+        app.apply(Action::Quit);
+        drop(app);
+        let mut again = app_in(dir.path());
+        settle(&mut again);
+        assert_eq!(again.view, View::Unread);
+        assert_eq!(title(&again), t);
+    }
+
+    #[test]
+    fn a_running_reader_picks_up_another_instances_marks() {
+        let (mut app, dir) = app();
+        let (mut other, _) = Store::open(dir.path());
+        let id = app.corpus.papers[4].id.to_string();
+        other.set(&[(id.as_str(), Field::Bookmark, true)]).unwrap();
+        app.last_refresh = Instant::now() - REFRESH_EVERY;
+        assert!(app.tick());
+        assert!(app.marks(4).bookmarked);
+        assert_eq!(app.counts.bookmarked, 1);
+    }
+
+    #[test]
+    fn a_read_only_store_refuses_marks_and_says_why() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("state.json"),
+            r#"{"version": 9, "papers": {}}"#,
+        )
+        .unwrap();
+        let mut app = app_in_unchecked(dir.path());
+        app.apply(Action::ToggleBookmark);
+        assert!(!app.marks(0).bookmarked);
+        assert!(
+            app.status
+                .as_deref()
+                .unwrap_or("")
+                .contains("newer paperboat"),
+            "{:?}",
+            app.status
+        );
+    }
+
+    fn app_in_unchecked(dir: &std::path::Path) -> App {
+        let (store, _) = Store::open(dir);
+        let mut app = App::new(load::bundled(), store, || {});
+        app.apply(Action::Resize(120, 40));
+        settle(&mut app);
+        app
     }
 }

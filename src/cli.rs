@@ -10,8 +10,11 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde::Serialize;
 
+use crate::corpus::Lookup;
 use crate::corpus::load::{self, Input, Loaded};
+use crate::export::{self, JsonPaper};
 use crate::search::{self, Scope};
+use crate::store::{self, Field, Store};
 use crate::text::markup;
 
 /// A fast terminal reader for lists of research-paper abstracts.
@@ -28,6 +31,9 @@ pub struct Cli {
     pub command: Option<Command>,
     /// Files to read (`-` for standard input). None: the bundled ICML 2026 lists.
     pub files: Vec<PathBuf>,
+    /// Where bookmarks and read state live (default: the user config directory).
+    #[arg(long, global = true, value_name = "DIR", env = "PAPERBOAT_STATE_DIR")]
+    pub state_dir: Option<PathBuf>,
 }
 
 /// The subcommands.
@@ -35,6 +41,89 @@ pub struct Cli {
 pub enum Command {
     /// Print the papers matching QUERY, best first (exit 1 when none match).
     Search(SearchArgs),
+    /// Print papers with their marks: `<id>\t<marks>\t<title>` (marks: `b` bookmarked, `r` read).
+    List(ListArgs),
+    /// Bookmark or mark read papers by id or unique id prefix.
+    Mark(MarkArgs),
+    /// Print the bookmarked papers (or all) as Markdown, BibTeX or JSON.
+    Export(ExportArgs),
+    /// About the state file.
+    #[command(subcommand)]
+    State(StateCommand),
+}
+
+/// `paperboat state …`.
+#[derive(Subcommand, Debug)]
+pub enum StateCommand {
+    /// Print the state file's path.
+    Path,
+}
+
+/// Arguments of `paperboat list`.
+#[derive(Args, Debug)]
+#[command(group = clap::ArgGroup::new("which").multiple(false))]
+pub struct ListArgs {
+    /// Only bookmarked papers.
+    #[arg(long, group = "which")]
+    pub bookmarked: bool,
+    /// Only papers not marked read.
+    #[arg(long, group = "which")]
+    pub unread: bool,
+    /// Only papers marked read.
+    #[arg(long, group = "which")]
+    pub read: bool,
+    /// One JSON object per line, with `bookmarked` and `read` fields.
+    #[arg(long)]
+    pub json: bool,
+    /// Files to list (`-` for standard input). None: the bundled lists.
+    pub files: Vec<PathBuf>,
+}
+
+/// Arguments of `paperboat mark`.
+#[derive(Args, Debug)]
+#[command(group = clap::ArgGroup::new("how").required(true).multiple(false))]
+pub struct MarkArgs {
+    /// Bookmark them.
+    #[arg(long, group = "how")]
+    pub bookmark: bool,
+    /// Remove their bookmarks.
+    #[arg(long, group = "how")]
+    pub unbookmark: bool,
+    /// Mark them read.
+    #[arg(long, group = "how")]
+    pub read: bool,
+    /// Mark them unread.
+    #[arg(long, group = "how")]
+    pub unread: bool,
+    /// Paper ids (or unique prefixes), then the files they are in; an
+    /// argument naming an existing file (or `-`) is a file. No files: the
+    /// bundled lists.
+    #[arg(required = true, value_name = "ID|FILE")]
+    pub args: Vec<String>,
+}
+
+/// `--format` values of `export`.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum ExportFormat {
+    /// A Markdown reading list.
+    Markdown,
+    /// BibTeX `@misc` entries.
+    Bibtex,
+    /// A JSON array.
+    Json,
+}
+
+/// Arguments of `paperboat export`.
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// Output format.
+    #[arg(long, value_enum)]
+    pub format: ExportFormat,
+    /// Every paper, not just the bookmarked ones.
+    #[arg(long)]
+    pub all: bool,
+    /// Files to export from (`-` for standard input). None: the bundled lists.
+    pub files: Vec<PathBuf>,
 }
 
 /// `--scope` values.
@@ -143,22 +232,225 @@ fn search(args: &SearchArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// The state directory: `--state-dir`, `PAPERBOAT_STATE_DIR`, or the
+/// platform's config directory.
+fn state_dir(cli: &Cli) -> anyhow::Result<PathBuf> {
+    match &cli.state_dir {
+        Some(d) => Ok(d.clone()),
+        None => store::default_dir().ok_or_else(|| {
+            anyhow::anyhow!("no config directory found (no home directory?); pass --state-dir DIR")
+        }),
+    }
+}
+
+/// Opens the store, printing what it had to say on stderr.
+fn open_store(cli: &Cli) -> anyhow::Result<Store> {
+    let (store, messages) = Store::open(&state_dir(cli)?);
+    for m in messages {
+        eprintln!("paperboat: {m}");
+    }
+    Ok(store)
+}
+
+fn marks_column(state: &store::State, id: &str) -> &'static str {
+    match (
+        state.is_on(id, Field::Bookmark),
+        state.is_on(id, Field::Read),
+    ) {
+        (true, true) => "br",
+        (true, false) => "b-",
+        (false, true) => "-r",
+        (false, false) => "--",
+    }
+}
+
+fn list(cli: &Cli, args: &ListArgs) -> anyhow::Result<ExitCode> {
+    let loaded = load_files(&args.files)?;
+    let store = open_store(cli)?;
+    let (corpus, state) = (&loaded.corpus, store.state());
+    emit(|out| {
+        for (i, p) in corpus.papers.iter().enumerate() {
+            let id = p.id.as_str();
+            let keep = if args.bookmarked {
+                state.is_on(id, Field::Bookmark)
+            } else if args.unread {
+                !state.is_on(id, Field::Read)
+            } else if args.read {
+                state.is_on(id, Field::Read)
+            } else {
+                true
+            };
+            if !keep {
+                continue;
+            }
+            if args.json {
+                serde_json::to_writer(&mut *out, &JsonPaper::new(corpus, i, state))?;
+                writeln!(out)?;
+            } else {
+                writeln!(
+                    out,
+                    "{}\t{}\t{}",
+                    corpus.short_id(i),
+                    marks_column(state, id),
+                    markup::plain(&p.title)
+                )?;
+            }
+        }
+        Ok(())
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn mark(cli: &Cli, args: &MarkArgs) -> anyhow::Result<ExitCode> {
+    let (files, ids): (Vec<&String>, Vec<&String>) = args
+        .args
+        .iter()
+        .partition(|a| a.as_str() == "-" || std::path::Path::new(a).exists());
+    if ids.is_empty() {
+        anyhow::bail!("no paper ids given (arguments that name files are read as files)");
+    }
+    let files: Vec<PathBuf> = files.into_iter().map(PathBuf::from).collect();
+    let loaded = load_files(&files)?;
+    let corpus = &loaded.corpus;
+    let mut found = Vec::new();
+    let mut problems = Vec::new();
+    for id in &ids {
+        match corpus.lookup(id) {
+            Lookup::Found(i) => found.push(i),
+            Lookup::Unknown => problems.push(format!(
+                "no paper has id {}",
+                crate::text::sanitize::line(id)
+            )),
+            Lookup::Ambiguous(hits) => {
+                let names: Vec<String> = hits
+                    .iter()
+                    .take(5)
+                    .map(|&i| corpus.papers[i].id.to_string())
+                    .collect();
+                problems.push(format!(
+                    "{} is ambiguous: {}{}",
+                    crate::text::sanitize::line(id),
+                    names.join(", "),
+                    if hits.len() > 5 { ", …" } else { "" }
+                ));
+            }
+        }
+    }
+    if !problems.is_empty() {
+        anyhow::bail!("{}; nothing was marked", problems.join("; "));
+    }
+    let (field, on) = if args.bookmark {
+        (Field::Bookmark, true)
+    } else if args.unbookmark {
+        (Field::Bookmark, false)
+    } else if args.read {
+        (Field::Read, true)
+    } else {
+        (Field::Read, false)
+    };
+    let mut store = open_store(cli)?;
+    let changes: Vec<(&str, Field, bool)> = found
+        .iter()
+        .map(|&i| (corpus.papers[i].id.as_str(), field, on))
+        .collect();
+    store.set(&changes)?;
+    let state = store.state();
+    emit(|out| {
+        for &i in &found {
+            let p = &corpus.papers[i];
+            writeln!(
+                out,
+                "{}\t{}\t{}",
+                corpus.short_id(i),
+                marks_column(state, p.id.as_str()),
+                markup::plain(&p.title)
+            )?;
+        }
+        Ok(())
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn export_cmd(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCode> {
+    let loaded = load_files(&args.files)?;
+    let store = open_store(cli)?;
+    let (corpus, state) = (&loaded.corpus, store.state());
+    let indices: Vec<usize> = (0..corpus.len())
+        .filter(|&i| args.all || state.is_on(corpus.papers[i].id.as_str(), Field::Bookmark))
+        .collect();
+    if indices.is_empty() {
+        eprintln!("paperboat: no bookmarked papers to export (use --all for every paper)");
+    }
+    let format = match args.format {
+        ExportFormat::Markdown => export::Format::Markdown,
+        ExportFormat::Bibtex => export::Format::Bibtex,
+        ExportFormat::Json => export::Format::Json,
+    };
+    emit(|out| export::write(out, format, corpus, &indices, state))?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Runs the command line; returns the process exit code.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match &cli.command {
         Some(Command::Search(args)) => search(args),
-        None => {
-            let loaded = load_files(&cli.files)?;
-            crate::terminal::run(loaded)?;
+        Some(Command::List(args)) => list(&cli, args),
+        Some(Command::Mark(args)) => mark(&cli, args),
+        Some(Command::Export(args)) => export_cmd(&cli, args),
+        Some(Command::State(StateCommand::Path)) => {
+            let path = state_dir(&cli)?.join(store::FILE_NAME);
+            emit(|out| writeln!(out, "{}", path.display()))?;
             Ok(ExitCode::SUCCESS)
         }
+        None => {
+            let loaded = load_files(&cli.files)?;
+            let (store, messages) = Store::open(&state_dir(&cli)?);
+            crate::terminal::run(loaded, store, messages)?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Moves global options given before a subcommand (`paperboat --state-dir
+/// D list`) after it, where clap accepts them: the reader's file arguments
+/// share the top level with the subcommands, so clap reads any top-level
+/// argument as the reader's.
+pub fn normalize_args(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let names: Vec<String> = Cli::command_names();
+    let mut k = 1;
+    while k < args.len() {
+        let a = args[k].to_string_lossy();
+        if a == "--state-dir" {
+            k += 2;
+        } else if a.starts_with("--state-dir=") {
+            k += 1;
+        } else {
+            break;
+        }
+    }
+    if k == 1 || k >= args.len() || !names.iter().any(|n| *n == args[k].to_string_lossy()) {
+        return args;
+    }
+    let mut out = vec![args[0].clone(), args[k].clone()];
+    out.extend_from_slice(&args[1..k]);
+    out.extend_from_slice(&args[k + 1..]);
+    out
+}
+
+impl Cli {
+    fn command_names() -> Vec<String> {
+        use clap::CommandFactory;
+        Cli::command()
+            .get_subcommands()
+            .map(|c| c.get_name().to_string())
+            .collect()
     }
 }
 
 /// The whole program: parse, run, report. Errors print as
 /// `paperboat: <message>` and exit 2 (as usage errors do).
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(normalize_args(std::env::args_os().collect()));
     match run(cli) {
         Ok(code) => code,
         Err(e) => {

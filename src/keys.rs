@@ -139,6 +139,12 @@ fn default_bindings() -> Vec<Binding> {
         (Key::ch('J'), A::ScrollDown),
         (Key::ch('K'), A::ScrollUp),
         (Key::plain(K::Tab), A::ToggleFocus),
+        (Key::ch('b'), A::ToggleBookmark),
+        (Key::ch('r'), A::ToggleRead),
+        (Key::ch('v'), A::CycleView),
+        (Key::ch('R'), A::MarkAllRead),
+        (Key::ch('u'), A::Undo),
+        (Key::ctrl('r'), A::Redo),
         (Key::ch('/'), A::StartSearch),
         (Key::ctrl('t'), A::ToggleScope),
         (Key::ch('?'), A::ToggleHelp),
@@ -175,10 +181,19 @@ fn default_bindings() -> Vec<Binding> {
         (Key::plain(K::Up), A::Up),
         (Key::ctrl('c'), A::Quit),
     ];
+    let confirm: &[(Key, Action)] = &[
+        (Key::ch('y'), A::ConfirmYes),
+        (Key::plain(K::Enter), A::ConfirmYes),
+        (Key::ch('n'), A::ConfirmNo),
+        (Key::plain(K::Esc), A::ConfirmNo),
+        (Key::ch('q'), A::ConfirmNo),
+        (Key::ctrl('c'), A::Quit),
+    ];
     [
         (Mode::Browse, browse),
         (Mode::Search, search),
         (Mode::Help, help),
+        (Mode::Confirm, confirm),
     ]
     .into_iter()
     .flat_map(|(mode, rows)| {

@@ -10,8 +10,10 @@
 pub mod app;
 pub mod cli;
 pub mod corpus;
+pub mod export;
 pub mod keys;
 pub mod search;
+pub mod store;
 pub mod terminal;
 pub mod text;
 pub mod ui;

@@ -613,13 +613,22 @@ impl Search {
         true
     }
 
-    /// Waits (up to `timeout`) until the ranking answers the current query
-    /// over every paper added. For tests and the CLI.
-    pub fn wait(&mut self, timeout: std::time::Duration) -> bool {
+    /// True when the newest published ranking (picked up or not) answers
+    /// the current query over every paper added.
+    fn ready(&self) -> bool {
+        let items = self.shared.state.lock().map_or(0, |s| s.items);
+        self.shared
+            .latest
+            .lock()
+            .is_ok_and(|l| l.generation == self.generation && l.searched >= items)
+    }
+
+    /// Waits (up to `timeout`) until a ranking answers the current query
+    /// over every paper added; [`Search::tick`] then picks it up. For tests.
+    pub fn wait(&self, timeout: std::time::Duration) -> bool {
         let deadline = std::time::Instant::now() + timeout;
         loop {
-            self.tick();
-            if !self.is_running() {
+            if self.ready() {
                 return true;
             }
             if std::time::Instant::now() > deadline {
@@ -846,18 +855,22 @@ mod tests {
         let mut s = Search::new(|| {});
         s.extend(&corpus());
         assert!(s.wait(Duration::from_secs(5)));
+        s.tick();
         assert_eq!(s.matched(), 4);
         for q in ["s", "sp", "spa", "spar", "spars", "sparse"] {
             s.set_query(q, Scope::Title);
         }
         assert!(s.wait(Duration::from_secs(5)));
+        s.tick();
         assert_eq!(s.matched(), 2);
         assert_eq!(s.results().query, "sparse");
         s.set_query("sparse", Scope::All);
         assert!(s.wait(Duration::from_secs(5)));
+        s.tick();
         assert_eq!(s.matched(), 3);
         s.extend(&[paper("Sparse again", "x")]);
         assert!(s.wait(Duration::from_secs(5)));
+        s.tick();
         assert_eq!(s.matched(), 4);
     }
 

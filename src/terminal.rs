@@ -17,6 +17,7 @@ use ratatui::backend::CrosstermBackend;
 
 use crate::app::{Action, App};
 use crate::corpus::load::Loaded;
+use crate::store::Store;
 use crate::ui;
 
 /// Puts the terminal back as the shell left it. Safe to call twice.
@@ -100,7 +101,7 @@ fn handle(app: &mut App, ev: Event) {
 }
 
 /// Runs the reader until the user quits.
-pub fn run(loaded: Loaded) -> io::Result<()> {
+pub fn run(loaded: Loaded, store: Store, messages: Vec<String>) -> io::Result<()> {
     if !stdout().is_terminal() {
         return Err(io::Error::other(
             "the reader needs a terminal on standard output (try `paperboat search` or `paperboat --help`)",
@@ -108,9 +109,12 @@ pub fn run(loaded: Loaded) -> io::Result<()> {
     }
     let (tx, rx) = mpsc::channel::<Wake>();
     let results_tx = tx.clone();
-    let mut app = App::new(loaded, move || {
+    let mut app = App::new(loaded, store, move || {
         let _ = results_tx.send(Wake::Results);
     });
+    if !messages.is_empty() {
+        app.status = Some(messages.join(" · "));
+    }
     let mut session = Session::start()?;
     let size = session.terminal.size()?;
     app.apply(Action::Resize(size.width, size.height));

@@ -10,7 +10,10 @@ use ratatui::backend::TestBackend;
 use ratatui::style::Modifier;
 
 fn app_at(w: u16, h: u16) -> App {
-    let mut app = App::new(load::bundled(), || {});
+    // An empty state directory that is never written: nothing here saves.
+    let dir = std::env::temp_dir().join("paperboat-screen-tests-never-written");
+    let (store, _) = paperboat::store::Store::open(&dir);
+    let mut app = App::new(load::bundled(), store, || {});
     app.apply(Action::Resize(w, h));
     settle(&mut app);
     app

@@ -135,6 +135,27 @@ pub struct Loaded {
     pub corpus: Corpus,
     /// One report per input, in input order.
     pub reports: Vec<Report>,
+    /// Names this set of inputs, so that the reader can return to where it
+    /// was left: `bundled`, or the files' absolute paths.
+    pub key: String,
+}
+
+/// The key for a set of inputs (see [`Loaded::key`]).
+pub fn corpus_key(inputs: &[Input]) -> String {
+    if inputs.iter().all(|i| matches!(i, Input::Bundled(_))) {
+        return "bundled".to_string();
+    }
+    let names: Vec<String> = inputs
+        .iter()
+        .map(|i| match i {
+            Input::Path(p) => std::fs::canonicalize(p)
+                .unwrap_or_else(|_| p.clone())
+                .display()
+                .to_string(),
+            other => other.name(),
+        })
+        .collect();
+    names.join(" + ")
 }
 
 fn read_input(input: &Input) -> Result<String, LoadError> {
@@ -203,6 +224,7 @@ pub fn load(inputs: &[Input]) -> Result<Loaded, LoadError> {
     Ok(Loaded {
         corpus: Corpus::new(all),
         reports,
+        key: corpus_key(inputs),
     })
 }
 

@@ -370,10 +370,15 @@ fn dollar(src: &str, i: usize, marks: Marks, out: &mut Rich, depth: u8) -> Optio
         math(&body[..close], marks.with(Marks::MATH), out, depth + 1);
         return Some(2 + close + 2);
     }
-    if prev_char(src, i).is_some_and(|p| p.is_alphanumeric()) {
+    let before = prev_char(src, i);
+    if before.is_some_and(|p| p.is_alphabetic()) {
         return None; // US$5
     }
     let body = &rest[1..];
+    // `53.19$\times$` is math, `costs 5$ and 10$` is not.
+    if before.is_some_and(|p| p.is_ascii_digit()) && body.starts_with(char::is_whitespace) {
+        return None;
+    }
     let mut j = 0;
     let bytes = body.as_bytes();
     while j < bytes.len() && j < 400 {
@@ -828,6 +833,11 @@ mod tests {
         assert_eq!(p("costs $5 and $10 today"), "costs $5 and $10 today");
         assert_eq!(p("US$5 or US$6"), "US$5 or US$6");
         assert_eq!(p("a lone $"), "a lone $");
+        assert_eq!(p("costs 5$ and 10$ today"), "costs 5$ and 10$ today");
+        assert_eq!(
+            p("up to **53.19$\\times$** on MBPP"),
+            "up to 53.19× on MBPP"
+        );
     }
 
     #[test]

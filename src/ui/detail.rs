@@ -86,6 +86,17 @@ pub fn lines(app: &App, idx: usize, paper: &Paper, width: usize) -> Vec<Line<'st
         theme,
         &[],
     );
+    let marks = app.marks(idx);
+    let mut flags = Vec::new();
+    if marks.bookmarked {
+        flags.push("★ bookmarked");
+    }
+    if marks.read {
+        flags.push("✓ read");
+    }
+    if !flags.is_empty() {
+        out.push(Line::from(Span::styled(flags.join("  "), theme.marks)));
+    }
     let mut meta = vec![paper.source.clone()];
     meta.extend(paper.also_in.iter().cloned());
     meta.push(app.corpus.short_id(idx).to_string());

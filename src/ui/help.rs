@@ -14,7 +14,7 @@ use crate::app::{App, Mode};
 pub fn lines(app: &App) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     let bold = Style::new().add_modifier(Modifier::BOLD);
-    for mode in [Mode::Browse, Mode::Search, Mode::Help] {
+    for mode in [Mode::Browse, Mode::Search, Mode::Help, Mode::Confirm] {
         if !out.is_empty() {
             out.push(Line::default());
         }

@@ -9,11 +9,20 @@ use ratatui::widgets::{Block, BorderType, Paragraph};
 use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::UnicodeWidthStr;
 
-use crate::app::{App, Focus};
+use crate::app::{App, Focus, Marks};
 use crate::text::markup;
 
-/// Width of the marks column.
-pub const MARKS_WIDTH: u16 = 2;
+/// Width of the marks column: bookmark, read, a space.
+pub const MARKS_WIDTH: u16 = 3;
+
+/// The marks column for a paper: `★` bookmarked, `✓` read.
+pub fn marks_text(marks: Marks) -> String {
+    format!(
+        "{}{} ",
+        if marks.bookmarked { '★' } else { ' ' },
+        if marks.read { '✓' } else { ' ' }
+    )
+}
 
 /// `text` cut to `width` columns, with `…` where it was cut; each grapheme
 /// styled `hl` when its index is in `highlights` (sorted), else `base`.
@@ -91,21 +100,18 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let mut hl = Vec::new();
     let lines: Vec<Line> = (app.list_offset..)
         .take(inner.height as usize)
-        .map_while(|row| app.search.get(row).map(|idx| (row, idx)))
+        .map_while(|row| app.paper_at(row).map(|idx| (row, idx)))
         .map(|(row, idx)| {
             let paper = &app.corpus.papers[idx];
             let plain = markup::plain(&paper.title);
             app.search.title_highlights(&plain, &mut hl);
             let selected = row == app.selected;
-            let base = if selected {
-                theme.selection
-            } else {
-                Style::new()
-            };
-            let mut spans = vec![Span::styled(
-                " ".repeat(MARKS_WIDTH as usize),
-                base.patch(theme.marks),
-            )];
+            let marks = app.marks(idx);
+            let mut base = if marks.read { theme.dim } else { Style::new() };
+            if selected {
+                base = base.patch(theme.selection);
+            }
+            let mut spans = vec![Span::styled(marks_text(marks), base.patch(theme.marks))];
             spans.extend(highlighted(&plain, &hl, title_width, base, theme.highlight));
             let used: usize = spans.iter().map(|s| s.content.width()).sum();
             if selected && used < inner.width as usize {

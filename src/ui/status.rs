@@ -8,26 +8,21 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
-use crate::app::{App, Mode};
+use crate::app::{App, Mode, View};
 
 /// Draws the search line; in search mode it places the cursor.
 pub fn draw_search(frame: &mut Frame, app: &App, area: Rect) {
     let theme = &app.theme;
     let searching =
         app.mode == Mode::Search || (app.mode == Mode::Help && app.help_return == Mode::Search);
-    let running = if app.search.is_running() { "… " } else { "" };
-    let right = format!(
-        "{running}{}/{} · {} ",
-        app.rows(),
-        app.corpus.len(),
-        app.search.scope().name()
-    );
+    let right = right_side(app, area.width as usize / 2);
     let prompt = if searching { " / " } else { "   " };
     let mut spans = vec![Span::styled(
         prompt,
         theme.focus.add_modifier(Modifier::BOLD),
     )];
-    let room = (area.width as usize).saturating_sub(prompt.width() + right.width() + 1);
+    let right_width: usize = right.iter().map(|s| s.content.width()).sum();
+    let room = (area.width as usize).saturating_sub(prompt.width() + right_width + 1);
     // Show the end of a query longer than the room, where the cursor is.
     let text = &app.input.text;
     let mut start = 0;
@@ -40,9 +35,9 @@ pub fn draw_search(frame: &mut Frame, app: &App, area: Rect) {
         spans.push(Span::raw(text[start..].to_string()));
     }
     let used: usize = spans.iter().map(|s| s.content.width()).sum();
-    let pad = (area.width as usize).saturating_sub(used + right.width());
+    let pad = (area.width as usize).saturating_sub(used + right_width);
     spans.push(Span::raw(" ".repeat(pad)));
-    spans.push(Span::styled(right, theme.dim));
+    spans.extend(right);
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
     if app.mode == Mode::Search {
         let cursor = start.max(app.input.cursor.min(text.len()));
@@ -54,16 +49,75 @@ pub fn draw_search(frame: &mut Frame, app: &App, area: Rect) {
     }
 }
 
+/// The right of the search line: match count and scope, then the views
+/// with their counts (the current one picked out), then read progress;
+/// later parts are left out when they do not fit in `room` columns.
+fn right_side(app: &App, room: usize) -> Vec<Span<'static>> {
+    let theme = &app.theme;
+    let c = app.counts;
+    let running = if app.search.is_running() { "… " } else { "" };
+    let view_style = |v: View| {
+        if app.view == v {
+            theme.highlight.add_modifier(Modifier::UNDERLINED)
+        } else {
+            theme.dim
+        }
+    };
+    let sep = || Span::styled(" · ", theme.dim);
+    let groups: Vec<Vec<Span<'static>>> = vec![
+        vec![Span::styled(
+            format!(
+                "{running}{}/{} · {}",
+                app.rows(),
+                app.corpus.len(),
+                app.search.scope().name()
+            ),
+            theme.dim,
+        )],
+        vec![
+            Span::styled(" │ ", theme.dim),
+            Span::styled(
+                format!("bookmarked {}", c.bookmarked),
+                view_style(View::Bookmarked),
+            ),
+            sep(),
+            Span::styled(
+                format!("unread {}", c.total - c.read),
+                view_style(View::Unread),
+            ),
+            sep(),
+            Span::styled(format!("{}", c.total), view_style(View::All)),
+        ],
+        vec![
+            Span::styled(" │ ", theme.dim),
+            Span::styled(format!("read {}/{}", c.read, c.total), theme.dim),
+        ],
+    ];
+    let mut out = Vec::new();
+    let mut used = 1;
+    for (k, g) in groups.into_iter().enumerate() {
+        let w: usize = g.iter().map(|s| s.content.width()).sum();
+        if k > 0 && used + w > room {
+            break;
+        }
+        used += w;
+        out.extend(g);
+    }
+    out.push(Span::raw(" "));
+    out
+}
+
 /// The status line's text: a message when there is one, else what loaded
 /// and the keys that matter now.
 pub fn status_text(app: &App) -> String {
-    if let Some(msg) = &app.status {
+    if let Some(msg) = app.status.as_ref().or(app.save_error.as_ref()) {
         return msg.clone();
     }
     let hints = match app.mode {
         Mode::Browse => "j/k move · / search · Tab focus · Ctrl-t scope · ? help · q quit",
         Mode::Search => "type to filter · ↑/↓ move · Enter keep · Esc clear",
         Mode::Help => "j/k scroll · any other key closes",
+        Mode::Confirm => return app.question.clone().unwrap_or_default(),
     };
     let lists = app.reports.iter().filter(|r| r.papers > 0).count();
     let loaded = format!(
@@ -77,7 +131,7 @@ pub fn status_text(app: &App) -> String {
 
 /// Draws the status line.
 pub fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
-    let style = if app.status.is_some() {
+    let style = if app.status.is_some() || app.save_error.is_some() || app.mode == Mode::Confirm {
         Style::new().add_modifier(Modifier::BOLD)
     } else {
         app.theme.dim
