@@ -6,7 +6,12 @@
 //! [`Corpus`] is the papers of one session in input order, with the ids
 //! shortened the way git shortens hashes.
 
+pub mod atom;
+pub mod bibtex;
+pub mod csv;
+pub mod json;
 pub mod load;
+pub mod ris;
 pub mod text;
 pub mod title;
 
@@ -237,6 +242,18 @@ impl Record {
             also_in: Vec::new(),
         })
     }
+}
+
+/// What a format reader found in one input: the list's name if the input
+/// names one, the records in input order, and what it had to skip.
+#[derive(Debug, Default)]
+pub struct Parsed {
+    /// The list's name, when the input gives one (a text file's header).
+    pub header: Option<String>,
+    /// The records, in input order.
+    pub records: Vec<Record>,
+    /// Records that could not be read: (1-based line, reason).
+    pub skipped: Vec<(usize, String)>,
 }
 
 /// How an id or id prefix given by a user resolves.

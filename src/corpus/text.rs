@@ -17,22 +17,12 @@
 //! lower case, or the first line is as long as the lines after it). The
 //! `lines` variant reads one paper per line instead.
 
-use super::Record;
+use super::{Parsed, Record};
 
 /// Longest line taken as a paragraph's title, in characters.
 pub const MAX_TITLE_LINE: usize = 200;
 /// Longest line that `lines` takes as a title rather than an abstract.
 pub const MAX_LINES_TITLE: usize = 300;
-
-/// What a text file holds: the list name from its header (if it has one)
-/// and its records.
-#[derive(Debug, Default)]
-pub struct Parsed {
-    /// The header line, when the file starts with one.
-    pub header: Option<String>,
-    /// The papers, in file order.
-    pub records: Vec<Record>,
-}
 
 fn ends_sentence(line: &str) -> bool {
     line.trim_end()
@@ -144,7 +134,11 @@ pub fn parse(input: &str) -> Parsed {
             }
         })
         .collect();
-    Parsed { header, records }
+    Parsed {
+        header,
+        records,
+        skipped: Vec::new(),
+    }
 }
 
 /// Parses the `lines` format: one paper per non-blank line, a title when it
@@ -166,6 +160,7 @@ pub fn parse_lines(input: &str) -> Parsed {
     Parsed {
         header: None,
         records,
+        skipped: Vec::new(),
     }
 }
 

@@ -1,0 +1,8 @@
+//! RIS. (Being written.)
+
+use super::Parsed;
+
+/// Parses an input in this format.
+pub fn parse(_text: &str) -> Parsed {
+    Parsed::default()
+}
