@@ -47,6 +47,8 @@ pub enum Command {
     Mark(MarkArgs),
     /// Print the bookmarked papers (or all) as Markdown, BibTeX or JSON.
     Export(ExportArgs),
+    /// Print one paper: title, metadata, abstract and links, wrapped.
+    Show(ShowArgs),
     /// About the state file.
     #[command(subcommand)]
     State(StateCommand),
@@ -111,6 +113,15 @@ pub enum ExportFormat {
     Bibtex,
     /// A JSON array.
     Json,
+}
+
+/// Arguments of `paperboat show`.
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// The paper's id or a unique id prefix.
+    pub id: String,
+    /// Files holding it (`-` for standard input). None: the bundled lists.
+    pub files: Vec<PathBuf>,
 }
 
 /// Arguments of `paperboat export`.
@@ -315,25 +326,9 @@ fn mark(cli: &Cli, args: &MarkArgs) -> anyhow::Result<ExitCode> {
     let mut found = Vec::new();
     let mut problems = Vec::new();
     for id in &ids {
-        match corpus.lookup(id) {
-            Lookup::Found(i) => found.push(i),
-            Lookup::Unknown => problems.push(format!(
-                "no paper has id {}",
-                crate::text::sanitize::line(id)
-            )),
-            Lookup::Ambiguous(hits) => {
-                let names: Vec<String> = hits
-                    .iter()
-                    .take(5)
-                    .map(|&i| corpus.papers[i].id.to_string())
-                    .collect();
-                problems.push(format!(
-                    "{} is ambiguous: {}{}",
-                    crate::text::sanitize::line(id),
-                    names.join(", "),
-                    if hits.len() > 5 { ", …" } else { "" }
-                ));
-            }
+        match resolve(corpus, id) {
+            Ok(i) => found.push(i),
+            Err(why) => problems.push(why),
         }
     }
     if !problems.is_empty() {
@@ -371,6 +366,78 @@ fn mark(cli: &Cli, args: &MarkArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The width to wrap printed text to: the terminal's, else `$COLUMNS`,
+/// else 80.
+fn print_width() -> usize {
+    use std::io::IsTerminal;
+    if io::stdout().is_terminal()
+        && let Ok((w, _)) = crossterm::terminal::size()
+        && w > 0
+    {
+        return w as usize;
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .filter(|&w: &usize| w > 0)
+        .unwrap_or(80)
+}
+
+/// Whether printed output gets colour and emphasis: only on a terminal,
+/// and never with `NO_COLOR` set.
+fn styled_output() -> bool {
+    use std::io::IsTerminal;
+    io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// Resolves one id argument, or says why it does not name one paper.
+fn resolve(corpus: &crate::corpus::Corpus, id: &str) -> Result<usize, String> {
+    match corpus.lookup(id) {
+        Lookup::Found(i) => Ok(i),
+        Lookup::Unknown => Err(format!(
+            "no paper has id {}",
+            crate::text::sanitize::line(id)
+        )),
+        Lookup::Ambiguous(hits) => {
+            let names: Vec<String> = hits
+                .iter()
+                .take(5)
+                .map(|&i| corpus.papers[i].id.to_string())
+                .collect();
+            Err(format!(
+                "{} is ambiguous: {}{}",
+                crate::text::sanitize::line(id),
+                names.join(", "),
+                if hits.len() > 5 { ", …" } else { "" }
+            ))
+        }
+    }
+}
+
+fn show(cli: &Cli, args: &ShowArgs) -> anyhow::Result<ExitCode> {
+    let loaded = load_files(&args.files)?;
+    let corpus = &loaded.corpus;
+    let i = resolve(corpus, &args.id).map_err(anyhow::Error::msg)?;
+    let store = open_store(cli)?;
+    let id = corpus.papers[i].id.as_str();
+    let theme = crate::ui::theme::Theme::default();
+    let view = crate::ui::detail::PaperView {
+        corpus,
+        idx: i,
+        marks: crate::app::Marks {
+            bookmarked: store.is_on(id, Field::Bookmark),
+            read: store.is_on(id, Field::Read),
+        },
+        theme: &theme,
+        query: None,
+        chosen_link: None,
+    };
+    let rendered = crate::ui::detail::render(&view, print_width());
+    let text = crate::ui::print::lines_to_string(&rendered.lines, styled_output());
+    emit(|out| out.write_all(text.as_bytes()))?;
+    Ok(ExitCode::SUCCESS)
+}
+
 fn export_cmd(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCode> {
     let loaded = load_files(&args.files)?;
     let store = open_store(cli)?;
@@ -397,6 +464,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::List(args)) => list(&cli, args),
         Some(Command::Mark(args)) => mark(&cli, args),
         Some(Command::Export(args)) => export_cmd(&cli, args),
+        Some(Command::Show(args)) => show(&cli, args),
         Some(Command::State(StateCommand::Path)) => {
             let path = state_dir(&cli)?.join(store::FILE_NAME);
             emit(|out| writeln!(out, "{}", path.display()))?;

@@ -172,7 +172,7 @@ fn markdown(
         }
         if !rich.text.is_empty() {
             writeln!(out)?;
-            for (k, par) in rich.text.split('\n').enumerate() {
+            for (k, par) in rich.text.split("\n\n").enumerate() {
                 if k > 0 {
                     writeln!(out, ">")?;
                 }

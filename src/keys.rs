@@ -139,6 +139,19 @@ fn default_bindings() -> Vec<Binding> {
         (Key::ch('J'), A::ScrollDown),
         (Key::ch('K'), A::ScrollUp),
         (Key::plain(K::Tab), A::ToggleFocus),
+        (Key::ch('n'), A::NextMatch),
+        (Key::ch('N'), A::PrevMatch),
+        (Key::ch('o'), A::OpenLink),
+        (Key::ch('y'), A::CopyLink),
+        (Key::ch('1'), A::ChooseLink(1)),
+        (Key::ch('2'), A::ChooseLink(2)),
+        (Key::ch('3'), A::ChooseLink(3)),
+        (Key::ch('4'), A::ChooseLink(4)),
+        (Key::ch('5'), A::ChooseLink(5)),
+        (Key::ch('6'), A::ChooseLink(6)),
+        (Key::ch('7'), A::ChooseLink(7)),
+        (Key::ch('8'), A::ChooseLink(8)),
+        (Key::ch('9'), A::ChooseLink(9)),
         (Key::ch('b'), A::ToggleBookmark),
         (Key::ch('r'), A::ToggleRead),
         (Key::ch('v'), A::CycleView),
@@ -238,21 +251,35 @@ impl Keymap {
     /// The table's rows for `mode`, grouped by action in table order:
     /// (keys, description). Feeds the help overlay.
     pub fn help(&self, mode: Mode) -> Vec<(Vec<String>, &'static str)> {
-        let mut rows: Vec<(Action, Vec<String>)> = Vec::new();
+        let mut rows: Vec<(&'static str, Vec<String>)> = Vec::new();
         for b in self.bindings.iter().filter(|b| b.mode == mode) {
-            match rows.iter_mut().find(|(a, _)| *a == b.action) {
+            let what = b.action.describe();
+            match rows.iter_mut().find(|(d, _)| *d == what) {
                 Some((_, keys)) => keys.push(b.key.label()),
-                None => rows.push((b.action.clone(), vec![b.key.label()])),
+                None => rows.push((what, vec![b.key.label()])),
             }
         }
         rows.into_iter()
-            .map(|(a, keys)| (keys, a.describe()))
+            .map(|(what, keys)| (compress_digits(keys), what))
             .collect()
     }
 
     /// Every binding.
     pub fn bindings(&self) -> &[Binding] {
         &self.bindings
+    }
+}
+
+/// `1 2 3 … 9` → `1–9` in the help.
+fn compress_digits(keys: Vec<String>) -> Vec<String> {
+    let digits = keys.len() > 2
+        && keys
+            .iter()
+            .all(|k| k.len() == 1 && k.as_bytes()[0].is_ascii_digit());
+    if digits {
+        vec![format!("{}–{}", keys[0], keys[keys.len() - 1])]
+    } else {
+        keys
     }
 }
 
@@ -318,7 +345,10 @@ mod tests {
     fn help_lists_every_binding_of_a_mode() {
         let km = Keymap::default();
         let rows = km.help(Mode::Browse);
-        let listed: usize = rows.iter().map(|(k, _)| k.len()).sum();
+        let listed: usize = rows
+            .iter()
+            .map(|(k, _)| if k == &["1–9"] { 9 } else { k.len() })
+            .sum();
         let bound = km
             .bindings()
             .iter()

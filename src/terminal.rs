@@ -2,7 +2,7 @@
 //! reporting, switched on at start and off again on every way out (normal
 //! exit, error, panic), and the event loop that feeds keys to the app.
 
-use std::io::{self, IsTerminal, Stdout, stdout};
+use std::io::{self, IsTerminal, Stdout, Write, stdout};
 use std::sync::Once;
 use std::sync::mpsc;
 use std::time::Duration;
@@ -15,7 +15,7 @@ use crossterm::terminal::{
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
-use crate::app::{Action, App};
+use crate::app::{Action, App, Effect};
 use crate::corpus::load::Loaded;
 use crate::store::Store;
 use crate::ui;
@@ -100,6 +100,72 @@ fn handle(app: &mut App, ev: Event) {
     }
 }
 
+/// The program that opens links: `PAPERBOAT_OPENER` when set (a command
+/// and its arguments, split at spaces), else the platform's own.
+fn opener() -> Vec<String> {
+    if let Ok(cmd) = std::env::var("PAPERBOAT_OPENER")
+        && !cmd.trim().is_empty()
+    {
+        return cmd.split_whitespace().map(str::to_string).collect();
+    }
+    let default = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    vec![default.to_string()]
+}
+
+/// Opens `url` with the opener, detached: its output never reaches the
+/// screen and the reader does not wait for it.
+pub fn open_link(url: &str) -> io::Result<()> {
+    let cmd = opener();
+    let mut child = std::process::Command::new(&cmd[0])
+        .args(&cmd[1..])
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", cmd[0])))?;
+    // Reap it when it ends so that no zombie is left behind.
+    std::thread::spawn(move || child.wait());
+    Ok(())
+}
+
+/// The OSC 52 sequence that puts `text` on the terminal's clipboard.
+pub fn osc52(text: &str) -> String {
+    use base64::Engine;
+    let encoded = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
+    format!("\u{1b}]52;c;{encoded}\u{7}")
+}
+
+/// Carries out what the app asked for and reports back in the status line.
+fn run_effects(app: &mut App) {
+    for effect in std::mem::take(&mut app.effects) {
+        match effect {
+            Effect::Open(url) => {
+                app.status = Some(match open_link(&url) {
+                    Ok(()) => format!("opening {url}"),
+                    Err(e) => format!("could not open {url}: {e}"),
+                });
+            }
+            Effect::Copy(text) => {
+                let mut out = stdout();
+                let done = out
+                    .write_all(osc52(&text).as_bytes())
+                    .and_then(|()| out.flush());
+                app.status = Some(match done {
+                    Ok(()) => "copied the title and link (OSC 52)".to_string(),
+                    Err(e) => format!("could not copy: {e}"),
+                });
+            }
+        }
+    }
+}
+
 /// Runs the reader until the user quits.
 pub fn run(loaded: Loaded, store: Store, messages: Vec<String>) -> io::Result<()> {
     if !stdout().is_terminal() {
@@ -155,6 +221,7 @@ pub fn run(loaded: Loaded, store: Store, messages: Vec<String>) -> io::Result<()
                 break;
             }
         }
+        run_effects(&mut app);
     }
     drop(session);
     Ok(())

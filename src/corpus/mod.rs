@@ -125,7 +125,7 @@ pub struct Paper {
     pub title: String,
     /// True when the title was derived from the abstract.
     pub title_derived: bool,
-    /// The abstract (paragraphs separated by `\n`); empty when the record
+    /// The abstract (paragraphs separated by `\n\n`); empty when the record
     /// had none.
     pub abstract_text: String,
     /// The list the paper came from (a header line, or the file name).

@@ -790,8 +790,14 @@ fn math_command(src: &str, i: usize, marks: Marks, out: &mut Rich, depth: u8) ->
             } else {
                 out.push(&src[i..i + head], marks);
             }
-            // Control words swallow the spaces after them.
-            head + (after.len() - after.trim_start_matches(' ').len())
+            // A control word swallows the spaces after it, unless spaces
+            // stood before it too (`a \leq b` keeps its spacing).
+            let spaced = src[..i].ends_with(' ');
+            if spaced {
+                head
+            } else {
+                head + (after.len() - after.trim_start_matches(' ').len())
+            }
         }
     }
 }
@@ -905,6 +911,38 @@ mod tests {
     }
 
     #[test]
+    fn inline_math_forms() {
+        assert_eq!(p("\\(a \\leq b\\) and $\\pm 1$"), "a ≤ b and ±1");
+        assert_eq!(p("$\\mathrm{KL}(p \\| q)$"), "KL(p ‖ q)");
+        assert_eq!(p("$\\text{acc} \\geq 0.9$"), "acc ≥ 0.9");
+        assert_eq!(
+            p("$\\alpha\\beta\\Gamma \\infty \\to \\ell \\cdot \\neq$"),
+            "αβΓ∞ → ℓ · ≠"
+        );
+        assert_eq!(p("$\\frac{1}{2}$ and $\\sqrt{x+1}$"), "1/2 and √(x+1)");
+        assert_eq!(p("$x^{2}_{i}$"), "x²ᵢ");
+    }
+
+    #[test]
+    fn unknown_commands_stay_as_written() {
+        assert_eq!(p("a \\foo b"), "a \\foo b");
+        assert_eq!(p("$\\weird$"), "\\weird");
+        assert_eq!(p("\\unknown{arg}{two}"), "\\unknown{arg}{two}");
+    }
+
+    #[test]
+    fn more_text_forms() {
+        let r = render("see \\url{https://x.org/a} and Fig.~3 and ~10x");
+        assert_eq!(r.text, "see https://x.org/a and Fig.\u{a0}3 and ~10x");
+        assert_eq!(r.links, vec!["https://x.org/a"]);
+        assert_eq!(p("\\textit{it} \\textbf{\\emph{both}}"), "it both");
+        let r = render("\\textbf{\\emph{both}}");
+        assert!(r.marks_at(0).has(Marks::BOLD.with(Marks::ITALIC)));
+        assert_eq!(p("a `code span` b"), "a code span b");
+        assert_eq!(p("[the paper](https://x.org/p)"), "the paper");
+    }
+
+    #[test]
     fn spans_cover_text() {
         let r = render("x **y** $z^2$ w");
         let mut at = 0;
@@ -913,5 +951,95 @@ mod tests {
             at = s.end;
         }
         assert_eq!(at, r.text.len());
+    }
+}
+
+#[cfg(test)]
+mod seed_tests {
+    use super::*;
+
+    /// Renders every bundled abstract and returns the leftovers of markup:
+    /// dollars, backslash commands, `**`, `__`, braces.
+    fn leftovers() -> Vec<(usize, String)> {
+        let corpus = crate::corpus::load::bundled().corpus;
+        let mut out = Vec::new();
+        for (i, p) in corpus.papers.iter().enumerate() {
+            let t = render(&p.abstract_text).text;
+            for (k, c) in t.char_indices() {
+                let next = t[k + c.len_utf8()..].chars().next();
+                let bad = c == '$'
+                    || (c == '\\' && next.is_some_and(|n| n.is_ascii_alphabetic()))
+                    || ((c == '*' || c == '_') && next == Some(c))
+                    || c == '{'
+                    || c == '}';
+                if bad {
+                    let s = t[k.saturating_sub(20)..].chars().take(40).collect();
+                    out.push((i, s));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn no_markup_is_left_in_any_rendered_seed_abstract() {
+        let left = leftovers();
+        assert!(left.is_empty(), "{left:#?}");
+    }
+}
+
+#[cfg(test)]
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn markupish() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            prop_oneof![
+                Just("$".to_string()),
+                Just("\\".to_string()),
+                Just("{".to_string()),
+                Just("}".to_string()),
+                Just("*".to_string()),
+                Just("_".to_string()),
+                Just("^".to_string()),
+                Just("\\frac".to_string()),
+                Just("\\href".to_string()),
+                Just("\\textbf".to_string()),
+                Just("<https://".to_string()),
+                Just("`".to_string()),
+                Just("~".to_string()),
+                Just("--".to_string()),
+                Just("\\(".to_string()),
+                "[a-zA-Z0-9 .,]{0,4}".prop_map(|s| s),
+                any::<char>().prop_map(|c| c.to_string()),
+            ],
+            0..40,
+        )
+        .prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn rendering_never_panics_and_spans_cover_the_text(s in markupish()) {
+            let r = render(&s);
+            let mut at = 0;
+            for span in &r.spans {
+                prop_assert_eq!(span.start, at);
+                prop_assert!(span.end > span.start);
+                at = span.end;
+            }
+            prop_assert_eq!(at, r.text.len());
+            for w in [1usize, 7, 40] {
+                for line in crate::text::wrap::wrap(&r.text, w) {
+                    prop_assert!(r.text.is_char_boundary(line.start) && r.text.is_char_boundary(line.end));
+                }
+            }
+        }
+
+        #[test]
+        fn rendering_arbitrary_strings_never_panics(s in any::<String>()) {
+            let _ = render(&s);
+        }
     }
 }
