@@ -131,6 +131,8 @@ pub enum Effect {
     Open(String),
     /// Put text on the clipboard (OSC 52).
     Copy(String),
+    /// Stop the process until the shell resumes it.
+    Suspend,
 }
 
 /// One undoable change: each mark's value before and after.
@@ -224,6 +226,8 @@ pub enum Action {
     OpenLink,
     /// Copy the title and first link to the clipboard.
     CopyLink,
+    /// Suspend the reader (the shell's `fg` resumes it).
+    Suspend,
     /// Select the paper at a row of the list (a click).
     SelectRow(usize),
     /// Scroll the list by rows (the mouse wheel).
@@ -279,6 +283,7 @@ impl Action {
             Action::ChooseLink(_) => "Choose link 1–9",
             Action::OpenLink => "Open the chosen (or first) link",
             Action::CopyLink => "Copy title and first link (OSC 52)",
+            Action::Suspend => "Suspend (fg resumes)",
             Action::SelectRow(_) => "Select a row",
             Action::ScrollList(_) => "Scroll the list",
             Action::ScrollDetail(_) => "Scroll the abstract",
@@ -467,6 +472,27 @@ impl App {
         }
         app.reload_marks();
         app
+    }
+
+    /// Applies the user's config: keys, theme (without colour when
+    /// `no_color`), the starting scope, and the view for a corpus that has
+    /// none remembered.
+    pub fn configure(&mut self, config: crate::config::Config, no_color: bool) {
+        self.keymap = config.keymap;
+        self.theme = if no_color {
+            config.theme.without_color()
+        } else {
+            config.theme
+        };
+        if config.scope != self.search.scope() {
+            let q = self.input.text.clone();
+            self.search.set_query(&q, config.scope);
+        }
+        if self.store.place(&self.corpus_key).is_none() && config.view != self.view {
+            self.view = config.view;
+            let keep = self.selected_paper();
+            self.rebuild_rows(keep);
+        }
     }
 
     /// The marks of paper `idx`.
@@ -1000,6 +1026,10 @@ impl App {
                     };
                     self.effects.push(Effect::Copy(text));
                 }
+            }
+            Action::Suspend => {
+                self.save_place();
+                self.effects.push(Effect::Suspend);
             }
             Action::Undo => self.undo_redo(true),
             Action::Redo => self.undo_redo(false),

@@ -31,9 +31,23 @@ pub struct Cli {
     pub command: Option<Command>,
     /// Files to read (`-` for standard input). None: the bundled ICML 2026 lists.
     pub files: Vec<PathBuf>,
-    /// Where bookmarks and read state live (default: the user config directory).
+    /// Where bookmarks, read state and config.toml live (default: the user config directory).
     #[arg(long, global = true, value_name = "DIR", env = "PAPERBOAT_STATE_DIR")]
     pub state_dir: Option<PathBuf>,
+    /// Colour and emphasis in printed output: on a terminal (auto), always or never.
+    #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto)]
+    pub color: ColorArg,
+}
+
+/// `--color` values.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum ColorArg {
+    /// Style output written to a terminal.
+    Auto,
+    /// Always style output.
+    Always,
+    /// Never style output.
+    Never,
 }
 
 /// The subcommands.
@@ -52,6 +66,18 @@ pub enum Command {
     /// About the state file.
     #[command(subcommand)]
     State(StateCommand),
+    /// About the config file.
+    #[command(subcommand)]
+    Config(ConfigCommand),
+}
+
+/// `paperboat config …`.
+#[derive(Subcommand, Debug)]
+pub enum ConfigCommand {
+    /// Print the config file's path.
+    Path,
+    /// Print a fully commented config file with every default.
+    Default,
 }
 
 /// `paperboat state …`.
@@ -383,11 +409,15 @@ fn print_width() -> usize {
         .unwrap_or(80)
 }
 
-/// Whether printed output gets colour and emphasis: only on a terminal,
-/// and never with `NO_COLOR` set.
-fn styled_output() -> bool {
+/// Whether printed output gets emphasis: `--color`, where `auto` means
+/// when stdout is a terminal. (`NO_COLOR` still takes the colours out.)
+fn styled_output(color: ColorArg) -> bool {
     use std::io::IsTerminal;
-    io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+    match color {
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+        ColorArg::Auto => io::stdout().is_terminal() && !crate::ui::theme::no_color_env(),
+    }
 }
 
 /// Resolves one id argument, or says why it does not name one paper.
@@ -420,7 +450,15 @@ fn show(cli: &Cli, args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let i = resolve(corpus, &args.id).map_err(anyhow::Error::msg)?;
     let store = open_store(cli)?;
     let id = corpus.papers[i].id.as_str();
-    let theme = crate::ui::theme::Theme::default();
+    let (config, problems) = crate::config::load(&state_dir(cli)?);
+    for p in problems {
+        eprintln!("paperboat: {p}");
+    }
+    let theme = if crate::ui::theme::no_color_env() {
+        config.theme.without_color()
+    } else {
+        config.theme
+    };
     let view = crate::ui::detail::PaperView {
         corpus,
         idx: i,
@@ -433,7 +471,7 @@ fn show(cli: &Cli, args: &ShowArgs) -> anyhow::Result<ExitCode> {
         chosen_link: None,
     };
     let rendered = crate::ui::detail::render(&view, print_width());
-    let text = crate::ui::print::lines_to_string(&rendered.lines, styled_output());
+    let text = crate::ui::print::lines_to_string(&rendered.lines, styled_output(cli.color));
     emit(|out| out.write_all(text.as_bytes()))?;
     Ok(ExitCode::SUCCESS)
 }
@@ -470,11 +508,25 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             emit(|out| writeln!(out, "{}", path.display()))?;
             Ok(ExitCode::SUCCESS)
         }
+        Some(Command::Config(ConfigCommand::Path)) => {
+            let path = crate::config::path(&state_dir(&cli)?);
+            emit(|out| writeln!(out, "{}", path.display()))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Config(ConfigCommand::Default)) => {
+            emit(|out| out.write_all(crate::config::default_file().as_bytes()))?;
+            Ok(ExitCode::SUCCESS)
+        }
         None => {
             let loaded = load_files(&cli.files)?;
-            let (store, messages) = Store::open(&state_dir(&cli)?);
-            crate::terminal::run(loaded, store, messages)?;
-            Ok(ExitCode::SUCCESS)
+            let dir = state_dir(&cli)?;
+            let (store, mut messages) = Store::open(&dir);
+            let (config, problems) = crate::config::load(&dir);
+            messages.extend(problems);
+            match crate::terminal::run(loaded, store, config, messages)? {
+                crate::terminal::Exit::Quit => Ok(ExitCode::SUCCESS),
+                crate::terminal::Exit::Signal(sig) => Ok(ExitCode::from((128 + sig) as u8)),
+            }
         }
     }
 }
@@ -485,12 +537,13 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 /// argument as the reader's.
 pub fn normalize_args(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
     let names: Vec<String> = Cli::command_names();
+    const GLOBAL: [&str; 2] = ["--state-dir", "--color"];
     let mut k = 1;
     while k < args.len() {
         let a = args[k].to_string_lossy();
-        if a == "--state-dir" {
+        if GLOBAL.contains(&a.as_ref()) {
             k += 2;
-        } else if a.starts_with("--state-dir=") {
+        } else if GLOBAL.iter().any(|g| a.starts_with(&format!("{g}="))) {
             k += 1;
         } else {
             break;

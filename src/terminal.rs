@@ -1,6 +1,7 @@
 //! The interactive session: raw mode, the alternate screen and mouse
 //! reporting, switched on at start and off again on every way out (normal
-//! exit, error, panic), and the event loop that feeds keys to the app.
+//! exit, error, panic, SIGTERM/SIGHUP/SIGINT, Ctrl-Z), and the event loop
+//! that feeds keys, signals and search results to the app.
 
 use std::io::{self, IsTerminal, Stdout, Write, stdout};
 use std::sync::Once;
@@ -15,10 +16,15 @@ use crossterm::terminal::{
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGTSTP};
+use signal_hook::iterator::Signals;
+
 use crate::app::{Action, App, Effect};
+use crate::config::Config;
 use crate::corpus::load::Loaded;
 use crate::store::Store;
 use crate::ui;
+use crate::ui::theme::no_color_env;
 
 /// Puts the terminal back as the shell left it. Safe to call twice.
 pub fn restore() {
@@ -81,9 +87,53 @@ enum Wake {
     Term(Event),
     /// The matcher has a new ranking.
     Results,
+    /// A signal arrived.
+    Signal(i32),
+}
+
+/// How the reader ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Exit {
+    /// The user quit.
+    Quit,
+    /// A signal asked it to (SIGTERM, SIGHUP, SIGINT): exit with 128 + it.
+    Signal(i32),
+}
+
+/// Suspends the process the way a shell expects (terminal restored, then
+/// stopped); once resumed (`fg`), takes the terminal back and redraws all.
+fn suspend(session: &mut Session, app: &mut App) -> io::Result<()> {
+    restore();
+    signal_hook::low_level::emulate_default_handler(signal_hook::consts::SIGTSTP)?;
+    // Resumed.
+    enable_raw_mode()?;
+    execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    // Redraw everything: resizing to the current size clears the screen and
+    // the buffers without asking the terminal where its cursor is (an answer
+    // the input thread would swallow).
+    let size = session.terminal.size()?;
+    session
+        .terminal
+        .resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))?;
+    app.apply(Action::Resize(size.width, size.height));
+    Ok(())
+}
+
+/// A test-only way to make the reader panic: in debug builds, the key named
+/// by `PAPERBOAT_TEST_PANIC_KEY` panics (to check the terminal is restored
+/// and the message shown).
+fn injected_panic(ev: &Event) {
+    if cfg!(debug_assertions)
+        && let Event::Key(k) = ev
+        && let crossterm::event::KeyCode::Char(c) = k.code
+        && std::env::var("PAPERBOAT_TEST_PANIC_KEY").is_ok_and(|v| v == c.to_string())
+    {
+        panic!("injected panic for testing (PAPERBOAT_TEST_PANIC_KEY={c})");
+    }
 }
 
 fn handle(app: &mut App, ev: Event) {
+    injected_panic(&ev);
     match ev {
         Event::Key(key) => {
             if let Some(action) = app.keymap.action(app.mode, &key) {
@@ -143,9 +193,10 @@ pub fn osc52(text: &str) -> String {
 }
 
 /// Carries out what the app asked for and reports back in the status line.
-fn run_effects(app: &mut App) {
+fn run_effects(app: &mut App, session: &mut Session) -> io::Result<()> {
     for effect in std::mem::take(&mut app.effects) {
         match effect {
+            Effect::Suspend => suspend(session, app)?,
             Effect::Open(url) => {
                 app.status = Some(match open_link(&url) {
                     Ok(()) => format!("opening {url}"),
@@ -164,10 +215,16 @@ fn run_effects(app: &mut App) {
             }
         }
     }
+    Ok(())
 }
 
-/// Runs the reader until the user quits.
-pub fn run(loaded: Loaded, store: Store, messages: Vec<String>) -> io::Result<()> {
+/// Runs the reader until the user quits or a signal ends it.
+pub fn run(
+    loaded: Loaded,
+    store: Store,
+    config: Config,
+    messages: Vec<String>,
+) -> io::Result<Exit> {
     if !stdout().is_terminal() {
         return Err(io::Error::other(
             "the reader needs a terminal on standard output (try `paperboat search` or `paperboat --help`)",
@@ -178,22 +235,43 @@ pub fn run(loaded: Loaded, store: Store, messages: Vec<String>) -> io::Result<()
     let mut app = App::new(loaded, store, move || {
         let _ = results_tx.send(Wake::Results);
     });
+    app.configure(config, no_color_env());
     if !messages.is_empty() {
         app.status = Some(messages.join(" · "));
     }
+    let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGTSTP])?;
+    let signal_handle = signals.handle();
+    let signal_tx = tx.clone();
+    std::thread::Builder::new()
+        .name("paperboat-signals".into())
+        .spawn(move || {
+            for sig in signals.forever() {
+                if signal_tx.send(Wake::Signal(sig)).is_err() {
+                    break;
+                }
+            }
+        })?;
     let mut session = Session::start()?;
     let size = session.terminal.size()?;
     app.apply(Action::Resize(size.width, size.height));
     std::thread::Builder::new()
         .name("paperboat-input".into())
         .spawn(move || {
-            while let Ok(ev) = event::read() {
-                if tx.send(Wake::Term(ev)).is_err() {
-                    break;
+            loop {
+                match event::read() {
+                    Ok(ev) => {
+                        if tx.send(Wake::Term(ev)).is_err() {
+                            break;
+                        }
+                    }
+                    // A stop and continue (Ctrl-Z, fg) interrupts the read.
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(_) => break,
                 }
             }
         })?;
-    loop {
+    let mut exit = Exit::Quit;
+    'outer: loop {
         app.tick();
         session.terminal.draw(|f| ui::draw(f, &app))?;
         if app.quit {
@@ -202,7 +280,7 @@ pub fn run(loaded: Loaded, store: Store, messages: Vec<String>) -> io::Result<()
         let timeout = if app.search.is_running() {
             Duration::from_millis(16)
         } else {
-            Duration::from_secs(1)
+            Duration::from_millis(250)
         };
         let first = match rx.recv_timeout(timeout) {
             Ok(w) => Some(w),
@@ -214,15 +292,27 @@ pub fn run(loaded: Loaded, store: Store, messages: Vec<String>) -> io::Result<()
             .into_iter()
             .chain(std::iter::from_fn(|| rx.try_recv().ok()))
         {
-            if let Wake::Term(ev) = w {
-                handle(&mut app, ev);
+            match w {
+                Wake::Term(ev) => handle(&mut app, ev),
+                Wake::Results => {}
+                Wake::Signal(SIGTSTP) => {
+                    app.save_place();
+                    suspend(&mut session, &mut app)?;
+                }
+                Wake::Signal(sig) => {
+                    app.save_place();
+                    exit = Exit::Signal(sig);
+                    break 'outer;
+                }
             }
             if app.quit {
                 break;
             }
+            run_effects(&mut app, &mut session)?;
         }
-        run_effects(&mut app);
+        run_effects(&mut app, &mut session)?;
     }
+    signal_handle.close();
     drop(session);
-    Ok(())
+    Ok(exit)
 }

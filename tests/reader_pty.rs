@@ -14,15 +14,9 @@ fn type_a_query_read_the_result_quit_and_the_terminal_is_restored() {
     pty.send("/");
     pty.send("jail");
     pty.wait_text("1/38");
-    let screen = pty.screen();
-    assert!(
-        screen.contains("OrchJail: an orchestration-guided fuzzing framework"),
-        "{screen}"
-    );
-    assert!(
-        screen.contains("safety risks in T2I agents."),
-        "abstract pane shows the paper:\n{screen}"
-    );
+    // A frame can arrive in pieces: wait for the parts that matter.
+    pty.wait_text("OrchJail: an orchestration-guided fuzzing framework");
+    pty.wait_text("safety risks in T2I agents.");
     // `q` in search mode is typed, not quit.
     pty.send("q");
     pty.wait_text("/ jailq");

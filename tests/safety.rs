@@ -55,6 +55,7 @@ fn the_reader_writes_none_of_the_injected_sequences_and_the_words_survive() {
     let mut pty = Pty::spawn(&[file.to_str().unwrap()], 200, 50, state.path(), &[]);
     pty.wait_text("3/3");
     pty.wait_text("carriage return.");
+    pty.wait_text("Alpha title words");
     let screen = pty.screen();
     for words in [
         "Alpha title words",
