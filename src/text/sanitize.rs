@@ -45,8 +45,39 @@ fn is_invisible(c: char) -> bool {
 
 /// Sanitizes `input` for the given shape.
 pub fn clean(input: &str, shape: Shape) -> String {
+    if already_clean(input) {
+        return input.to_string();
+    }
     let stripped = strip_controls(input);
     fold_whitespace(&stripped, shape)
+}
+
+/// True when `input` would come out of [`clean`] unchanged in either shape:
+/// no control, invisible or separator character, no leading, trailing or
+/// doubled space. Most corpus text is like that; checking is much cheaper
+/// than rebuilding it.
+fn already_clean(input: &str) -> bool {
+    let bytes = input.as_bytes();
+    if bytes.first() == Some(&b' ') || bytes.last() == Some(&b' ') {
+        return false;
+    }
+    let mut prev_space = false;
+    if input.is_ascii() {
+        for &b in bytes {
+            if !(0x20..0x7f).contains(&b) || (b == b' ' && prev_space) {
+                return false;
+            }
+            prev_space = b == b' ';
+        }
+        return true;
+    }
+    for c in input.chars() {
+        if c.is_control() || is_invisible(c) || c.is_whitespace() && (c != ' ' || prev_space) {
+            return false;
+        }
+        prev_space = c == ' ';
+    }
+    true
 }
 
 /// Removes escape sequences and control characters. Tabs become spaces;

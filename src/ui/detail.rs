@@ -164,8 +164,8 @@ pub fn render(v: &PaperView, width: usize) -> Rendered {
     if !byline.is_empty() {
         out.extend(rich_lines(&plain(byline.join(" · ")), width, Style::new(), theme, &[]).0);
     }
-    let mut meta = vec![paper.source.clone()];
-    meta.extend(paper.also_in.iter().cloned());
+    let mut meta = vec![paper.source.to_string()];
+    meta.extend(paper.also_in.iter().map(|s| s.to_string()));
     meta.push(v.corpus.short_id(v.idx).to_string());
     out.extend(rich_lines(&plain(meta.join(" · ")), width, theme.dim, theme, &[]).0);
     out.push(Line::default());
