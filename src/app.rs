@@ -123,6 +123,18 @@ pub struct Counts {
     pub total: usize,
 }
 
+/// Something the reader asks the outside world to do; the event loop does
+/// it after the action (so that the app stays free of I/O and testable).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Effect {
+    /// Open a link with the platform's opener.
+    Open(String),
+    /// Put text on the clipboard (OSC 52).
+    Copy(String),
+    /// Stop the process until the shell resumes it.
+    Suspend,
+}
+
 /// One undoable change: each mark's value before and after.
 #[derive(Clone, PartialEq, Eq, Debug)]
 struct Change {
@@ -204,6 +216,18 @@ pub enum Action {
     ConfirmYes,
     /// Answer no to the question asked.
     ConfirmNo,
+    /// Scroll the abstract to the next match of the query.
+    NextMatch,
+    /// Scroll the abstract to the previous match of the query.
+    PrevMatch,
+    /// Choose link 1–9 of the paper (for `o`).
+    ChooseLink(u8),
+    /// Open the chosen link (the first when none was chosen).
+    OpenLink,
+    /// Copy the title and first link to the clipboard.
+    CopyLink,
+    /// Suspend the reader (the shell's `fg` resumes it).
+    Suspend,
     /// Select the paper at a row of the list (a click).
     SelectRow(usize),
     /// Scroll the list by rows (the mouse wheel).
@@ -254,6 +278,12 @@ impl Action {
             Action::Redo => "Redo",
             Action::ConfirmYes => "Yes",
             Action::ConfirmNo => "No",
+            Action::NextMatch => "Next match in the abstract",
+            Action::PrevMatch => "Previous match in the abstract",
+            Action::ChooseLink(_) => "Choose link 1–9",
+            Action::OpenLink => "Open the chosen (or first) link",
+            Action::CopyLink => "Copy title and first link (OSC 52)",
+            Action::Suspend => "Suspend (fg resumes)",
             Action::SelectRow(_) => "Select a row",
             Action::ScrollList(_) => "Scroll the list",
             Action::ScrollDetail(_) => "Scroll the abstract",
@@ -362,6 +392,12 @@ pub struct App {
     pub question: Option<String>,
     /// Set when the reader should exit.
     pub quit: bool,
+    /// The link chosen with a digit key, for `o`.
+    pub chosen_link: Option<usize>,
+    /// The abstract line of the match `n`/`N` went to last.
+    pub match_line: Option<usize>,
+    /// What the event loop should do next.
+    pub effects: Vec<Effect>,
     /// Paper counts by mark.
     pub counts: Counts,
     /// Marks by paper index.
@@ -413,6 +449,9 @@ impl App {
             save_error: None,
             question: None,
             quit: false,
+            chosen_link: None,
+            match_line: None,
+            effects: Vec::new(),
             counts: Counts::default(),
             filtered: None,
             sticky: None,
@@ -433,6 +472,27 @@ impl App {
         }
         app.reload_marks();
         app
+    }
+
+    /// Applies the user's config: keys, theme (without colour when
+    /// `no_color`), the starting scope, and the view for a corpus that has
+    /// none remembered.
+    pub fn configure(&mut self, config: crate::config::Config, no_color: bool) {
+        self.keymap = config.keymap;
+        self.theme = if no_color {
+            config.theme.without_color()
+        } else {
+            config.theme
+        };
+        if config.scope != self.search.scope() {
+            let q = self.input.text.clone();
+            self.search.set_query(&q, config.scope);
+        }
+        if self.store.place(&self.corpus_key).is_none() && config.view != self.view {
+            self.view = config.view;
+            let keep = self.selected_paper();
+            self.rebuild_rows(keep);
+        }
     }
 
     /// The marks of paper `idx`.
@@ -580,8 +640,50 @@ impl App {
         self.rebuild_rows(keep);
         if self.selected_paper() != before {
             self.detail_scroll = 0;
+            self.chosen_link = None;
+            self.match_line = None;
         }
         true
+    }
+
+    /// The selected paper laid out for the abstract pane.
+    fn rendered(&self) -> Option<ui::detail::Rendered> {
+        let width = self.layout().detail_width();
+        self.selected_paper()
+            .map(|i| ui::detail::for_app(self, i, width))
+    }
+
+    /// Scrolls to the next (or previous) line of the abstract holding a
+    /// match of the query, wrapping around.
+    fn jump_to_match(&mut self, forward: bool) {
+        let Some(r) = self.rendered() else { return };
+        let lines = r.match_lines;
+        if lines.is_empty() {
+            self.status = Some("no matches in this abstract".to_string());
+            return;
+        }
+        let here = self.match_line;
+        let target = if forward {
+            let after = |l: usize| here.map_or(l >= self.detail_scroll, |h| l > h);
+            lines
+                .iter()
+                .copied()
+                .find(|&l| after(l))
+                .unwrap_or(lines[0])
+        } else {
+            let before = |l: usize| here.map_or(l < self.detail_scroll, |h| l < h);
+            lines
+                .iter()
+                .copied()
+                .rev()
+                .find(|&l| before(l))
+                .unwrap_or(lines[lines.len() - 1])
+        };
+        self.match_line = Some(target);
+        let max = r.lines.len().saturating_sub(self.detail_height());
+        self.detail_scroll = target.saturating_sub(1).min(max);
+        let k = lines.iter().position(|&l| l == target).unwrap_or(0) + 1;
+        self.status = Some(format!("match {k}/{}", lines.len()));
     }
 
     /// Notes the outcome of a save in the status line.
@@ -615,6 +717,8 @@ impl App {
         if row != self.selected {
             self.selected = row;
             self.detail_scroll = 0;
+            self.chosen_link = None;
+            self.match_line = None;
             if self.sticky.take().is_some() {
                 // The kept paper may now leave the view.
                 let target = self.selected_paper();
@@ -892,6 +996,40 @@ impl App {
             Action::ConfirmNo => {
                 self.question = None;
                 self.mode = Mode::Browse;
+            }
+            Action::NextMatch => self.jump_to_match(true),
+            Action::PrevMatch => self.jump_to_match(false),
+            Action::ChooseLink(n) => {
+                let links = self.rendered().map(|r| r.links).unwrap_or_default();
+                let k = n as usize;
+                if k >= 1 && k <= links.len() {
+                    self.chosen_link = Some(k - 1);
+                    self.status = Some(format!("link {k}: {} · o opens it", links[k - 1]));
+                } else {
+                    self.status = Some(format!("this paper has no link {k}"));
+                }
+            }
+            Action::OpenLink => {
+                let links = self.rendered().map(|r| r.links).unwrap_or_default();
+                match links.get(self.chosen_link.unwrap_or(0)) {
+                    Some(url) => self.effects.push(Effect::Open(url.clone())),
+                    None => self.status = Some("this paper has no links".to_string()),
+                }
+            }
+            Action::CopyLink => {
+                if let Some(i) = self.selected_paper() {
+                    let title = crate::text::markup::plain(&self.corpus.papers[i].title);
+                    let links = self.rendered().map(|r| r.links).unwrap_or_default();
+                    let text = match links.first() {
+                        Some(url) => format!("{title}\n{url}"),
+                        None => title,
+                    };
+                    self.effects.push(Effect::Copy(text));
+                }
+            }
+            Action::Suspend => {
+                self.save_place();
+                self.effects.push(Effect::Suspend);
             }
             Action::Undo => self.undo_redo(true),
             Action::Redo => self.undo_redo(false),
@@ -1297,5 +1435,58 @@ mod tests {
         app.apply(Action::Resize(120, 40));
         settle(&mut app);
         app
+    }
+
+    #[test]
+    fn n_and_shift_n_walk_the_matches_in_the_abstract() {
+        let (mut app, _dir) = app();
+        app.apply(Action::Resize(60, 20));
+        app.apply(Action::StartSearch);
+        typed(&mut app, "orchjail");
+        app.apply(Action::AcceptSearch);
+        let lines = ui::detail::for_app(&app, app.selected_paper().unwrap(), 56).match_lines;
+        assert!(lines.len() >= 3, "{lines:?}");
+        app.apply(Action::NextMatch);
+        let first = app.match_line.unwrap();
+        app.apply(Action::NextMatch);
+        let second = app.match_line.unwrap();
+        assert!(second > first);
+        assert!(app.detail_scroll <= second && second < app.detail_scroll + 10);
+        assert!(app.status.as_deref().unwrap().starts_with("match 2/"));
+        app.apply(Action::PrevMatch);
+        assert_eq!(app.match_line, Some(first));
+        app.apply(Action::PrevMatch);
+        assert_eq!(app.match_line, lines.last().copied(), "wraps around");
+    }
+
+    #[test]
+    fn links_are_chosen_opened_and_copied_through_effects() {
+        let (mut app, _dir) = app();
+        app.apply(Action::StartSearch);
+        typed(&mut app, "CoPro");
+        app.apply(Action::AcceptSearch);
+        app.apply(Action::OpenLink);
+        assert_eq!(
+            app.effects.drain(..).collect::<Vec<_>>(),
+            vec![Effect::Open(
+                "https://anonymous.4open.science/r/CoPro-8A95/README.md".into()
+            )]
+        );
+        app.apply(Action::ChooseLink(2));
+        assert_eq!(app.status.as_deref(), Some("this paper has no link 2"));
+        app.apply(Action::CopyLink);
+        match app.effects.pop() {
+            Some(Effect::Copy(text)) => {
+                assert!(
+                    text.starts_with("CoPro: constrained projection policy optimization\n"),
+                    "{text}"
+                );
+                assert!(text.ends_with("/README.md"));
+            }
+            other => panic!("{other:?}"),
+        }
+        // Moving to another paper forgets the chosen link.
+        app.apply(Action::ChooseLink(1));
+        assert_eq!(app.chosen_link, Some(0));
     }
 }

@@ -31,9 +31,23 @@ pub struct Cli {
     pub command: Option<Command>,
     /// Files to read (`-` for standard input). None: the bundled ICML 2026 lists.
     pub files: Vec<PathBuf>,
-    /// Where bookmarks and read state live (default: the user config directory).
+    /// Where bookmarks, read state and config.toml live (default: the user config directory).
     #[arg(long, global = true, value_name = "DIR", env = "PAPERBOAT_STATE_DIR")]
     pub state_dir: Option<PathBuf>,
+    /// Colour and emphasis in printed output: on a terminal (auto), always or never.
+    #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto)]
+    pub color: ColorArg,
+}
+
+/// `--color` values.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum ColorArg {
+    /// Style output written to a terminal.
+    Auto,
+    /// Always style output.
+    Always,
+    /// Never style output.
+    Never,
 }
 
 /// The subcommands.
@@ -47,9 +61,23 @@ pub enum Command {
     Mark(MarkArgs),
     /// Print the bookmarked papers (or all) as Markdown, BibTeX or JSON.
     Export(ExportArgs),
+    /// Print one paper: title, metadata, abstract and links, wrapped.
+    Show(ShowArgs),
     /// About the state file.
     #[command(subcommand)]
     State(StateCommand),
+    /// About the config file.
+    #[command(subcommand)]
+    Config(ConfigCommand),
+}
+
+/// `paperboat config …`.
+#[derive(Subcommand, Debug)]
+pub enum ConfigCommand {
+    /// Print the config file's path.
+    Path,
+    /// Print a fully commented config file with every default.
+    Default,
 }
 
 /// `paperboat state …`.
@@ -111,6 +139,15 @@ pub enum ExportFormat {
     Bibtex,
     /// A JSON array.
     Json,
+}
+
+/// Arguments of `paperboat show`.
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// The paper's id or a unique id prefix.
+    pub id: String,
+    /// Files holding it (`-` for standard input). None: the bundled lists.
+    pub files: Vec<PathBuf>,
 }
 
 /// Arguments of `paperboat export`.
@@ -315,25 +352,9 @@ fn mark(cli: &Cli, args: &MarkArgs) -> anyhow::Result<ExitCode> {
     let mut found = Vec::new();
     let mut problems = Vec::new();
     for id in &ids {
-        match corpus.lookup(id) {
-            Lookup::Found(i) => found.push(i),
-            Lookup::Unknown => problems.push(format!(
-                "no paper has id {}",
-                crate::text::sanitize::line(id)
-            )),
-            Lookup::Ambiguous(hits) => {
-                let names: Vec<String> = hits
-                    .iter()
-                    .take(5)
-                    .map(|&i| corpus.papers[i].id.to_string())
-                    .collect();
-                problems.push(format!(
-                    "{} is ambiguous: {}{}",
-                    crate::text::sanitize::line(id),
-                    names.join(", "),
-                    if hits.len() > 5 { ", …" } else { "" }
-                ));
-            }
+        match resolve(corpus, id) {
+            Ok(i) => found.push(i),
+            Err(why) => problems.push(why),
         }
     }
     if !problems.is_empty() {
@@ -371,6 +392,90 @@ fn mark(cli: &Cli, args: &MarkArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The width to wrap printed text to: the terminal's, else `$COLUMNS`,
+/// else 80.
+fn print_width() -> usize {
+    use std::io::IsTerminal;
+    if io::stdout().is_terminal()
+        && let Ok((w, _)) = crossterm::terminal::size()
+        && w > 0
+    {
+        return w as usize;
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .filter(|&w: &usize| w > 0)
+        .unwrap_or(80)
+}
+
+/// Whether printed output gets emphasis: `--color`, where `auto` means
+/// when stdout is a terminal. (`NO_COLOR` still takes the colours out.)
+fn styled_output(color: ColorArg) -> bool {
+    use std::io::IsTerminal;
+    match color {
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+        ColorArg::Auto => io::stdout().is_terminal() && !crate::ui::theme::no_color_env(),
+    }
+}
+
+/// Resolves one id argument, or says why it does not name one paper.
+fn resolve(corpus: &crate::corpus::Corpus, id: &str) -> Result<usize, String> {
+    match corpus.lookup(id) {
+        Lookup::Found(i) => Ok(i),
+        Lookup::Unknown => Err(format!(
+            "no paper has id {}",
+            crate::text::sanitize::line(id)
+        )),
+        Lookup::Ambiguous(hits) => {
+            let names: Vec<String> = hits
+                .iter()
+                .take(5)
+                .map(|&i| corpus.papers[i].id.to_string())
+                .collect();
+            Err(format!(
+                "{} is ambiguous: {}{}",
+                crate::text::sanitize::line(id),
+                names.join(", "),
+                if hits.len() > 5 { ", …" } else { "" }
+            ))
+        }
+    }
+}
+
+fn show(cli: &Cli, args: &ShowArgs) -> anyhow::Result<ExitCode> {
+    let loaded = load_files(&args.files)?;
+    let corpus = &loaded.corpus;
+    let i = resolve(corpus, &args.id).map_err(anyhow::Error::msg)?;
+    let store = open_store(cli)?;
+    let id = corpus.papers[i].id.as_str();
+    let (config, problems) = crate::config::load(&state_dir(cli)?);
+    for p in problems {
+        eprintln!("paperboat: {p}");
+    }
+    let theme = if crate::ui::theme::no_color_env() {
+        config.theme.without_color()
+    } else {
+        config.theme
+    };
+    let view = crate::ui::detail::PaperView {
+        corpus,
+        idx: i,
+        marks: crate::app::Marks {
+            bookmarked: store.is_on(id, Field::Bookmark),
+            read: store.is_on(id, Field::Read),
+        },
+        theme: &theme,
+        query: None,
+        chosen_link: None,
+    };
+    let rendered = crate::ui::detail::render(&view, print_width());
+    let text = crate::ui::print::lines_to_string(&rendered.lines, styled_output(cli.color));
+    emit(|out| out.write_all(text.as_bytes()))?;
+    Ok(ExitCode::SUCCESS)
+}
+
 fn export_cmd(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCode> {
     let loaded = load_files(&args.files)?;
     let store = open_store(cli)?;
@@ -397,16 +502,31 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::List(args)) => list(&cli, args),
         Some(Command::Mark(args)) => mark(&cli, args),
         Some(Command::Export(args)) => export_cmd(&cli, args),
+        Some(Command::Show(args)) => show(&cli, args),
         Some(Command::State(StateCommand::Path)) => {
             let path = state_dir(&cli)?.join(store::FILE_NAME);
             emit(|out| writeln!(out, "{}", path.display()))?;
             Ok(ExitCode::SUCCESS)
         }
+        Some(Command::Config(ConfigCommand::Path)) => {
+            let path = crate::config::path(&state_dir(&cli)?);
+            emit(|out| writeln!(out, "{}", path.display()))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Config(ConfigCommand::Default)) => {
+            emit(|out| out.write_all(crate::config::default_file().as_bytes()))?;
+            Ok(ExitCode::SUCCESS)
+        }
         None => {
             let loaded = load_files(&cli.files)?;
-            let (store, messages) = Store::open(&state_dir(&cli)?);
-            crate::terminal::run(loaded, store, messages)?;
-            Ok(ExitCode::SUCCESS)
+            let dir = state_dir(&cli)?;
+            let (store, mut messages) = Store::open(&dir);
+            let (config, problems) = crate::config::load(&dir);
+            messages.extend(problems);
+            match crate::terminal::run(loaded, store, config, messages)? {
+                crate::terminal::Exit::Quit => Ok(ExitCode::SUCCESS),
+                crate::terminal::Exit::Signal(sig) => Ok(ExitCode::from((128 + sig) as u8)),
+            }
         }
     }
 }
@@ -417,12 +537,13 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 /// argument as the reader's.
 pub fn normalize_args(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
     let names: Vec<String> = Cli::command_names();
+    const GLOBAL: [&str; 2] = ["--state-dir", "--color"];
     let mut k = 1;
     while k < args.len() {
         let a = args[k].to_string_lossy();
-        if a == "--state-dir" {
+        if GLOBAL.contains(&a.as_ref()) {
             k += 2;
-        } else if a.starts_with("--state-dir=") {
+        } else if GLOBAL.iter().any(|g| a.starts_with(&format!("{g}="))) {
             k += 1;
         } else {
             break;

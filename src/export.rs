@@ -39,8 +39,8 @@ pub struct JsonPaper<'a> {
     /// List name.
     pub source: &'a str,
     /// Further lists holding the paper.
-    #[serde(skip_serializing_if = "<[String]>::is_empty")]
-    pub also_in: &'a [String],
+    #[serde(skip_serializing_if = "<[std::sync::Arc<str>]>::is_empty")]
+    pub also_in: &'a [std::sync::Arc<str>],
     /// Authors.
     pub authors: &'a [String],
     /// Year.
@@ -172,7 +172,7 @@ fn markdown(
         }
         if !rich.text.is_empty() {
             writeln!(out)?;
-            for (k, par) in rich.text.split('\n').enumerate() {
+            for (k, par) in rich.text.split("\n\n").enumerate() {
                 if k > 0 {
                     writeln!(out, ">")?;
                 }

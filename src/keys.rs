@@ -58,6 +58,105 @@ impl Key {
         Key { code, mods }
     }
 
+    /// Reads a key as `config.toml` writes it: an optional `ctrl-`, `alt-`
+    /// or `shift-` (any case, in any order), then one character (`m`, `G`,
+    /// `?`, `-`) or a key name (`space`, `enter`, `esc`, `tab`, `backspace`,
+    /// `delete`, `insert`, `up`, `down`, `left`, `right`, `home`, `end`,
+    /// `pageup`/`pgup`, `pagedown`/`pgdn`, `f1`–`f12`).
+    pub fn parse(spec: &str) -> Result<Key, String> {
+        let mut rest = spec.trim();
+        if rest.is_empty() {
+            return Err("an empty key".to_string());
+        }
+        let mut mods = KeyModifiers::NONE;
+        let mut shift = false;
+        while let Some((head, tail)) = rest.split_once('-') {
+            if tail.is_empty() {
+                break;
+            }
+            match head.to_ascii_lowercase().as_str() {
+                "ctrl" | "control" | "c" => mods |= KeyModifiers::CONTROL,
+                "alt" | "meta" | "m" | "a" => mods |= KeyModifiers::ALT,
+                "shift" | "s" => shift = true,
+                _ => break,
+            }
+            rest = tail;
+        }
+        let mut chars = rest.chars();
+        let code = match (chars.next(), chars.next()) {
+            (Some(c), None) => KeyCode::Char(c),
+            _ => match rest.to_ascii_lowercase().as_str() {
+                "space" | "spc" => KeyCode::Char(' '),
+                "enter" | "return" | "ret" => KeyCode::Enter,
+                "esc" | "escape" => KeyCode::Esc,
+                "tab" => KeyCode::Tab,
+                "backtab" => KeyCode::BackTab,
+                "backspace" | "bs" => KeyCode::Backspace,
+                "delete" | "del" => KeyCode::Delete,
+                "insert" | "ins" => KeyCode::Insert,
+                "up" => KeyCode::Up,
+                "down" => KeyCode::Down,
+                "left" => KeyCode::Left,
+                "right" => KeyCode::Right,
+                "home" => KeyCode::Home,
+                "end" => KeyCode::End,
+                "pageup" | "pgup" => KeyCode::PageUp,
+                "pagedown" | "pgdn" | "pgdown" => KeyCode::PageDown,
+                "minus" => KeyCode::Char('-'),
+                name => match name.strip_prefix('f').and_then(|n| n.parse::<u8>().ok()) {
+                    Some(n) if (1..=12).contains(&n) => KeyCode::F(n),
+                    _ => return Err(format!("unknown key {spec:?}")),
+                },
+            },
+        };
+        let code = match code {
+            KeyCode::Tab if shift => KeyCode::BackTab,
+            KeyCode::Char(c) if shift => KeyCode::Char(c.to_uppercase().next().unwrap_or(c)),
+            KeyCode::Char(c) if mods.contains(KeyModifiers::CONTROL) => {
+                KeyCode::Char(c.to_ascii_lowercase())
+            }
+            other => other,
+        };
+        if matches!(code, KeyCode::Char(c) if c.is_control()) {
+            return Err(format!("unknown key {spec:?}"));
+        }
+        Ok(Key { code, mods })
+    }
+
+    /// How `config.toml` writes the key; [`Key::parse`] reads it back.
+    pub fn spec(&self) -> String {
+        let base = match self.code {
+            KeyCode::Char(' ') => "space".to_string(),
+            KeyCode::Char(c) => c.to_string(),
+            KeyCode::Enter => "enter".into(),
+            KeyCode::Esc => "esc".into(),
+            KeyCode::Tab => "tab".into(),
+            KeyCode::BackTab => "backtab".into(),
+            KeyCode::Backspace => "backspace".into(),
+            KeyCode::Delete => "delete".into(),
+            KeyCode::Insert => "insert".into(),
+            KeyCode::Up => "up".into(),
+            KeyCode::Down => "down".into(),
+            KeyCode::Left => "left".into(),
+            KeyCode::Right => "right".into(),
+            KeyCode::Home => "home".into(),
+            KeyCode::End => "end".into(),
+            KeyCode::PageUp => "pageup".into(),
+            KeyCode::PageDown => "pagedown".into(),
+            KeyCode::F(n) => format!("f{n}"),
+            other => format!("{other:?}").to_lowercase(),
+        };
+        let mut s = String::new();
+        if self.mods.contains(KeyModifiers::CONTROL) {
+            s.push_str("ctrl-");
+        }
+        if self.mods.contains(KeyModifiers::ALT) {
+            s.push_str("alt-");
+        }
+        s.push_str(&base);
+        s
+    }
+
     /// How the key is written in the help overlay (`Ctrl-d`, `PgDn`, `g`).
     pub fn label(&self) -> String {
         let base = match self.code {
@@ -90,6 +189,41 @@ impl Key {
         s.push_str(&base);
         s
     }
+}
+
+/// The actions `config.toml` can bind in browse mode, by name.
+pub fn bindable() -> Vec<(&'static str, Action)> {
+    use Action as A;
+    vec![
+        ("quit", A::Quit),
+        ("down", A::Down),
+        ("up", A::Up),
+        ("page_down", A::PageDown),
+        ("page_up", A::PageUp),
+        ("half_page_down", A::HalfPageDown),
+        ("half_page_up", A::HalfPageUp),
+        ("first", A::First),
+        ("last", A::Last),
+        ("scroll_down", A::ScrollDown),
+        ("scroll_up", A::ScrollUp),
+        ("scroll_page_down", A::ScrollPageDown),
+        ("scroll_page_up", A::ScrollPageUp),
+        ("toggle_focus", A::ToggleFocus),
+        ("search", A::StartSearch),
+        ("toggle_scope", A::ToggleScope),
+        ("help", A::ToggleHelp),
+        ("bookmark", A::ToggleBookmark),
+        ("read", A::ToggleRead),
+        ("cycle_view", A::CycleView),
+        ("mark_all_read", A::MarkAllRead),
+        ("undo", A::Undo),
+        ("redo", A::Redo),
+        ("next_match", A::NextMatch),
+        ("prev_match", A::PrevMatch),
+        ("open_link", A::OpenLink),
+        ("copy_link", A::CopyLink),
+        ("suspend", A::Suspend),
+    ]
 }
 
 /// One row of the table.
@@ -139,6 +273,19 @@ fn default_bindings() -> Vec<Binding> {
         (Key::ch('J'), A::ScrollDown),
         (Key::ch('K'), A::ScrollUp),
         (Key::plain(K::Tab), A::ToggleFocus),
+        (Key::ch('n'), A::NextMatch),
+        (Key::ch('N'), A::PrevMatch),
+        (Key::ch('o'), A::OpenLink),
+        (Key::ch('y'), A::CopyLink),
+        (Key::ch('1'), A::ChooseLink(1)),
+        (Key::ch('2'), A::ChooseLink(2)),
+        (Key::ch('3'), A::ChooseLink(3)),
+        (Key::ch('4'), A::ChooseLink(4)),
+        (Key::ch('5'), A::ChooseLink(5)),
+        (Key::ch('6'), A::ChooseLink(6)),
+        (Key::ch('7'), A::ChooseLink(7)),
+        (Key::ch('8'), A::ChooseLink(8)),
+        (Key::ch('9'), A::ChooseLink(9)),
         (Key::ch('b'), A::ToggleBookmark),
         (Key::ch('r'), A::ToggleRead),
         (Key::ch('v'), A::CycleView),
@@ -150,6 +297,7 @@ fn default_bindings() -> Vec<Binding> {
         (Key::ch('?'), A::ToggleHelp),
         (Key::ch('q'), A::Quit),
         (Key::ctrl('c'), A::Quit),
+        (Key::ctrl('z'), A::Suspend),
     ];
     let search: &[(Key, Action)] = &[
         (Key::plain(K::Enter), A::AcceptSearch),
@@ -170,6 +318,7 @@ fn default_bindings() -> Vec<Binding> {
         (Key::plain(K::PageUp), A::PageUp),
         (Key::ctrl('t'), A::ToggleScope),
         (Key::ctrl('c'), A::Quit),
+        (Key::ctrl('z'), A::Suspend),
     ];
     let help: &[(Key, Action)] = &[
         (Key::ch('?'), A::ToggleHelp),
@@ -238,15 +387,16 @@ impl Keymap {
     /// The table's rows for `mode`, grouped by action in table order:
     /// (keys, description). Feeds the help overlay.
     pub fn help(&self, mode: Mode) -> Vec<(Vec<String>, &'static str)> {
-        let mut rows: Vec<(Action, Vec<String>)> = Vec::new();
+        let mut rows: Vec<(&'static str, Vec<String>)> = Vec::new();
         for b in self.bindings.iter().filter(|b| b.mode == mode) {
-            match rows.iter_mut().find(|(a, _)| *a == b.action) {
+            let what = b.action.describe();
+            match rows.iter_mut().find(|(d, _)| *d == what) {
                 Some((_, keys)) => keys.push(b.key.label()),
-                None => rows.push((b.action.clone(), vec![b.key.label()])),
+                None => rows.push((what, vec![b.key.label()])),
             }
         }
         rows.into_iter()
-            .map(|(a, keys)| (keys, a.describe()))
+            .map(|(what, keys)| (compress_digits(keys), what))
             .collect()
     }
 
@@ -254,11 +404,148 @@ impl Keymap {
     pub fn bindings(&self) -> &[Binding] {
         &self.bindings
     }
+
+    /// Binds `action` in `mode` to exactly `keys`: its old keys go, and
+    /// whatever else those keys did in that mode goes too.
+    /// The new keys take the place of the old in the table (and so in the
+    /// help).
+    pub fn rebind(&mut self, mode: Mode, action: &Action, keys: &[Key]) {
+        let at = self
+            .bindings
+            .iter()
+            .position(|b| b.mode == mode && b.action == *action);
+        let before = at.map_or(0, |at| {
+            self.bindings[..at]
+                .iter()
+                .filter(|b| b.mode != mode || (b.action != *action && !keys.contains(&b.key)))
+                .count()
+        });
+        self.bindings
+            .retain(|b| b.mode != mode || (b.action != *action && !keys.contains(&b.key)));
+        let new = keys.iter().map(|key| Binding {
+            mode,
+            key: *key,
+            action: action.clone(),
+        });
+        match at {
+            Some(_) => {
+                let tail = self.bindings.split_off(before);
+                self.bindings.extend(new);
+                self.bindings.extend(tail);
+            }
+            None => self.bindings.extend(new),
+        }
+    }
+
+    /// The keys bound to `action` in `mode`.
+    pub fn keys_for(&self, mode: Mode, action: &Action) -> Vec<Key> {
+        self.bindings
+            .iter()
+            .filter(|b| b.mode == mode && b.action == *action)
+            .map(|b| b.key)
+            .collect()
+    }
+}
+
+/// `1 2 3 … 9` → `1–9` in the help.
+fn compress_digits(keys: Vec<String>) -> Vec<String> {
+    let digits = keys.len() > 2
+        && keys
+            .iter()
+            .all(|k| k.len() == 1 && k.as_bytes()[0].is_ascii_digit());
+    if digits {
+        vec![format!("{}–{}", keys[0], keys[keys.len() - 1])]
+    } else {
+        keys
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn key_specs() {
+        assert_eq!(Key::parse("m"), Ok(Key::ch('m')));
+        assert_eq!(Key::parse("G"), Ok(Key::ch('G')));
+        assert_eq!(Key::parse("shift-g"), Ok(Key::ch('G')));
+        assert_eq!(Key::parse("ctrl-c"), Ok(Key::ctrl('c')));
+        assert_eq!(Key::parse("Ctrl-C"), Ok(Key::ctrl('c')));
+        assert_eq!(Key::parse("C-x"), Ok(Key::ctrl('x')));
+        assert_eq!(Key::parse("-"), Ok(Key::ch('-')));
+        assert_eq!(Key::parse("ctrl--"), Ok(Key::ctrl('-')));
+        assert_eq!(Key::parse("space"), Ok(Key::ch(' ')));
+        assert_eq!(Key::parse("PgDn"), Ok(Key::plain(KeyCode::PageDown)));
+        assert_eq!(Key::parse("shift-tab"), Ok(Key::plain(KeyCode::BackTab)));
+        assert_eq!(Key::parse("f5"), Ok(Key::plain(KeyCode::F(5))));
+        assert_eq!(
+            Key::parse("alt-enter"),
+            Ok(Key {
+                code: KeyCode::Enter,
+                mods: KeyModifiers::ALT
+            })
+        );
+        for bad in ["", "ctrl-", "nope", "f13", "ctrl-foo", "hyper-x"] {
+            assert!(Key::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn rebinding_moves_a_key() {
+        let mut km = Keymap::default();
+        km.rebind(Mode::Browse, &Action::ToggleBookmark, &[Key::ch('m')]);
+        let press = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        assert_eq!(
+            km.action(Mode::Browse, &press('m')),
+            Some(Action::ToggleBookmark)
+        );
+        assert_eq!(km.action(Mode::Browse, &press('b')), None);
+        km.rebind(Mode::Browse, &Action::Quit, &[Key::ch('j')]);
+        assert_eq!(
+            km.action(Mode::Browse, &press('j')),
+            Some(Action::Quit),
+            "j moved to quit"
+        );
+        assert_eq!(km.action(Mode::Browse, &press('q')), None);
+        assert_eq!(
+            km.keys_for(Mode::Browse, &Action::Down).len(),
+            2,
+            "down keeps ↓ and Ctrl-n"
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn key_spec_parser_never_panics(s in any::<String>()) {
+            let _ = Key::parse(&s);
+        }
+
+        #[test]
+        fn key_specs_round_trip(
+            c in proptest::char::range('!', '~'),
+            ctrl in any::<bool>(),
+            alt in any::<bool>(),
+            named in 0usize..20,
+        ) {
+            let names = [
+                KeyCode::Enter, KeyCode::Esc, KeyCode::Tab, KeyCode::BackTab, KeyCode::Backspace,
+                KeyCode::Delete, KeyCode::Insert, KeyCode::Up, KeyCode::Down, KeyCode::Left,
+                KeyCode::Right, KeyCode::Home, KeyCode::End, KeyCode::PageUp, KeyCode::PageDown,
+                KeyCode::F(1), KeyCode::F(12), KeyCode::Char(' '),
+            ];
+            let mut mods = KeyModifiers::NONE;
+            if ctrl { mods |= KeyModifiers::CONTROL; }
+            if alt { mods |= KeyModifiers::ALT; }
+            let code = match names.get(named) {
+                Some(k) => *k,
+                None if ctrl => KeyCode::Char(c.to_ascii_lowercase()),
+                None => KeyCode::Char(c),
+            };
+            let key = Key { code, mods };
+            prop_assert_eq!(Key::parse(&key.spec()), Ok(key));
+        }
+    }
 
     fn press(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
         KeyEvent::new(code, mods)
@@ -318,7 +605,10 @@ mod tests {
     fn help_lists_every_binding_of_a_mode() {
         let km = Keymap::default();
         let rows = km.help(Mode::Browse);
-        let listed: usize = rows.iter().map(|(k, _)| k.len()).sum();
+        let listed: usize = rows
+            .iter()
+            .map(|(k, _)| if k == &["1–9"] { 9 } else { k.len() })
+            .sum();
         let bound = km
             .bindings()
             .iter()

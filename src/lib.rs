@@ -9,6 +9,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod config;
 pub mod corpus;
 pub mod export;
 pub mod keys;

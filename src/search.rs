@@ -638,6 +638,12 @@ impl Search {
         }
     }
 
+    /// True when the first page shown is the final one for the current
+    /// query over every paper added (picked up by [`Search::tick`]).
+    pub fn first_page_final(&self) -> bool {
+        !self.is_running()
+    }
+
     /// True while the shown ranking is older than the query or the corpus.
     pub fn is_running(&self) -> bool {
         let items = self.shared.state.lock().map_or(0, |s| s.items);
@@ -748,7 +754,7 @@ mod tests {
             abstract_text: Some(abs.into()),
             ..Default::default()
         }
-        .into_paper("t", 0)
+        .into_paper(&"t".into(), 0)
         .unwrap()
     }
 

@@ -1,8 +1,9 @@
 //! The interactive session: raw mode, the alternate screen and mouse
 //! reporting, switched on at start and off again on every way out (normal
-//! exit, error, panic), and the event loop that feeds keys to the app.
+//! exit, error, panic, SIGTERM/SIGHUP/SIGINT, Ctrl-Z), and the event loop
+//! that feeds keys, signals and search results to the app.
 
-use std::io::{self, IsTerminal, Stdout, stdout};
+use std::io::{self, IsTerminal, Stdout, Write, stdout};
 use std::sync::Once;
 use std::sync::mpsc;
 use std::time::Duration;
@@ -15,10 +16,15 @@ use crossterm::terminal::{
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
-use crate::app::{Action, App};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGTSTP};
+use signal_hook::iterator::Signals;
+
+use crate::app::{Action, App, Effect};
+use crate::config::Config;
 use crate::corpus::load::Loaded;
 use crate::store::Store;
 use crate::ui;
+use crate::ui::theme::no_color_env;
 
 /// Puts the terminal back as the shell left it. Safe to call twice.
 pub fn restore() {
@@ -81,9 +87,53 @@ enum Wake {
     Term(Event),
     /// The matcher has a new ranking.
     Results,
+    /// A signal arrived.
+    Signal(i32),
+}
+
+/// How the reader ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Exit {
+    /// The user quit.
+    Quit,
+    /// A signal asked it to (SIGTERM, SIGHUP, SIGINT): exit with 128 + it.
+    Signal(i32),
+}
+
+/// Suspends the process the way a shell expects (terminal restored, then
+/// stopped); once resumed (`fg`), takes the terminal back and redraws all.
+fn suspend(session: &mut Session, app: &mut App) -> io::Result<()> {
+    restore();
+    signal_hook::low_level::emulate_default_handler(signal_hook::consts::SIGTSTP)?;
+    // Resumed.
+    enable_raw_mode()?;
+    execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    // Redraw everything: resizing to the current size clears the screen and
+    // the buffers without asking the terminal where its cursor is (an answer
+    // the input thread would swallow).
+    let size = session.terminal.size()?;
+    session
+        .terminal
+        .resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))?;
+    app.apply(Action::Resize(size.width, size.height));
+    Ok(())
+}
+
+/// A test-only way to make the reader panic: in debug builds, the key named
+/// by `PAPERBOAT_TEST_PANIC_KEY` panics (to check the terminal is restored
+/// and the message shown).
+fn injected_panic(ev: &Event) {
+    if cfg!(debug_assertions)
+        && let Event::Key(k) = ev
+        && let crossterm::event::KeyCode::Char(c) = k.code
+        && std::env::var("PAPERBOAT_TEST_PANIC_KEY").is_ok_and(|v| v == c.to_string())
+    {
+        panic!("injected panic for testing (PAPERBOAT_TEST_PANIC_KEY={c})");
+    }
 }
 
 fn handle(app: &mut App, ev: Event) {
+    injected_panic(&ev);
     match ev {
         Event::Key(key) => {
             if let Some(action) = app.keymap.action(app.mode, &key) {
@@ -100,8 +150,81 @@ fn handle(app: &mut App, ev: Event) {
     }
 }
 
-/// Runs the reader until the user quits.
-pub fn run(loaded: Loaded, store: Store, messages: Vec<String>) -> io::Result<()> {
+/// The program that opens links: `PAPERBOAT_OPENER` when set (a command
+/// and its arguments, split at spaces), else the platform's own.
+fn opener() -> Vec<String> {
+    if let Ok(cmd) = std::env::var("PAPERBOAT_OPENER")
+        && !cmd.trim().is_empty()
+    {
+        return cmd.split_whitespace().map(str::to_string).collect();
+    }
+    let default = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    vec![default.to_string()]
+}
+
+/// Opens `url` with the opener, detached: its output never reaches the
+/// screen and the reader does not wait for it.
+pub fn open_link(url: &str) -> io::Result<()> {
+    let cmd = opener();
+    let mut child = std::process::Command::new(&cmd[0])
+        .args(&cmd[1..])
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", cmd[0])))?;
+    // Reap it when it ends so that no zombie is left behind.
+    std::thread::spawn(move || child.wait());
+    Ok(())
+}
+
+/// The OSC 52 sequence that puts `text` on the terminal's clipboard.
+pub fn osc52(text: &str) -> String {
+    use base64::Engine;
+    let encoded = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
+    format!("\u{1b}]52;c;{encoded}\u{7}")
+}
+
+/// Carries out what the app asked for and reports back in the status line.
+fn run_effects(app: &mut App, session: &mut Session) -> io::Result<()> {
+    for effect in std::mem::take(&mut app.effects) {
+        match effect {
+            Effect::Suspend => suspend(session, app)?,
+            Effect::Open(url) => {
+                app.status = Some(match open_link(&url) {
+                    Ok(()) => format!("opening {url}"),
+                    Err(e) => format!("could not open {url}: {e}"),
+                });
+            }
+            Effect::Copy(text) => {
+                let mut out = stdout();
+                let done = out
+                    .write_all(osc52(&text).as_bytes())
+                    .and_then(|()| out.flush());
+                app.status = Some(match done {
+                    Ok(()) => "copied the title and link (OSC 52)".to_string(),
+                    Err(e) => format!("could not copy: {e}"),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs the reader until the user quits or a signal ends it.
+pub fn run(
+    loaded: Loaded,
+    store: Store,
+    config: Config,
+    messages: Vec<String>,
+) -> io::Result<Exit> {
     if !stdout().is_terminal() {
         return Err(io::Error::other(
             "the reader needs a terminal on standard output (try `paperboat search` or `paperboat --help`)",
@@ -112,22 +235,43 @@ pub fn run(loaded: Loaded, store: Store, messages: Vec<String>) -> io::Result<()
     let mut app = App::new(loaded, store, move || {
         let _ = results_tx.send(Wake::Results);
     });
+    app.configure(config, no_color_env());
     if !messages.is_empty() {
         app.status = Some(messages.join(" · "));
     }
+    let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGTSTP])?;
+    let signal_handle = signals.handle();
+    let signal_tx = tx.clone();
+    std::thread::Builder::new()
+        .name("paperboat-signals".into())
+        .spawn(move || {
+            for sig in signals.forever() {
+                if signal_tx.send(Wake::Signal(sig)).is_err() {
+                    break;
+                }
+            }
+        })?;
     let mut session = Session::start()?;
     let size = session.terminal.size()?;
     app.apply(Action::Resize(size.width, size.height));
     std::thread::Builder::new()
         .name("paperboat-input".into())
         .spawn(move || {
-            while let Ok(ev) = event::read() {
-                if tx.send(Wake::Term(ev)).is_err() {
-                    break;
+            loop {
+                match event::read() {
+                    Ok(ev) => {
+                        if tx.send(Wake::Term(ev)).is_err() {
+                            break;
+                        }
+                    }
+                    // A stop and continue (Ctrl-Z, fg) interrupts the read.
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(_) => break,
                 }
             }
         })?;
-    loop {
+    let mut exit = Exit::Quit;
+    'outer: loop {
         app.tick();
         session.terminal.draw(|f| ui::draw(f, &app))?;
         if app.quit {
@@ -136,7 +280,7 @@ pub fn run(loaded: Loaded, store: Store, messages: Vec<String>) -> io::Result<()
         let timeout = if app.search.is_running() {
             Duration::from_millis(16)
         } else {
-            Duration::from_secs(1)
+            Duration::from_millis(250)
         };
         let first = match rx.recv_timeout(timeout) {
             Ok(w) => Some(w),
@@ -148,14 +292,27 @@ pub fn run(loaded: Loaded, store: Store, messages: Vec<String>) -> io::Result<()
             .into_iter()
             .chain(std::iter::from_fn(|| rx.try_recv().ok()))
         {
-            if let Wake::Term(ev) = w {
-                handle(&mut app, ev);
+            match w {
+                Wake::Term(ev) => handle(&mut app, ev),
+                Wake::Results => {}
+                Wake::Signal(SIGTSTP) => {
+                    app.save_place();
+                    suspend(&mut session, &mut app)?;
+                }
+                Wake::Signal(sig) => {
+                    app.save_place();
+                    exit = Exit::Signal(sig);
+                    break 'outer;
+                }
             }
             if app.quit {
                 break;
             }
+            run_effects(&mut app, &mut session)?;
         }
+        run_effects(&mut app, &mut session)?;
     }
+    signal_handle.close();
     drop(session);
-    Ok(())
+    Ok(exit)
 }

@@ -163,3 +163,45 @@ fn a_closed_pipe_is_not_an_error() {
     let out = child.wait_with_output().unwrap();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 }
+
+#[test]
+fn show_prints_the_paper_wrapped_and_plain_when_piped() {
+    let state = tempfile::tempdir().unwrap();
+    let id =
+        String::from_utf8(run(&["search", "--limit", "1", "copro"], None, state.path()).stdout)
+            .unwrap();
+    let id = id.split('\t').next().unwrap().to_string();
+    let mut cmd = std::process::Command::new(common::bin());
+    cmd.args(["show", &id])
+        .env("PAPERBOAT_STATE_DIR", state.path())
+        .env("COLUMNS", "50");
+    let o = cmd.output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let text = stdout(&o);
+    assert!(
+        text.starts_with("CoPro: constrained projection policy"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Links\n 1 https://anonymous.4open.science/"),
+        "{text}"
+    );
+    assert!(
+        text.replace("\n   ", "")
+            .contains(" 1 https://anonymous.4open.science/r/CoPro-8A95/README.md"),
+        "long links wrap whole: {text}"
+    );
+    assert!(
+        text.contains("($q*$)") || text.contains("(q*)"),
+        "math rendered: {text}"
+    );
+    assert!(
+        text.lines()
+            .all(|l| unicode_width::UnicodeWidthStr::width(l) <= 50),
+        "{text}"
+    );
+    assert!(!text.contains('\u{1b}'), "no styling when piped");
+    let o = run(&["show", "zzzzzzz"], None, state.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("zzzzzzz"));
+}

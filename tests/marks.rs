@@ -76,15 +76,14 @@ fn reader_round_trip_bookmark_and_read_then_list_agrees() {
     // it was left on (the third).
     let mut pty = Pty::spawn(&[], 120, 40, state.path(), &[]);
     pty.wait_text("bookmarked 1");
-    let screen = pty.screen();
-    let lines: Vec<&str> = screen.lines().collect();
-    assert!(lines[3].contains("★  OrchJail"), "{screen}");
-    assert!(lines[4].contains(" ✓ Entropy-based TTC"), "{screen}");
-    assert!(lines[4].contains("Entropy-based TTC: selects"), "{screen}");
-    assert!(
-        screen.contains("✓ read"),
-        "the abstract pane shows the selected paper's marks:\n{screen}"
-    );
+    pty.wait_for("the marks in the list and the abstract pane", |s| {
+        let screen = s.contents();
+        let lines: Vec<&str> = screen.lines().collect();
+        lines.len() > 4
+            && lines[3].contains("★  OrchJail")
+            && lines[4].contains(" ✓ Entropy-based TTC: selects")
+            && screen.contains("✓ read")
+    });
     pty.send("q");
     assert!(pty.wait_exit().success());
 }

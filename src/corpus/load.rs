@@ -182,7 +182,8 @@ fn read_path(p: &Path) -> std::io::Result<Vec<u8>> {
 /// Parses one input's text into papers.
 fn papers_of(input: &Input, content: &str) -> (Vec<Paper>, Report) {
     let parsed = text::parse(content);
-    let list = parsed.header.clone().unwrap_or_else(|| input.list_name());
+    let list: std::sync::Arc<str> =
+        sanitize::line(&parsed.header.clone().unwrap_or_else(|| input.list_name())).into();
     let mut report = Report {
         name: input.name(),
         ..Report::default()
@@ -246,7 +247,7 @@ mod tests {
         assert_eq!(loaded.reports[0].papers, 19);
         assert_eq!(loaded.reports[1].papers, 19);
         let papers = &loaded.corpus.papers;
-        assert!(papers.iter().all(|p| p.source == "ICML 2026 论文列表"));
+        assert!(papers.iter().all(|p| &*p.source == "ICML 2026 论文列表"));
         assert!(
             papers[0]
                 .abstract_text
@@ -284,7 +285,7 @@ mod tests {
         let path = dir.path().join("accepted.txt");
         std::fs::write(&path, "One abstract.\n\nAnother abstract.").unwrap();
         let loaded = load(&[Input::Path(path)]).unwrap();
-        assert_eq!(loaded.corpus.papers[0].source, "accepted.txt");
+        assert_eq!(&*loaded.corpus.papers[0].source, "accepted.txt");
     }
 
     #[test]

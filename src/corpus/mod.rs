@@ -17,6 +17,7 @@ pub mod title;
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
 
 use crate::text::sanitize;
 
@@ -98,21 +99,23 @@ fn strip_version(id: &str) -> &str {
 /// its own: the whitespace-normalised given title and abstract. Derived
 /// fields never enter it, so a better title heuristic changes no id.
 pub fn content_hash(title: Option<&str>, abstract_text: &str) -> u64 {
-    let mut buf = String::with_capacity(abstract_text.len() + 64);
+    // The hash of `title` and `abstract`, each with whitespace runs folded
+    // to one space and trimmed, joined by a newline; streamed, not built.
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
     if let Some(t) = title {
-        push_normalised(&mut buf, t);
+        update_normalised(&mut h, t);
     }
-    buf.push('\n');
-    push_normalised(&mut buf, abstract_text);
-    xxhash_rust::xxh3::xxh3_64(buf.as_bytes())
+    h.update(b"\n");
+    update_normalised(&mut h, abstract_text);
+    h.digest()
 }
 
-fn push_normalised(buf: &mut String, s: &str) {
+fn update_normalised(h: &mut xxhash_rust::xxh3::Xxh3, s: &str) {
     for (i, w) in s.split_whitespace().enumerate() {
         if i > 0 {
-            buf.push(' ');
+            h.update(b" ");
         }
-        buf.push_str(w);
+        h.update(w.as_bytes());
     }
 }
 
@@ -125,11 +128,12 @@ pub struct Paper {
     pub title: String,
     /// True when the title was derived from the abstract.
     pub title_derived: bool,
-    /// The abstract (paragraphs separated by `\n`); empty when the record
+    /// The abstract (paragraphs separated by `\n\n`); empty when the record
     /// had none.
     pub abstract_text: String,
-    /// The list the paper came from (a header line, or the file name).
-    pub source: String,
+    /// The list the paper came from (a header line, or the file name),
+    /// shared by the papers of a list.
+    pub source: Arc<str>,
     /// Position in its list, from 0.
     pub position: u32,
     /// Author names as written.
@@ -141,7 +145,7 @@ pub struct Paper {
     /// Links given by the record (URL, DOI and arXiv links).
     pub links: Vec<String>,
     /// Further lists that held the same paper.
-    pub also_in: Vec<String>,
+    pub also_in: Vec<Arc<str>>,
 }
 
 /// A record as a format reader found it: raw, unsanitized fields.
@@ -169,8 +173,9 @@ pub struct Record {
 
 impl Record {
     /// Sanitizes the record and gives it an id and, when it has no title, a
-    /// derived one. `None` when it has neither title nor abstract.
-    pub fn into_paper(self, source: &str, position: u32) -> Option<Paper> {
+    /// derived one. `source` is the list's (sanitized) name. `None` when the
+    /// record has neither title nor abstract.
+    pub fn into_paper(self, source: &Arc<str>, position: u32) -> Option<Paper> {
         let given = self
             .title
             .as_deref()
@@ -224,7 +229,7 @@ impl Record {
             title,
             title_derived,
             abstract_text,
-            source: sanitize::line(source),
+            source: source.clone(),
             position,
             authors: self
                 .authors
@@ -280,18 +285,22 @@ impl Corpus {
     /// lists; derived titles that collide with another title get the short
     /// id appended, so every title is unique.
     pub fn new(papers: Vec<Paper>) -> Corpus {
-        let mut index: HashMap<PaperId, usize> = HashMap::with_capacity(papers.len());
+        // Ids by their hash; a clash of two different ids (astronomically
+        // rare) is told apart by comparing them.
+        let mut index: HashMap<u64, Vec<usize>> = HashMap::with_capacity(papers.len());
         let mut kept: Vec<Paper> = Vec::with_capacity(papers.len());
         for paper in papers {
-            match index.get(&paper.id) {
-                Some(&i) => {
+            let key = xxhash_rust::xxh3::xxh3_64(paper.id.as_str().as_bytes());
+            let slot = index.entry(key).or_default();
+            match slot.iter().copied().find(|&i| kept[i].id == paper.id) {
+                Some(i) => {
                     let first = &mut kept[i];
                     if first.source != paper.source && !first.also_in.contains(&paper.source) {
                         first.also_in.push(paper.source);
                     }
                 }
                 None => {
-                    index.insert(paper.id.clone(), kept.len());
+                    slot.push(kept.len());
                     kept.push(paper);
                 }
             }
@@ -306,6 +315,9 @@ impl Corpus {
     }
 
     fn make_titles_unique(&mut self) {
+        if !self.papers.iter().any(|p| p.title_derived) {
+            return;
+        }
         let mut count: HashMap<&str, usize> = HashMap::new();
         for p in &self.papers {
             *count.entry(p.title.as_str()).or_default() += 1;
@@ -399,7 +411,7 @@ mod tests {
             abstract_text: Some(abs.into()),
             ..Record::default()
         }
-        .into_paper("list", 0)
+        .into_paper(&"list".into(), 0)
         .unwrap()
     }
 
@@ -425,7 +437,7 @@ mod tests {
             doi: Some("10.1/X".into()),
             ..Record::default()
         }
-        .into_paper("l", 0)
+        .into_paper(&"l".into(), 0)
         .unwrap();
         assert_eq!(p.id.as_str(), "arxiv:2401.01234");
         assert!(
@@ -441,7 +453,7 @@ mod tests {
 
     #[test]
     fn empty_records_are_dropped() {
-        assert!(Record::default().into_paper("l", 0).is_none());
+        assert!(Record::default().into_paper(&"l".into(), 0).is_none());
     }
 
     #[test]
@@ -466,7 +478,10 @@ mod tests {
         d.id = PaperId::from_hash(1);
         let corpus = Corpus::new(vec![a, b, c, d]);
         assert_eq!(corpus.len(), 3);
-        assert_eq!(corpus.papers[0].also_in, vec!["other"]);
+        assert_eq!(
+            corpus.papers[0].also_in,
+            vec![std::sync::Arc::<str>::from("other")]
+        );
         assert_ne!(corpus.papers[1].title, corpus.papers[2].title);
     }
 

@@ -105,9 +105,25 @@ pub fn render(src: &str) -> Rich {
     out
 }
 
+/// True when `src` may hold markup; text without any of its trigger
+/// characters renders as itself, which [`plain`] uses to skip the parser.
+pub fn has_markup(src: &str) -> bool {
+    let b = src.as_bytes();
+    b.iter().enumerate().any(|(i, &c)| match c {
+        b'\\' | b'$' | b'*' | b'_' | b'<' | b'[' | b'`' | b'~' | b'{' | b'}' => true,
+        b'\'' | b'-' => b.get(i + 1) == Some(&c),
+        b'h' => b[i..].starts_with(b"http"),
+        _ => false,
+    })
+}
+
 /// The readable text of `src`, markup removed.
 pub fn plain(src: &str) -> String {
-    render(src).text
+    if has_markup(src) {
+        render(src).text
+    } else {
+        src.to_string()
+    }
 }
 
 /// Deep nesting is cut off here; the rest is kept as written.
@@ -166,7 +182,8 @@ fn inline(src: &str, marks: Marks, out: &mut Rich, depth: u8) {
             }
             '{' => match matching_brace(rest) {
                 Some(close) => {
-                    inline(&rest[1..close], marks, out, depth + 1);
+                    let (inner, style) = switch(&rest[1..close]);
+                    inline(inner, marks.with(style), out, depth + 1);
                     Some(close + 1)
                 }
                 None => None,
@@ -181,6 +198,27 @@ fn inline(src: &str, marks: Marks, out: &mut Rich, depth: u8) {
             }
         }
     }
+}
+
+/// Old-style font switches at the start of a group (`{\em With\/}`,
+/// `{\sc Adl}`): the rest of the group and its style.
+fn switch(group: &str) -> (&str, Marks) {
+    let Some(after) = group.strip_prefix('\\') else {
+        return (group, Marks::NONE);
+    };
+    let name = command_name(after);
+    let style = match name {
+        "em" | "it" | "sl" | "itshape" | "slshape" => Marks::ITALIC,
+        "bf" | "bfseries" => Marks::BOLD,
+        "sc" | "scshape" => Marks::SMALLCAPS,
+        "tt" | "ttfamily" => Marks::CODE,
+        "rm" | "sf" | "normalfont" | "upshape" | "rmfamily" | "sffamily" | "mdseries" => {
+            Marks::NONE
+        }
+        _ => return (group, Marks::NONE),
+    };
+    let rest = &after[name.len()..];
+    (rest.strip_prefix(' ').unwrap_or(rest), style)
 }
 
 /// Given text starting with `{`, the byte offset of its matching `}`.
@@ -245,6 +283,8 @@ fn command(src: &str, i: usize, marks: Marks, out: &mut Rich, depth: u8) -> Opti
                 out.push_char(' ', marks);
                 Some(2)
             }
+            // `\/` italic correction, `\-` hyphenation hint: nothing to show.
+            '/' | '-' => Some(2),
             '(' => {
                 let body = &rest[1..];
                 let close = body.find("\\)")?;
@@ -282,6 +322,32 @@ fn command(src: &str, i: usize, marks: Marks, out: &mut Rich, depth: u8) -> Opti
         return Some(head + used);
     }
     match name {
+        "textsubscript" | "textsuperscript" => {
+            let (arg, used) = brace_arg(after)?;
+            let text = plain(arg);
+            let sup = name == "textsuperscript";
+            match symbols::script(&text, sup) {
+                Some(s) => out.push(&s, marks),
+                None => {
+                    out.push(if sup { "^" } else { "_" }, marks);
+                    out.push(&text, marks);
+                }
+            }
+            return Some(head + used);
+        }
+        "mkbibquote" | "enquote" => {
+            let (arg, used) = brace_arg(after)?;
+            out.push_char('\u{201C}', marks);
+            inline(arg, marks, out, depth + 1);
+            out.push_char('\u{201D}', marks);
+            return Some(head + used);
+        }
+        "em" | "it" | "bf" | "sc" | "rm" | "tt" | "sl" | "sf" | "normalfont" | "itshape"
+        | "bfseries" | "scshape" | "upshape" => {
+            // A switch outside a group: its scope is unknown, drop it.
+            let used = if after.starts_with(' ') { 1 } else { 0 };
+            return Some(head + used);
+        }
         "href" => {
             let (url, u1) = brace_arg(after)?;
             let (label, u2) = brace_arg(&after[u1..])?;
@@ -304,8 +370,14 @@ fn command(src: &str, i: usize, marks: Marks, out: &mut Rich, depth: u8) -> Opti
     }
     if let Some(sym) = symbols::text_symbol(name).or_else(|| symbols::math_symbol(name)) {
         out.push(sym, marks);
-        // `\ldots{}` and `\o{}`: an empty group ends the command.
-        let used = if after.starts_with("{}") { 2 } else { 0 };
+        // `\ldots{}` and `\o{}`: an empty group ends the command; as in
+        // LaTeX, a control word swallows the space after it (`Stra\ss e`,
+        // `AND\slash OR`).
+        let used = if after.starts_with("{}") {
+            2
+        } else {
+            after.len() - after.trim_start_matches(' ').len()
+        };
         return Some(head + used);
     }
     // Unknown: keep it as written, arguments included.
@@ -348,14 +420,15 @@ fn accent(
         (&after[skip..skip + ch.len_utf8()], skip + ch.len_utf8())
     };
     let base = match base {
-        "\\i" => "ı",
-        "\\j" => "ȷ",
-        other => other,
+        "\\i" => "ı".to_string(),
+        "\\j" => "ȷ".to_string(),
+        // `\c{\u{e}}`: accents on accents.
+        other if other.contains('\\') => plain(other),
+        other => other.to_string(),
     };
     let mut chars = base.chars();
     let first = chars.next()?;
-    let composed = symbols::compose(first, combining);
-    out.push_char(composed, marks);
+    out.push(&symbols::compose_str(first, combining), marks);
     for c in chars {
         out.push_char(c, marks);
     }
@@ -371,10 +444,13 @@ fn dollar(src: &str, i: usize, marks: Marks, out: &mut Rich, depth: u8) -> Optio
         return Some(2 + close + 2);
     }
     let before = prev_char(src, i);
-    if before.is_some_and(|p| p.is_alphabetic()) {
-        return None; // US$5
-    }
     let body = &rest[1..];
+    // `US$5` is money; `Cu$_2$O` is chemistry.
+    if before.is_some_and(|p| p.is_alphabetic())
+        && body.starts_with(|c: char| c.is_ascii_digit() || c.is_whitespace())
+    {
+        return None;
+    }
     // `53.19$\times$` is math, `costs 5$ and 10$` is not.
     if before.is_some_and(|p| p.is_ascii_digit()) && body.starts_with(char::is_whitespace) {
         return None;
@@ -654,11 +730,25 @@ fn script_token(rest: &str) -> (&str, usize) {
     }
     if let Some(after) = t.strip_prefix('\\') {
         let name = command_name(after);
-        let len = if name.is_empty() {
+        let mut len = if name.is_empty() {
             1 + after.chars().next().map_or(0, char::len_utf8)
         } else {
             1 + name.len()
         };
+        // `T_\mathrm{c}`: the command's arguments belong to the script.
+        let groups = if matches!(name, "frac" | "dfrac" | "tfrac") {
+            2
+        } else {
+            1
+        };
+        for _ in 0..groups {
+            if !name.is_empty()
+                && t[len..].starts_with('{')
+                && let Some(close) = matching_brace(&t[len..])
+            {
+                len += close + 1;
+            }
+        }
         return (&t[..len], skipped + len);
     }
     match t.chars().next() {
@@ -790,8 +880,14 @@ fn math_command(src: &str, i: usize, marks: Marks, out: &mut Rich, depth: u8) ->
             } else {
                 out.push(&src[i..i + head], marks);
             }
-            // Control words swallow the spaces after them.
-            head + (after.len() - after.trim_start_matches(' ').len())
+            // A control word swallows the spaces after it, unless spaces
+            // stood before it too (`a \leq b` keeps its spacing).
+            let spaced = src[..i].ends_with(' ');
+            if spaced {
+                head
+            } else {
+                head + (after.len() - after.trim_start_matches(' ').len())
+            }
         }
     }
 }
@@ -880,6 +976,8 @@ mod tests {
         assert_eq!(p("\\c{c}a"), "ça");
         assert_eq!(p("Erd\\H{o}s"), "Erdős");
         assert_eq!(p("\\ss{}"), "ß");
+        assert_eq!(p("Stra\\ss e"), "Straße");
+        assert_eq!(p("{H\\c{\\u{e}}dzelek}"), "Hḝdzelek");
     }
 
     #[test]
@@ -905,6 +1003,77 @@ mod tests {
     }
 
     #[test]
+    fn inline_math_forms() {
+        assert_eq!(p("\\(a \\leq b\\) and $\\pm 1$"), "a ≤ b and ±1");
+        assert_eq!(p("$\\mathrm{KL}(p \\| q)$"), "KL(p ‖ q)");
+        assert_eq!(p("$\\text{acc} \\geq 0.9$"), "acc ≥ 0.9");
+        assert_eq!(
+            p("$\\alpha\\beta\\Gamma \\infty \\to \\ell \\cdot \\neq$"),
+            "αβΓ∞ → ℓ · ≠"
+        );
+        assert_eq!(p("$\\frac{1}{2}$ and $\\sqrt{x+1}$"), "1/2 and √(x+1)");
+        assert_eq!(p("$x^{2}_{i}$"), "x²ᵢ");
+    }
+
+    #[test]
+    fn unknown_commands_stay_as_written() {
+        assert_eq!(p("a \\foo b"), "a \\foo b");
+        assert_eq!(p("$\\weird$"), "\\weird");
+        assert_eq!(p("\\unknown{arg}{two}"), "\\unknown{arg}{two}");
+    }
+
+    #[test]
+    fn more_text_forms() {
+        let r = render("see \\url{https://x.org/a} and Fig.~3 and ~10x");
+        assert_eq!(r.text, "see https://x.org/a and Fig.\u{a0}3 and ~10x");
+        assert_eq!(r.links, vec!["https://x.org/a"]);
+        assert_eq!(p("\\textit{it} \\textbf{\\emph{both}}"), "it both");
+        let r = render("\\textbf{\\emph{both}}");
+        assert!(r.marks_at(0).has(Marks::BOLD.with(Marks::ITALIC)));
+        assert_eq!(p("a `code span` b"), "a code span b");
+        assert_eq!(p("[the paper](https://x.org/p)"), "the paper");
+    }
+
+    #[test]
+    fn bibtex_title_forms() {
+        assert_eq!(p("{Cu$_2$O} Thin Film"), "Cu₂O Thin Film");
+        assert_eq!(p("$T_\\mathrm{c}$ and $T_{\\mathrm{c}}$"), "T_c and T_c");
+        assert_eq!(p("$x_\\mathrm{max}$"), "xₘₐₓ");
+        assert_eq!(
+            p("{\\em With\\/} and {\\sc Adl}: {\\it k\\/}-{\\rm 2nd ed.}"),
+            "With and Adl: k-2nd ed."
+        );
+        let r = render("{\\em With}");
+        assert!(r.marks_at(0).has(Marks::ITALIC));
+        assert_eq!(
+            p("pre\\-Columbian AND\\slash OR 2\\texttimes 2 \\texteuro{}5 \\textmu m"),
+            "preColumbian AND/OR 2×2 €5 µm"
+        );
+        assert_eq!(
+            p("T\\textsubscript{f} and x\\textsuperscript{2}"),
+            "T_f and x²"
+        );
+        assert_eq!(p("\\mkbibquote{quoted}"), "\u{201C}quoted\u{201D}");
+        assert_eq!(p("$\\varGamma_7^+$"), "Γ₇⁺");
+        assert_eq!(p("\\textbackslash emph"), "\\emph");
+    }
+
+    #[test]
+    fn text_without_markup_is_its_own_rendering() {
+        for s in [
+            "Self-Supervised Transformers",
+            "π-Distill: a joint teacher–student framework",
+            "plain words",
+        ] {
+            assert!(!has_markup(s));
+            assert_eq!(render(s).text, s);
+        }
+        for s in ["a $x$", "a -- b", "it''s", "see http://x", "a_b", "\\x"] {
+            assert!(has_markup(s), "{s}");
+        }
+    }
+
+    #[test]
     fn spans_cover_text() {
         let r = render("x **y** $z^2$ w");
         let mut at = 0;
@@ -913,5 +1082,95 @@ mod tests {
             at = s.end;
         }
         assert_eq!(at, r.text.len());
+    }
+}
+
+#[cfg(test)]
+mod seed_tests {
+    use super::*;
+
+    /// Renders every bundled abstract and returns the leftovers of markup:
+    /// dollars, backslash commands, `**`, `__`, braces.
+    fn leftovers() -> Vec<(usize, String)> {
+        let corpus = crate::corpus::load::bundled().corpus;
+        let mut out = Vec::new();
+        for (i, p) in corpus.papers.iter().enumerate() {
+            let t = render(&p.abstract_text).text;
+            for (k, c) in t.char_indices() {
+                let next = t[k + c.len_utf8()..].chars().next();
+                let bad = c == '$'
+                    || (c == '\\' && next.is_some_and(|n| n.is_ascii_alphabetic()))
+                    || ((c == '*' || c == '_') && next == Some(c))
+                    || c == '{'
+                    || c == '}';
+                if bad {
+                    let s = t[k.saturating_sub(20)..].chars().take(40).collect();
+                    out.push((i, s));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn no_markup_is_left_in_any_rendered_seed_abstract() {
+        let left = leftovers();
+        assert!(left.is_empty(), "{left:#?}");
+    }
+}
+
+#[cfg(test)]
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn markupish() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            prop_oneof![
+                Just("$".to_string()),
+                Just("\\".to_string()),
+                Just("{".to_string()),
+                Just("}".to_string()),
+                Just("*".to_string()),
+                Just("_".to_string()),
+                Just("^".to_string()),
+                Just("\\frac".to_string()),
+                Just("\\href".to_string()),
+                Just("\\textbf".to_string()),
+                Just("<https://".to_string()),
+                Just("`".to_string()),
+                Just("~".to_string()),
+                Just("--".to_string()),
+                Just("\\(".to_string()),
+                "[a-zA-Z0-9 .,]{0,4}".prop_map(|s| s),
+                any::<char>().prop_map(|c| c.to_string()),
+            ],
+            0..40,
+        )
+        .prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn rendering_never_panics_and_spans_cover_the_text(s in markupish()) {
+            let r = render(&s);
+            let mut at = 0;
+            for span in &r.spans {
+                prop_assert_eq!(span.start, at);
+                prop_assert!(span.end > span.start);
+                at = span.end;
+            }
+            prop_assert_eq!(at, r.text.len());
+            for w in [1usize, 7, 40] {
+                for line in crate::text::wrap::wrap(&r.text, w) {
+                    prop_assert!(r.text.is_char_boundary(line.start) && r.text.is_char_boundary(line.end));
+                }
+            }
+        }
+
+        #[test]
+        fn rendering_arbitrary_strings_never_panics(s in any::<String>()) {
+            let _ = render(&s);
+        }
     }
 }

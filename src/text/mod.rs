@@ -1,8 +1,9 @@
 //! Text from corpora: made safe at load ([`sanitize`]), read for its light
-//! markup ([`markup`], with the tables in [`symbols`]) and wrapped to a width
-//! by display columns ([`wrap`]). Nothing here knows about the screen; the UI
+//! markup ([`markup`], with the tables in [`symbols`]; its links in
+//! [`links`]) and wrapped to a width by display columns ([`wrap`]). Nothing here knows about the screen; the UI
 //! and the CLI both print what these functions return.
 
+pub mod links;
 pub mod markup;
 pub mod sanitize;
 pub mod symbols;

@@ -14,7 +14,7 @@ pub enum Shape {
     /// One line: every line break becomes a space.
     Line,
     /// Paragraphs: single line breaks join lines, blank lines separate
-    /// paragraphs (kept as one `\n`).
+    /// paragraphs (kept as one blank line, `\n\n`).
     Block,
 }
 
@@ -24,7 +24,7 @@ pub fn line(input: &str) -> String {
     clean(input, Shape::Line)
 }
 
-/// Sanitizes `input` as a block of paragraphs separated by `\n`.
+/// Sanitizes `input` as a block of paragraphs separated by `\n\n`.
 pub fn block(input: &str) -> String {
     clean(input, Shape::Block)
 }
@@ -45,8 +45,39 @@ fn is_invisible(c: char) -> bool {
 
 /// Sanitizes `input` for the given shape.
 pub fn clean(input: &str, shape: Shape) -> String {
+    if already_clean(input) {
+        return input.to_string();
+    }
     let stripped = strip_controls(input);
     fold_whitespace(&stripped, shape)
+}
+
+/// True when `input` would come out of [`clean`] unchanged in either shape:
+/// no control, invisible or separator character, no leading, trailing or
+/// doubled space. Most corpus text is like that; checking is much cheaper
+/// than rebuilding it.
+fn already_clean(input: &str) -> bool {
+    let bytes = input.as_bytes();
+    if bytes.first() == Some(&b' ') || bytes.last() == Some(&b' ') {
+        return false;
+    }
+    let mut prev_space = false;
+    if input.is_ascii() {
+        for &b in bytes {
+            if !(0x20..0x7f).contains(&b) || (b == b' ' && prev_space) {
+                return false;
+            }
+            prev_space = b == b' ';
+        }
+        return true;
+    }
+    for c in input.chars() {
+        if c.is_control() || is_invisible(c) || c.is_whitespace() && (c != ' ' || prev_space) {
+            return false;
+        }
+        prev_space = c == ' ';
+    }
+    true
 }
 
 /// Removes escape sequences and control characters. Tabs become spaces;
@@ -85,6 +116,8 @@ fn strip_controls(input: &str) -> String {
                 }
             }
             '\t' => out.push(' '),
+            // CRLF is one line end.
+            '\r' if input[i + 1..].starts_with('\n') => {}
             '\n' | '\r' | '\u{2028}' | '\u{2029}' | '\u{85}' => out.push('\n'),
             c if c.is_control() => {}
             c if is_invisible(c) => {}
@@ -178,7 +211,7 @@ fn fold_whitespace(text: &str, shape: Shape) -> String {
                     continue;
                 }
                 if !out.is_empty() {
-                    out.push(if blank_run { '\n' } else { ' ' });
+                    out.push_str(if blank_run { "\n\n" } else { " " });
                 }
                 blank_run = false;
                 for (k, word) in line.split_whitespace().enumerate() {
@@ -235,7 +268,11 @@ mod tests {
 
     #[test]
     fn block_keeps_paragraphs() {
-        assert_eq!(block("one\ntwo\n\n\nthree  four\n"), "one two\nthree four");
+        assert_eq!(
+            block("one\ntwo\n\n\nthree  four\n"),
+            "one two\n\nthree four"
+        );
+        assert_eq!(block("crlf\r\nline\r\n\r\nnext"), "crlf line\n\nnext");
         assert_eq!(block("  \n\nx"), "x");
     }
 
@@ -244,5 +281,56 @@ mod tests {
         let s = "ICML 2026 论文列表 π-Distill — fine";
         assert_eq!(line(s), s);
         assert!(is_clean(s));
+    }
+}
+
+#[cfg(test)]
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn hostile() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            prop_oneof![
+                Just("\u{1b}".to_string()),
+                Just("\u{1b}[".to_string()),
+                Just("\u{1b}]".to_string()),
+                Just("\u{1b}P".to_string()),
+                Just("\u{9b}".to_string()),
+                Just("\u{9d}".to_string()),
+                Just("\u{7}".to_string()),
+                Just("\u{1b}\\".to_string()),
+                Just("\u{202e}".to_string()),
+                Just("\u{200b}".to_string()),
+                Just("\u{2028}".to_string()),
+                Just("\t".to_string()),
+                Just("\r\n".to_string()),
+                Just("\n\n".to_string()),
+                "[a-z0-9;:]{0,5}".prop_map(|s| s),
+                any::<char>().prop_map(|c| c.to_string()),
+            ],
+            0..40,
+        )
+        .prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn sanitizing_is_idempotent_and_leaves_nothing_forbidden(s in hostile()) {
+            for shape in [Shape::Line, Shape::Block] {
+                let once = clean(&s, shape);
+                prop_assert!(is_clean(&once), "{:?}", once);
+                prop_assert_eq!(clean(&once, shape), once.clone());
+                if shape == Shape::Line {
+                    prop_assert!(!once.contains('\n'));
+                }
+            }
+        }
+
+        #[test]
+        fn any_string_sanitizes_clean(s in any::<String>()) {
+            prop_assert!(is_clean(&line(&s)));
+            prop_assert!(is_clean(&block(&s)));
+        }
     }
 }

@@ -49,6 +49,17 @@ pub fn math_symbol(name: &str) -> Option<&'static str> {
         "Phi" => "Φ",
         "Psi" => "Ψ",
         "Omega" => "Ω",
+        "varGamma" => "Γ",
+        "varDelta" => "Δ",
+        "varTheta" => "Θ",
+        "varLambda" => "Λ",
+        "varXi" => "Ξ",
+        "varPi" => "Π",
+        "varSigma" => "Σ",
+        "varUpsilon" => "Υ",
+        "varPhi" => "Φ",
+        "varPsi" => "Ψ",
+        "varOmega" => "Ω",
         // Operators and relations.
         "times" => "×",
         "cdot" | "cdotp" => "·",
@@ -194,7 +205,17 @@ pub fn text_symbol(name: &str) -> Option<&'static str> {
         "LaTeX" => "LaTeX",
         "TeX" => "TeX",
         "BibTeX" => "BibTeX",
-        "euro" => "€",
+        "euro" | "texteuro" => "€",
+        "textmu" => "µ",
+        "texttimes" => "×",
+        "textbullet" => "•",
+        "textperiodcentered" => "·",
+        "slash" => "/",
+        "hyphen" => "-",
+        "textexclamdown" => "¡",
+        "textquestiondown" => "¿",
+        "textpm" => "±",
+        "textonehalf" => "½",
         "pounds" => "£",
         "newline" | "par" | "linebreak" => " ",
         "noindent" | "relax" | "protect" | "xspace" | "ignorespaces" | "unskip" => "",
@@ -222,6 +243,12 @@ pub fn accent_mark(accent: char) -> Option<char> {
         'b' => '\u{0331}',
         _ => return None,
     })
+}
+
+/// `base` with the combining `mark`, composed (NFC) as far as Unicode
+/// composes it; the mark stays combining where no precomposed form exists.
+pub fn compose_str(base: char, mark: char) -> String {
+    [base, mark].iter().collect::<String>().nfc().collect()
 }
 
 /// `base` with the combining `mark`, composed into one character where

@@ -55,21 +55,23 @@ fn words(par: &str) -> Vec<Word<'_>> {
 }
 
 /// Wraps `text` to `width` columns. Returns byte ranges into `text`, one per
-/// screen line, without trailing spaces. Paragraphs (separated by `\n`) start
-/// on a new line with an empty line between them.
+/// screen line, without trailing spaces. Paragraphs (separated by blank
+/// lines, `\n\n`) start on a new line with an empty line between them.
 pub fn wrap(text: &str, width: usize) -> Vec<Range<usize>> {
     let width = width.max(1);
     let mut lines = Vec::new();
     let mut offset = 0;
-    for (k, par) in text.split('\n').enumerate() {
-        if k > 0 {
+    for par in text.split('\n') {
+        if par.trim().is_empty() {
+            offset += par.len() + 1;
+            continue;
+        }
+        if !lines.is_empty() {
             lines.push(offset..offset);
         }
         let base = par.as_ptr() as usize;
         let ws = break_words(words(par), width);
-        if ws.is_empty() {
-            lines.push(offset..offset);
-        } else {
+        {
             for line in wrap_first_fit(&ws, &[width as f64]) {
                 let (Some(first), Some(last)) = (line.first(), line.last()) else {
                     continue;
@@ -119,7 +121,8 @@ mod tests {
 
     #[test]
     fn paragraphs_are_separated_by_a_blank_line() {
-        assert_eq!(lines("one two\nthree", 20), vec!["one two", "", "three"]);
+        assert_eq!(lines("one two\n\nthree", 20), vec!["one two", "", "three"]);
+        assert_eq!(lines("one\nthree", 20), vec!["one", "", "three"]);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 pub mod detail;
 pub mod help;
 pub mod list;
+pub mod print;
 pub mod status;
 pub mod theme;
 

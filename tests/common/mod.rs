@@ -53,6 +53,18 @@ pub struct Pty {
 impl Pty {
     /// Starts the binary with `args` in a `cols`x`rows` terminal.
     pub fn spawn(args: &[&str], cols: u16, rows: u16, state: &Path, env: &[(&str, &str)]) -> Pty {
+        Pty::spawn_command(bin().to_str().unwrap(), args, cols, rows, state, env)
+    }
+
+    /// Starts `program` with `args` in a `cols`x`rows` terminal.
+    pub fn spawn_command(
+        program: &str,
+        args: &[&str],
+        cols: u16,
+        rows: u16,
+        state: &Path,
+        env: &[(&str, &str)],
+    ) -> Pty {
         let pair = native_pty_system()
             .openpty(PtySize {
                 rows,
@@ -61,7 +73,7 @@ impl Pty {
                 pixel_height: 0,
             })
             .expect("openpty");
-        let mut cmd = CommandBuilder::new(bin());
+        let mut cmd = CommandBuilder::new(program);
         cmd.args(args);
         cmd.env("TERM", "xterm-256color");
         cmd.env("PAPERBOAT_STATE_DIR", state);

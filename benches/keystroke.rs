@@ -1,0 +1,87 @@
+//! Keystroke to final ranked first page, through the reader's own `App`:
+//! types each query a character at a time into a loaded corpus and times,
+//! for every keystroke, how long until the ranking shown answers it, and the
+//! longest the UI thread spent in one `apply`, `tick` or `draw`.
+//!
+//! `cargo bench --bench keystroke -- FILE...` (`lines` files from
+//! `cargo run --release --example gen_corpus -- lines 1M f.txt`).
+
+use std::time::{Duration, Instant};
+
+use paperboat::app::{Action, App};
+use paperboat::corpus::load::Loaded;
+use paperboat::corpus::{Corpus, text};
+use paperboat::store::Store;
+use paperboat::ui;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+fn main() {
+    let files: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let state = tempfile::tempdir().unwrap();
+    for f in files {
+        let content = std::fs::read_to_string(&f).expect("read");
+        let list: std::sync::Arc<str> = "bench".into();
+        let papers: Vec<_> = text::parse_lines(&content)
+            .records
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, r)| r.into_paper(&list, i as u32))
+            .collect();
+        let n = papers.len();
+        let loaded = Loaded {
+            corpus: Corpus::new(papers),
+            reports: Vec::new(),
+            key: format!("bench {f}"),
+        };
+        let (store, _) = Store::open(state.path());
+        let mut app = App::new(loaded, store, || {});
+        app.apply(Action::Resize(120, 40));
+        let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
+        while app.search.is_running() {
+            app.tick();
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        println!("{f}: {n} titles");
+        for q in ["rl", "sparse attn", "diffusion language model decoding"] {
+            app.apply(Action::StartSearch);
+            app.apply(Action::ClearQuery);
+            while app.search.is_running() {
+                app.tick();
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            let mut per_key = Vec::new();
+            let mut worst_ui = Duration::ZERO;
+            for c in q.chars() {
+                let t = Instant::now();
+                let u = Instant::now();
+                app.apply(Action::Insert(c));
+                worst_ui = worst_ui.max(u.elapsed());
+                loop {
+                    let u = Instant::now();
+                    app.tick();
+                    term.draw(|fr| ui::draw(fr, &app)).unwrap();
+                    worst_ui = worst_ui.max(u.elapsed());
+                    if app.search.first_page_final() {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_micros(200));
+                }
+                per_key.push(t.elapsed());
+            }
+            let ms = |d: &Duration| d.as_secs_f64() * 1e3;
+            let worst = per_key.iter().max().unwrap();
+            let keys: Vec<String> = per_key.iter().map(|d| format!("{:.0}", ms(d))).collect();
+            println!(
+                "  {q:?}: {} rows; keystroke→final first page: worst {:.1} ms, per key [{}] ms; longest UI step {:.1} ms",
+                app.rows(),
+                ms(worst),
+                keys.join(" "),
+                ms(&worst_ui)
+            );
+        }
+    }
+}

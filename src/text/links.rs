@@ -1,0 +1,130 @@
+//! The links of a paper: those its record gives (URL, DOI, arXiv id) and
+//! those its abstract holds (`\href`, `<…>`, bare URLs, `doi:10.…`,
+//! `arXiv:2401.01234`), in that order, each once.
+
+use super::markup::Rich;
+
+/// A DOI in running text: `10.` then a registrant code, `/`, a suffix.
+fn doi_at(text: &str, i: usize) -> Option<usize> {
+    let rest = &text[i..];
+    let digits = rest.strip_prefix("10.")?;
+    let reg = digits.bytes().take_while(u8::is_ascii_digit).count();
+    if !(4..=9).contains(&reg) || digits.as_bytes().get(reg) != Some(&b'/') {
+        return None;
+    }
+    let suffix = &digits[reg + 1..];
+    let len = super::markup::url_len(suffix);
+    (len > 0).then_some(3 + reg + 1 + len)
+}
+
+/// An arXiv id after `arXiv:`: `2401.01234` (optionally `v2`) or an old
+/// style `hep-th/9901001`.
+fn arxiv_at(text: &str, i: usize) -> Option<(usize, usize)> {
+    let rest = &text[i..];
+    let prefix = ["arXiv:", "arxiv:", "arXiv: "]
+        .iter()
+        .find(|p| rest.starts_with(**p))?;
+    let id = &rest[prefix.len()..];
+    let new = {
+        let b = id.as_bytes();
+        let yymm = b.iter().take(4).all(u8::is_ascii_digit) && b.get(4) == Some(&b'.');
+        let num = b.iter().skip(5).take_while(|c| c.is_ascii_digit()).count();
+        (yymm && (4..=5).contains(&num)).then(|| {
+            let mut n = 5 + num;
+            if b.get(n) == Some(&b'v') {
+                n += 1 + b
+                    .iter()
+                    .skip(n + 1)
+                    .take_while(|c| c.is_ascii_digit())
+                    .count();
+            }
+            n
+        })
+    };
+    let old = || {
+        let slash = id.find('/')?;
+        let (arch, num) = (&id[..slash], &id[slash + 1..]);
+        let ok_arch = !arch.is_empty()
+            && arch
+                .bytes()
+                .all(|c| c.is_ascii_lowercase() || c == b'-' || c == b'.');
+        let n = num.bytes().take_while(u8::is_ascii_digit).count();
+        (ok_arch && n == 7).then_some(slash + 1 + n)
+    };
+    let len = new.or_else(old)?;
+    Some((prefix.len(), len))
+}
+
+/// Every link of a paper, numbered from 1 in the order returned.
+pub fn collect(record_links: &[String], rich: &Rich) -> Vec<String> {
+    fn add(out: &mut Vec<String>, url: String) {
+        if !out.contains(&url) {
+            out.push(url);
+        }
+    }
+    let mut out: Vec<String> = Vec::new();
+    for l in record_links.iter().chain(&rich.links) {
+        add(&mut out, l.clone());
+    }
+    let text = rich.text.as_str();
+    for (i, _) in text.char_indices() {
+        let at_word =
+            i == 0 || !text[..i].ends_with(|c: char| c.is_alphanumeric() || c == '/' || c == '.');
+        if !at_word {
+            continue;
+        }
+        if let Some(len) = doi_at(text, i) {
+            // Not the inside of a URL already listed.
+            let doi = &text[i..i + len];
+            if !out.iter().any(|l| l.contains(doi)) {
+                add(&mut out, format!("https://doi.org/{doi}"));
+            }
+        } else if let Some((skip, len)) = arxiv_at(text, i) {
+            let id = &text[i + skip..i + skip + len];
+            add(&mut out, format!("https://arxiv.org/abs/{id}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::markup::render;
+
+    #[test]
+    fn record_links_then_abstract_links_each_once() {
+        let rich = render(
+            "See \\href{https://a.org/x}{code}, <https://b.org>, https://c.org/y. \
+             Also doi:10.1145/3292500.3330701 and arXiv:2401.01234v2, arXiv:hep-th/9901001; https://a.org/x",
+        );
+        let links = collect(&["https://doi.org/10.1/own".to_string()], &rich);
+        assert_eq!(
+            links,
+            vec![
+                "https://doi.org/10.1/own",
+                "https://a.org/x",
+                "https://b.org",
+                "https://c.org/y",
+                "https://doi.org/10.1145/3292500.3330701",
+                "https://arxiv.org/abs/2401.01234v2",
+                "https://arxiv.org/abs/hep-th/9901001",
+            ]
+        );
+    }
+
+    #[test]
+    fn dois_inside_urls_are_not_listed_twice() {
+        let rich = render("https://doi.org/10.1145/3292500.3330701 is it");
+        assert_eq!(
+            collect(&[], &rich),
+            vec!["https://doi.org/10.1145/3292500.3330701"]
+        );
+    }
+
+    #[test]
+    fn numbers_that_are_not_ids() {
+        let rich = render("We get 10.5% gains; arXiv:12 is not an id; 10.12/x is too short");
+        assert!(collect(&[], &rich).is_empty());
+    }
+}

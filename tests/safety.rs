@@ -1,0 +1,139 @@
+//! Corpus text can never control the terminal: a list full of escape
+//! sequences, controls and invisible characters, shown by the real binary.
+
+mod common;
+
+use common::{Pty, run};
+
+/// A list whose titles and abstracts carry every kind of injection.
+fn hostile_list() -> Vec<u8> {
+    let mut text = String::from("Hostile \u{1b}]0;PWNED-TITLE\u{7}list\n\n");
+    text.push_str("Alpha\u{1b}]0;PWNED-TITLE\u{7} title words\n");
+    text.push_str("First abstract with \u{1b}]8;;https://evil.example/\u{1b}\\linked\u{1b}]8;;\u{1b}\\ text, ");
+    text.push_str("a clipboard \u{1b}]52;c;cGFzdGVk\u{7}write, a clear \u{1b}[2Jscreen, ");
+    text.push_str("a device \u{1b}Pq#0;2;0;0;0DCSPAYLOAD\u{1b}\\string, a C1 \u{9b}31mcsi, ");
+    text.push_str(
+        "a bell\u{7}ring, bidi \u{202e}reversed\u{202c} text, zero\u{200b}width\u{2060}joiners, ",
+    );
+    text.push_str("a line\u{2028}separator, a\ttab and a\rcarriage return.\n\n");
+    text.push_str("Second \u{202e}evil\u{202c} paper\n");
+    text.push_str("Plain second abstract.\n");
+    let mut bytes = text.into_bytes();
+    // A raw C1 byte, invalid on its own in UTF-8.
+    bytes.extend_from_slice(b"\n\nRaw byte \x9b2J and \x1b[31mred\x1b[0m end.\n");
+    bytes
+}
+
+const INJECTED: &[&[u8]] = &[
+    b"\x1b]0;",
+    b"PWNED-TITLE",
+    b"\x1b]8;",
+    b"evil.example",
+    b"\x1b]52;",
+    b"cGFzdGVk",
+    b"\x1bP",
+    b"DCSPAYLOAD",
+    b"\xc2\x9b",
+    b"\x07",
+    "\u{202e}".as_bytes(),
+    "\u{202c}".as_bytes(),
+    "\u{200b}".as_bytes(),
+    "\u{2060}".as_bytes(),
+    "\u{2028}".as_bytes(),
+];
+
+fn find(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+#[test]
+fn the_reader_writes_none_of_the_injected_sequences_and_the_words_survive() {
+    let state = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hostile.txt");
+    std::fs::write(&file, hostile_list()).unwrap();
+    let mut pty = Pty::spawn(&[file.to_str().unwrap()], 200, 50, state.path(), &[]);
+    pty.wait_text("3/3");
+    pty.wait_text("carriage return.");
+    pty.wait_text("Alpha title words");
+    let screen = pty.screen();
+    for words in [
+        "Alpha title words",
+        "linked text",
+        "a clipboard write",
+        "a clear screen",
+        "a device string",
+        "a C1 csi",
+        "a bellring",
+        "reversed text",
+        "zerowidthjoiners",
+        "a line separator",
+        "a tab and a carriage return.",
+    ] {
+        assert!(screen.contains(words), "{words:?} missing:\n{screen}");
+    }
+    // Every paper is drawn once: the other two as well.
+    pty.send("j");
+    pty.wait_text("Plain second abstract.");
+    pty.send("j");
+    pty.wait_text("red end.");
+    pty.send("q");
+    assert!(pty.wait_exit().success());
+    let raw = pty.raw();
+    for seq in INJECTED {
+        assert!(
+            !find(&raw, seq),
+            "the reader wrote {:?}",
+            String::from_utf8_lossy(seq)
+        );
+    }
+    // The screen is cleared once by the reader itself at most, never by text.
+    assert!(!find(&raw, b"\x1b[2Jscreen"));
+}
+
+#[test]
+fn commands_print_none_of_them_either() {
+    let state = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hostile\u{1b}]0;name\u{7}.txt");
+    std::fs::write(&file, hostile_list()).unwrap();
+    let f = file.to_str().unwrap();
+    let outputs = [
+        run(&["search", "", f], None, state.path()),
+        run(&["search", "--json", "", f], None, state.path()),
+        run(&["list", f], None, state.path()),
+        run(
+            &["export", "--all", "--format", "markdown", f],
+            None,
+            state.path(),
+        ),
+        run(
+            &["export", "--all", "--format", "bibtex", f],
+            None,
+            state.path(),
+        ),
+        run(&["show", "", f], None, state.path()),
+        run(
+            &["search", "x", f, "/no/such\u{1b}[2J/file"],
+            None,
+            state.path(),
+        ),
+    ];
+    for o in &outputs {
+        for stream in [&o.stdout, &o.stderr] {
+            for seq in INJECTED {
+                assert!(
+                    !find(stream, seq),
+                    "printed {:?}",
+                    String::from_utf8_lossy(seq)
+                );
+            }
+            assert!(
+                !find(stream, b"\x1b["),
+                "an escape sequence was printed: {}",
+                String::from_utf8_lossy(stream)
+            );
+        }
+    }
+    assert!(String::from_utf8_lossy(&outputs[0].stdout).contains("Alpha title words"));
+}
