@@ -37,6 +37,84 @@ pub struct Cli {
     /// Colour and emphasis in printed output: on a terminal (auto), always or never.
     #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto)]
     pub color: ColorArg,
+    /// How to read the files.
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
+/// How inputs are read: the options of every command that reads files.
+#[derive(Args, Debug, Clone)]
+pub struct LoadArgs {
+    /// Read every input as this format instead of detecting it.
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+    /// Refuse inputs larger than SIZE (bytes, or with K, M, G: 500M, 2G).
+    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
+    pub max_size: u64,
+}
+
+/// `--format` values.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum FormatArg {
+    /// Paragraphs (the bundled lists' format).
+    Text,
+    /// One paper per line.
+    Lines,
+    /// BibTeX or BibLaTeX.
+    Bibtex,
+    /// RIS (also Web of Science and MEDLINE tagged text).
+    Ris,
+    /// A JSON document.
+    Json,
+    /// JSON Lines.
+    Jsonl,
+    /// An arXiv API Atom feed.
+    Atom,
+    /// Comma-separated values with a header row.
+    Csv,
+    /// Tab-separated values with a header row.
+    Tsv,
+}
+
+impl From<FormatArg> for load::Format {
+    fn from(f: FormatArg) -> load::Format {
+        use load::Format as F;
+        match f {
+            FormatArg::Text => F::Text,
+            FormatArg::Lines => F::Lines,
+            FormatArg::Bibtex => F::Bibtex,
+            FormatArg::Ris => F::Ris,
+            FormatArg::Json => F::Json,
+            FormatArg::Jsonl => F::Jsonl,
+            FormatArg::Atom => F::Atom,
+            FormatArg::Csv => F::Csv,
+            FormatArg::Tsv => F::Tsv,
+        }
+    }
+}
+
+/// `500M`, `2G`, `1024` → bytes.
+fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim().to_ascii_uppercase();
+    let t = t
+        .strip_suffix("IB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(&t);
+    let (num, mult) = match t.chars().last() {
+        Some('K') => (&t[..t.len() - 1], 1u64 << 10),
+        Some('M') => (&t[..t.len() - 1], 1 << 20),
+        Some('G') => (&t[..t.len() - 1], 1 << 30),
+        Some('T') => (&t[..t.len() - 1], 1 << 40),
+        _ => (t, 1),
+    };
+    let n: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("not a size: {s:?} (e.g. 500M, 2G)"))?;
+    if n < 0.0 {
+        return Err(format!("not a size: {s:?}"));
+    }
+    Ok((n * mult as f64) as u64)
 }
 
 /// `--color` values.
@@ -63,6 +141,8 @@ pub enum Command {
     Export(ExportArgs),
     /// Print one paper: title, metadata, abstract and links, wrapped.
     Show(ShowArgs),
+    /// Say what each file holds: papers, without abstract, skipped (with lines).
+    Check(CheckArgs),
     /// About the state file.
     #[command(subcommand)]
     State(StateCommand),
@@ -105,6 +185,9 @@ pub struct ListArgs {
     pub json: bool,
     /// Files to list (`-` for standard input). None: the bundled lists.
     pub files: Vec<PathBuf>,
+    /// How to read the files.
+    #[command(flatten)]
+    pub load: LoadArgs,
 }
 
 /// Arguments of `paperboat mark`.
@@ -128,6 +211,9 @@ pub struct MarkArgs {
     /// bundled lists.
     #[arg(required = true, value_name = "ID|FILE")]
     pub args: Vec<String>,
+    /// How to read the files.
+    #[command(flatten)]
+    pub load: LoadArgs,
 }
 
 /// `--format` values of `export`.
@@ -141,6 +227,17 @@ pub enum ExportFormat {
     Json,
 }
 
+/// Arguments of `paperboat check`.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Files or directories to check (`-` for standard input).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// How to read the files.
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
 /// Arguments of `paperboat show`.
 #[derive(Args, Debug)]
 pub struct ShowArgs {
@@ -148,6 +245,9 @@ pub struct ShowArgs {
     pub id: String,
     /// Files holding it (`-` for standard input). None: the bundled lists.
     pub files: Vec<PathBuf>,
+    /// How to read the files.
+    #[command(flatten)]
+    pub load: LoadArgs,
 }
 
 /// Arguments of `paperboat export`.
@@ -161,6 +261,12 @@ pub struct ExportArgs {
     pub all: bool,
     /// Files to export from (`-` for standard input). None: the bundled lists.
     pub files: Vec<PathBuf>,
+    /// Read every input as this format instead of detecting it.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub input_format: Option<FormatArg>,
+    /// Refuse inputs larger than SIZE (bytes, or with K, M, G: 500M, 2G).
+    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
+    pub max_size: u64,
 }
 
 /// `--scope` values.
@@ -197,6 +303,9 @@ pub struct SearchArgs {
     pub query: String,
     /// Files to search (`-` for standard input). None: the bundled lists.
     pub files: Vec<PathBuf>,
+    /// How to read the files.
+    #[command(flatten)]
+    pub load: LoadArgs,
 }
 
 /// A search hit as `--json` prints it.
@@ -227,12 +336,45 @@ fn emit(f: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> anyhow::Result<()> 
     }
 }
 
-fn load_files(files: &[PathBuf]) -> anyhow::Result<Loaded> {
-    Ok(load::load(&Input::from_args(files))?)
+/// Load options from the command line.
+fn load_options(args: &LoadArgs) -> load::Options {
+    load::Options {
+        format: args.format.map(Into::into),
+        max_size: args.max_size,
+    }
+}
+
+/// Loads the files; what loaded with a warning (skipped records, a file
+/// refused) is said on stderr.
+fn load_files(args: &LoadArgs, files: &[PathBuf]) -> anyhow::Result<Loaded> {
+    let loaded = load::load(&Input::from_args(files), &load_options(args))?;
+    for r in loaded.reports.iter().filter(|r| !r.clean()) {
+        eprintln!("paperboat: {r}");
+    }
+    Ok(loaded)
+}
+
+fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
+    let reports = match load::load(&Input::from_args(&args.files), &load_options(&args.load)) {
+        Ok(loaded) => loaded.reports,
+        Err(load::LoadError::NoPapers(reports)) => reports,
+    };
+    let failed = reports.iter().any(|r| r.error.is_some());
+    emit(|out| {
+        for r in &reports {
+            writeln!(out, "{r}")?;
+        }
+        Ok(())
+    })?;
+    Ok(if failed {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn search(args: &SearchArgs) -> anyhow::Result<ExitCode> {
-    let loaded = load_files(&args.files)?;
+    let loaded = load_files(&args.load, &args.files)?;
     let corpus = &loaded.corpus;
     let matches = search::rank_papers(&corpus.papers, &args.query, args.scope.into());
     let shown = &matches[..args.limit.unwrap_or(usize::MAX).min(matches.len())];
@@ -302,7 +444,7 @@ fn marks_column(state: &store::State, id: &str) -> &'static str {
 }
 
 fn list(cli: &Cli, args: &ListArgs) -> anyhow::Result<ExitCode> {
-    let loaded = load_files(&args.files)?;
+    let loaded = load_files(&args.load, &args.files)?;
     let store = open_store(cli)?;
     let (corpus, state) = (&loaded.corpus, store.state());
     emit(|out| {
@@ -347,7 +489,7 @@ fn mark(cli: &Cli, args: &MarkArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("no paper ids given (arguments that name files are read as files)");
     }
     let files: Vec<PathBuf> = files.into_iter().map(PathBuf::from).collect();
-    let loaded = load_files(&files)?;
+    let loaded = load_files(&args.load, &files)?;
     let corpus = &loaded.corpus;
     let mut found = Vec::new();
     let mut problems = Vec::new();
@@ -445,7 +587,7 @@ fn resolve(corpus: &crate::corpus::Corpus, id: &str) -> Result<usize, String> {
 }
 
 fn show(cli: &Cli, args: &ShowArgs) -> anyhow::Result<ExitCode> {
-    let loaded = load_files(&args.files)?;
+    let loaded = load_files(&args.load, &args.files)?;
     let corpus = &loaded.corpus;
     let i = resolve(corpus, &args.id).map_err(anyhow::Error::msg)?;
     let store = open_store(cli)?;
@@ -477,7 +619,11 @@ fn show(cli: &Cli, args: &ShowArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn export_cmd(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCode> {
-    let loaded = load_files(&args.files)?;
+    let load_args = LoadArgs {
+        format: args.input_format,
+        max_size: args.max_size,
+    };
+    let loaded = load_files(&load_args, &args.files)?;
     let store = open_store(cli)?;
     let (corpus, state) = (&loaded.corpus, store.state());
     let indices: Vec<usize> = (0..corpus.len())
@@ -499,6 +645,7 @@ fn export_cmd(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCode> {
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match &cli.command {
         Some(Command::Search(args)) => search(args),
+        Some(Command::Check(args)) => check(args),
         Some(Command::List(args)) => list(&cli, args),
         Some(Command::Mark(args)) => mark(&cli, args),
         Some(Command::Export(args)) => export_cmd(&cli, args),
@@ -518,9 +665,24 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         None => {
-            let loaded = load_files(&cli.files)?;
+            use std::io::IsTerminal;
+            if !io::stdout().is_terminal() {
+                anyhow::bail!(
+                    "the reader needs a terminal on standard output (try `paperboat search` or `paperboat --help`)"
+                );
+            }
+            let inputs = Input::from_args(&cli.files);
+            let loaded = load::load(&inputs, &load_options(&cli.load))?;
+            // What loaded opens the status line (for files; the bundled
+            // lists always load the same).
+            let mut messages: Vec<String> = if cli.files.is_empty() {
+                Vec::new()
+            } else {
+                loaded.reports.iter().map(ToString::to_string).collect()
+            };
             let dir = state_dir(&cli)?;
-            let (store, mut messages) = Store::open(&dir);
+            let (store, store_messages) = Store::open(&dir);
+            messages.extend(store_messages);
             let (config, problems) = crate::config::load(&dir);
             messages.extend(problems);
             match crate::terminal::run(loaded, store, config, messages)? {

@@ -1,15 +1,21 @@
-//! Reading corpora: files, standard input, or the bundled ICML 2026 lists.
+//! Reading corpora: files, directories, standard input, or the bundled ICML
+//! 2026 lists.
 //!
-//! Each input is read whole, decoded, parsed by its format and turned into
-//! papers; a report per input says what loaded. An input that cannot be read
-//! is an error naming it; the caller decides whether the others carry on.
+//! Each input is read whole, checked (a size limit; empty, binary and image
+//! files are refused by name), decoded (UTF-8 with a BOM or without, invalid
+//! sequences replaced and counted; UTF-16 with a BOM), its format detected
+//! from the content with the file extension as a hint (or forced), parsed,
+//! and turned into papers. A report per input says what loaded and what was
+//! skipped, with lines. One input that cannot be read never stops the
+//! others; only when no input yields a paper is loading an error.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use thiserror::Error;
 
-use super::{Corpus, Paper, text};
+use super::{Corpus, Paper, Parsed, atom, bibtex, csv, json, ris, text};
 use crate::text::sanitize;
 
 /// The bundled lists, embedded in the binary: (file name, contents).
@@ -24,10 +30,93 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ),
 ];
 
+/// The default limit on an input's size.
+pub const DEFAULT_MAX_SIZE: u64 = 2 << 30;
+
+/// The formats paperboat reads.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Format {
+    /// Paragraphs, as the bundled lists.
+    Text,
+    /// One paper per line.
+    Lines,
+    /// BibTeX or BibLaTeX.
+    Bibtex,
+    /// RIS (and Web of Science / MEDLINE tagged text).
+    Ris,
+    /// A JSON document.
+    Json,
+    /// JSON Lines.
+    Jsonl,
+    /// An arXiv API Atom feed.
+    Atom,
+    /// Comma-separated values with a header row.
+    Csv,
+    /// Tab-separated values with a header row.
+    Tsv,
+}
+
+impl Format {
+    /// Every format, with its `--format` name.
+    pub const ALL: [(Format, &'static str); 9] = [
+        (Format::Text, "text"),
+        (Format::Lines, "lines"),
+        (Format::Bibtex, "bibtex"),
+        (Format::Ris, "ris"),
+        (Format::Json, "json"),
+        (Format::Jsonl, "jsonl"),
+        (Format::Atom, "atom"),
+        (Format::Csv, "csv"),
+        (Format::Tsv, "tsv"),
+    ];
+
+    /// The `--format` name.
+    pub fn name(self) -> &'static str {
+        Format::ALL
+            .iter()
+            .find(|(f, _)| *f == self)
+            .map_or("text", |(_, n)| n)
+    }
+
+    /// The format a file extension suggests.
+    pub fn from_extension(path: &Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "bib" | "bibtex" | "biblatex" => Format::Bibtex,
+            "ris" | "nbib" | "ciw" => Format::Ris,
+            "json" => Format::Json,
+            "jsonl" | "ndjson" => Format::Jsonl,
+            "xml" | "atom" => Format::Atom,
+            "csv" => Format::Csv,
+            "tsv" | "tab" => Format::Tsv,
+            "txt" | "text" | "md" => Format::Text,
+            _ => return None,
+        })
+    }
+}
+
+/// How to load.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// A format forced on every input (`--format`); detected when `None`.
+    pub format: Option<Format>,
+    /// Inputs larger than this many bytes are refused (`--max-size`).
+    pub max_size: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            format: None,
+            max_size: DEFAULT_MAX_SIZE,
+        }
+    }
+}
+
 /// Where papers come from.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Input {
-    /// A file on disk.
+    /// A file (or a directory: its supported files).
     Path(PathBuf),
     /// Standard input (`-` on the command line).
     Stdin,
@@ -64,7 +153,7 @@ impl Input {
         }
     }
 
-    /// The list name for papers from a file without a header.
+    /// The list name for papers from an input that names none itself.
     fn list_name(&self) -> String {
         match self {
             Input::Path(p) => sanitize::line(
@@ -78,21 +167,12 @@ impl Input {
     }
 }
 
-/// Why an input could not be read.
+/// Why loading failed as a whole.
 #[derive(Debug, Error)]
 pub enum LoadError {
-    /// The file could not be opened or read.
-    #[error("{name}: {source}")]
-    Io {
-        /// The input's name.
-        name: String,
-        /// The OS error.
-        #[source]
-        source: std::io::Error,
-    },
-    /// No input yielded a paper.
-    #[error("no papers found in {0}")]
-    NoPapers(String),
+    /// No input yielded a paper; the reports say why.
+    #[error("no papers found: {}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    NoPapers(Vec<Report>),
 }
 
 /// What one input gave.
@@ -100,17 +180,27 @@ pub enum LoadError {
 pub struct Report {
     /// The input's name.
     pub name: String,
+    /// The format it was read as.
+    pub format: Option<&'static str>,
     /// Papers loaded.
     pub papers: usize,
     /// Of those, papers with a title but no abstract.
     pub without_abstract: usize,
     /// Records skipped: (line, reason).
     pub skipped: Vec<(usize, String)>,
+    /// Invalid UTF-8 sequences replaced.
+    pub invalid_utf8: usize,
+    /// Why the input could not be read at all.
+    pub error: Option<String>,
 }
 
 impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {} papers", self.name, self.papers)?;
+        if let Some(e) = &self.error {
+            return write!(f, "{}: {e}", self.name);
+        }
+        let s = if self.papers == 1 { "" } else { "s" };
+        write!(f, "{}: {} paper{s}", self.name, self.papers)?;
         if self.without_abstract > 0 {
             write!(f, ", {} without abstract", self.without_abstract)?;
         }
@@ -122,9 +212,24 @@ impl std::fmt::Display for Report {
                 .take(3)
                 .map(|(line, why)| format!("line {line}: {why}"))
                 .collect();
-            write!(f, " ({})", shown.join("; "))?;
+            let more = if self.skipped.len() > 3 { "; …" } else { "" };
+            write!(f, " ({}{more})", shown.join("; "))?;
+        }
+        if self.invalid_utf8 > 0 {
+            write!(
+                f,
+                ", {} invalid UTF-8 sequences replaced",
+                self.invalid_utf8
+            )?;
         }
         Ok(())
+    }
+}
+
+impl Report {
+    /// True when the input loaded without a warning.
+    pub fn clean(&self) -> bool {
+        self.error.is_none() && self.skipped.is_empty() && self.invalid_utf8 == 0
     }
 }
 
@@ -133,7 +238,7 @@ impl std::fmt::Display for Report {
 pub struct Loaded {
     /// The papers.
     pub corpus: Corpus,
-    /// One report per input, in input order.
+    /// One report per input file, in input order.
     pub reports: Vec<Report>,
     /// Names this set of inputs, so that the reader can return to where it
     /// was left: `bundled`, or the files' absolute paths.
@@ -158,36 +263,251 @@ pub fn corpus_key(inputs: &[Input]) -> String {
     names.join(" + ")
 }
 
-fn read_input(input: &Input) -> Result<String, LoadError> {
-    let io_err = |source| LoadError::Io {
-        name: input.name(),
-        source,
+/// Files a directory holds that paperboat reads, sorted by name.
+fn directory_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && Format::from_extension(p).is_some())
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// What a file's first bytes say it is, when it is not text.
+fn not_text(bytes: &[u8]) -> Option<&'static str> {
+    let magic: [(&[u8], &str); 8] = [
+        (b"\x89PNG", "a PNG image"),
+        (b"\xff\xd8\xff", "a JPEG image"),
+        (b"GIF8", "a GIF image"),
+        (b"%PDF", "a PDF document"),
+        (b"PK\x03\x04", "a ZIP archive"),
+        (b"\x1f\x8b", "a gzip file"),
+        (b"\x7fELF", "a program"),
+        (b"BZh", "a bzip2 file"),
+    ];
+    if let Some((_, what)) = magic.iter().find(|(m, _)| bytes.starts_with(m)) {
+        return Some(what);
+    }
+    let utf16 = bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]);
+    if !utf16 && bytes.iter().take(8192).any(|&b| b == 0) {
+        return Some("binary data (a NUL byte among the first bytes)");
+    }
+    None
+}
+
+/// Decodes a file: UTF-16 with a BOM, else UTF-8 (BOM dropped) with
+/// invalid sequences replaced. Returns the text and how many were replaced.
+pub fn decode(bytes: Vec<u8>) -> (String, usize) {
+    let utf16 = |le: bool| -> String {
+        let units: Vec<u16> = bytes[2..]
+            .chunks(2)
+            .map(|c| {
+                let pair = [c[0], *c.get(1).unwrap_or(&0)];
+                if le {
+                    u16::from_le_bytes(pair)
+                } else {
+                    u16::from_be_bytes(pair)
+                }
+            })
+            .collect();
+        String::from_utf16_lossy(&units)
     };
-    let bytes = match input {
-        Input::Bundled(i) => return Ok(BUNDLED[*i].1.to_string()),
+    if bytes.starts_with(&[0xff, 0xfe]) {
+        return (utf16(true), 0);
+    }
+    if bytes.starts_with(&[0xfe, 0xff]) {
+        return (utf16(false), 0);
+    }
+    let start = if bytes.starts_with(&[0xef, 0xbb, 0xbf]) {
+        3
+    } else {
+        0
+    };
+    match String::from_utf8(bytes) {
+        Ok(mut s) => {
+            s.drain(..start);
+            (s, 0)
+        }
+        Err(e) => {
+            let bytes = e.into_bytes();
+            let mut invalid = 0;
+            let mut rest = &bytes[start..];
+            let mut out = String::with_capacity(rest.len());
+            loop {
+                match std::str::from_utf8(rest) {
+                    Ok(s) => {
+                        out.push_str(s);
+                        break;
+                    }
+                    Err(e) => {
+                        let (good, bad) = rest.split_at(e.valid_up_to());
+                        out.push_str(std::str::from_utf8(good).unwrap_or_default());
+                        out.push('\u{FFFD}');
+                        invalid += 1;
+                        let skip = e.error_len().unwrap_or(bad.len());
+                        rest = &bad[skip..];
+                    }
+                }
+            }
+            (out, invalid)
+        }
+    }
+}
+
+/// The first non-blank lines of `text`.
+fn head_lines(text: &str, n: usize) -> impl Iterator<Item = &str> {
+    text.lines()
+        .map(str::trim_end)
+        .filter(|l| !l.trim().is_empty())
+        .take(n)
+}
+
+/// Detects the format from the content; the extension settles what the
+/// content leaves open.
+pub fn detect(text: &str, hint: Option<Format>) -> Format {
+    let start = text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
+    if start.starts_with('{') || start.starts_with('[') {
+        return if hint == Some(Format::Jsonl) {
+            Format::Jsonl
+        } else {
+            Format::Json
+        };
+    }
+    if start.starts_with("<?xml") || start.starts_with("<feed") {
+        return Format::Atom;
+    }
+    let head: Vec<&str> = head_lines(text, 200).collect();
+    let bib_entry = |l: &str| {
+        let t = l.trim_start();
+        t.starts_with('@')
+            && t[1..]
+                .trim_start()
+                .split(|c: char| !c.is_ascii_alphabetic())
+                .next()
+                .is_some_and(|w| {
+                    !w.is_empty()
+                        && t[1..].trim_start()[w.len()..]
+                            .trim_start()
+                            .starts_with(['{', '('])
+                })
+    };
+    if head.iter().any(|l| bib_entry(l)) {
+        return Format::Bibtex;
+    }
+    let tag = |l: &str| {
+        let b = l.as_bytes();
+        b.len() >= 5
+            && b[0].is_ascii_uppercase()
+            && (b[1].is_ascii_uppercase() || b[1].is_ascii_digit())
+            && &b[2..5] == b"  -"
+    };
+    let ris_like = head.iter().take(40).filter(|l| tag(l)).count();
+    let wos = head
+        .first()
+        .is_some_and(|l| l.starts_with("FN ") || l.starts_with("PT "));
+    let medline = head.iter().take(5).any(|l| l.starts_with("PMID-"));
+    if ris_like >= 2 || wos || medline {
+        return Format::Ris;
+    }
+    match hint {
+        Some(Format::Csv) => return Format::Csv,
+        Some(Format::Tsv) => return Format::Tsv,
+        _ => {}
+    }
+    // A header row naming title and abstract columns.
+    if let Some(first) = head.first() {
+        let lower = first.to_lowercase();
+        let names_columns = lower.contains("title") || lower.contains("abstract");
+        if names_columns && first.matches('\t').count() >= 1 {
+            return Format::Tsv;
+        }
+        if names_columns && first.matches(',').count() >= 1 && head.len() > 1 {
+            return Format::Csv;
+        }
+    }
+    // Text: paragraphs, unless no blank line separates anything, which
+    // makes it one paper per line.
+    let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+    let blank_separated = text.trim().lines().any(|l| l.trim().is_empty());
+    if lines >= 2 && !blank_separated {
+        Format::Lines
+    } else {
+        Format::Text
+    }
+}
+
+/// Parses text in a format.
+pub fn parse(text: &str, format: Format) -> Parsed {
+    match format {
+        Format::Text => text::parse(text),
+        Format::Lines => text::parse_lines(text),
+        Format::Bibtex => bibtex::parse(text),
+        Format::Ris => ris::parse(text),
+        Format::Json | Format::Jsonl => json::parse(text),
+        Format::Atom => atom::parse(text),
+        Format::Csv => csv::parse(text, b','),
+        Format::Tsv => csv::parse(text, b'\t'),
+    }
+}
+
+/// Reads an input's bytes, refusing what is too big.
+fn read_bytes(input: &Input, opts: &Options) -> Result<Vec<u8>, String> {
+    match input {
+        Input::Bundled(i) => Ok(BUNDLED[*i].1.as_bytes().to_vec()),
         Input::Stdin => {
             let mut buf = Vec::new();
-            std::io::stdin().read_to_end(&mut buf).map_err(io_err)?;
-            buf
+            std::io::stdin()
+                .take(opts.max_size + 1)
+                .read_to_end(&mut buf)
+                .map_err(|e| e.to_string())?;
+            if buf.len() as u64 > opts.max_size {
+                return Err(format!(
+                    "over the size limit ({}; --max-size)",
+                    size(opts.max_size)
+                ));
+            }
+            Ok(buf)
         }
-        Input::Path(p) => read_path(p).map_err(io_err)?,
-    };
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+        Input::Path(p) => {
+            let meta = std::fs::metadata(p).map_err(|e| e.to_string())?;
+            if meta.len() > opts.max_size {
+                return Err(format!(
+                    "{} is over the size limit ({}; --max-size)",
+                    size(meta.len()),
+                    size(opts.max_size)
+                ));
+            }
+            std::fs::read(p).map_err(|e| e.to_string())
+        }
+    }
 }
 
-fn read_path(p: &Path) -> std::io::Result<Vec<u8>> {
-    std::fs::read(p)
+/// A byte count for people.
+pub fn size(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["bytes", "KiB", "MiB", "GiB"];
+    let mut v = bytes as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u < UNITS.len() - 1 {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{bytes} bytes")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
 }
 
-/// Parses one input's text into papers.
-fn papers_of(input: &Input, content: &str) -> (Vec<Paper>, Report) {
-    let parsed = text::parse(content);
-    let list: std::sync::Arc<str> =
-        sanitize::line(&parsed.header.clone().unwrap_or_else(|| input.list_name())).into();
-    let mut report = Report {
-        name: input.name(),
-        ..Report::default()
-    };
+/// Turns parsed records into papers, filling in the report.
+fn papers_of(input: &Input, parsed: Parsed, report: &mut Report) -> Vec<Paper> {
+    let list: Arc<str> = sanitize::line(&parsed.header.unwrap_or_else(|| input.list_name())).into();
+    report.skipped.extend(
+        parsed
+            .skipped
+            .into_iter()
+            .map(|(line, why)| (line, sanitize::line(&why))),
+    );
     let mut papers = Vec::with_capacity(parsed.records.len());
     for record in parsed.records {
         let line = record.line;
@@ -203,24 +523,97 @@ fn papers_of(input: &Input, content: &str) -> (Vec<Paper>, Report) {
                 .push((line, "no title and no abstract".into())),
         }
     }
+    report.skipped.sort_by_key(|(line, _)| *line);
     report.papers = papers.len();
+    papers
+}
+
+/// Reads one input (a file, stdin, a bundled list) into papers.
+fn load_one(input: &Input, opts: &Options) -> (Vec<Paper>, Report) {
+    let mut report = Report {
+        name: input.name(),
+        ..Report::default()
+    };
+    let bytes = match read_bytes(input, opts) {
+        Ok(b) => b,
+        Err(e) => {
+            report.error = Some(e);
+            return (Vec::new(), report);
+        }
+    };
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        report.error = Some("empty file".to_string());
+        return (Vec::new(), report);
+    }
+    if let Some(what) = not_text(&bytes) {
+        report.error = Some(format!("not a corpus: {what}"));
+        return (Vec::new(), report);
+    }
+    let (text, invalid) = decode(bytes);
+    report.invalid_utf8 = invalid;
+    let hint = match input {
+        Input::Path(p) => Format::from_extension(p),
+        _ => None,
+    };
+    let format = opts.format.unwrap_or_else(|| detect(&text, hint));
+    report.format = Some(format.name());
+    let parsed = parse(&text, format);
+    let papers = papers_of(input, parsed, &mut report);
+    if papers.is_empty() && report.error.is_none() {
+        report.error = Some(format!(
+            "no papers found (read as {}{})",
+            format.name(),
+            if report.skipped.is_empty() {
+                String::new()
+            } else {
+                format!(", {} records skipped", report.skipped.len())
+            }
+        ));
+    }
     (papers, report)
 }
 
-/// Loads every input. Fails on the first input that cannot be read, or
-/// when no input yields a paper.
-pub fn load(inputs: &[Input]) -> Result<Loaded, LoadError> {
+/// Expands directories into their files.
+fn expand(inputs: &[Input]) -> Vec<Result<Input, Report>> {
+    let mut out = Vec::new();
+    for input in inputs {
+        match input {
+            Input::Path(p) if p.is_dir() => match directory_files(p) {
+                Ok(files) if files.is_empty() => out.push(Err(Report {
+                    name: input.name(),
+                    error: Some("a directory with no files paperboat reads".to_string()),
+                    ..Report::default()
+                })),
+                Ok(files) => out.extend(files.into_iter().map(|f| Ok(Input::Path(f)))),
+                Err(e) => out.push(Err(Report {
+                    name: input.name(),
+                    error: Some(e.to_string()),
+                    ..Report::default()
+                })),
+            },
+            other => out.push(Ok(other.clone())),
+        }
+    }
+    out
+}
+
+/// Loads every input. Inputs that cannot be read are reported and the rest
+/// load; it is an error only when no input yields a paper.
+pub fn load(inputs: &[Input], opts: &Options) -> Result<Loaded, LoadError> {
     let mut all = Vec::new();
     let mut reports = Vec::new();
-    for input in inputs {
-        let content = read_input(input)?;
-        let (papers, report) = papers_of(input, &content);
-        all.extend(papers);
-        reports.push(report);
+    for item in expand(inputs) {
+        match item {
+            Ok(input) => {
+                let (papers, report) = load_one(&input, opts);
+                all.extend(papers);
+                reports.push(report);
+            }
+            Err(report) => reports.push(report),
+        }
     }
     if all.is_empty() {
-        let names: Vec<String> = inputs.iter().map(Input::name).collect();
-        return Err(LoadError::NoPapers(names.join(", ")));
+        return Err(LoadError::NoPapers(reports));
     }
     Ok(Loaded {
         corpus: Corpus::new(all),
@@ -232,12 +625,22 @@ pub fn load(inputs: &[Input]) -> Result<Loaded, LoadError> {
 /// The bundled lists, loaded.
 pub fn bundled() -> Loaded {
     let inputs: Vec<Input> = (0..BUNDLED.len()).map(Input::Bundled).collect();
-    load(&inputs).expect("the bundled lists always load")
+    load(&inputs, &Options::default()).expect("the bundled lists always load")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn load_text(name: &str, content: &[u8]) -> (Loaded, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
+        std::fs::write(&path, content).unwrap();
+        (
+            load(&[Input::Path(path)], &Options::default()).unwrap(),
+            dir,
+        )
+    }
 
     #[test]
     fn the_seed_lists_load_as_38_papers_in_two_lists_in_file_order() {
@@ -246,6 +649,7 @@ mod tests {
         assert_eq!(loaded.reports.len(), 2);
         assert_eq!(loaded.reports[0].papers, 19);
         assert_eq!(loaded.reports[1].papers, 19);
+        assert!(loaded.reports.iter().all(|r| r.format == Some("text")));
         let papers = &loaded.corpus.papers;
         assert!(papers.iter().all(|p| &*p.source == "ICML 2026 论文列表"));
         assert!(
@@ -265,37 +669,242 @@ mod tests {
 
     #[test]
     fn reordering_and_adding_papers_changes_no_id() {
-        let a = "L\n\nFirst abstract.\n\nSecond abstract.";
-        let b = "L\n\nNew one.\n\nSecond abstract.\n\nFirst abstract.";
         let ids = |s: &str| {
-            let (papers, _) = papers_of(&Input::Stdin, s);
-            papers
+            let (loaded, _d) = load_text("x.txt", s.as_bytes());
+            loaded
+                .corpus
+                .papers
                 .into_iter()
                 .map(|p| (p.abstract_text, p.id))
                 .collect::<std::collections::HashMap<_, _>>()
         };
-        let (ia, ib) = (ids(a), ids(b));
-        assert_eq!(ia["First abstract."], ib["First abstract."]);
-        assert_eq!(ia["Second abstract."], ib["Second abstract."]);
+        let a = ids("L\n\nFirst abstract.\n\nSecond abstract.");
+        let b = ids("L\n\nNew one.\n\nSecond abstract.\n\nFirst abstract.");
+        assert_eq!(a["First abstract."], b["First abstract."]);
+        assert_eq!(a["Second abstract."], b["Second abstract."]);
     }
 
     #[test]
     fn a_file_without_a_header_is_named_after_the_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("accepted.txt");
-        std::fs::write(&path, "One abstract.\n\nAnother abstract.").unwrap();
-        let loaded = load(&[Input::Path(path)]).unwrap();
+        let (loaded, _d) = load_text("accepted.txt", b"One abstract.\n\nAnother abstract.");
         assert_eq!(&*loaded.corpus.papers[0].source, "accepted.txt");
     }
 
     #[test]
-    fn unreadable_and_empty_inputs_are_errors_naming_them() {
-        let err = load(&[Input::Path("/nonexistent/x.txt".into())]).unwrap_err();
-        assert!(err.to_string().starts_with("/nonexistent/x.txt: "), "{err}");
+    fn formats_are_detected_from_content_with_the_extension_as_a_hint() {
+        let cases: &[(&str, Option<Format>, Format)] = &[
+            ("@article{k, title={T}}", None, Format::Bibtex),
+            (
+                "% comment\n\n@Misc (k, title = \"T\")",
+                None,
+                Format::Bibtex,
+            ),
+            ("TY  - JOUR\nTI  - T\nER  - \n", None, Format::Ris),
+            ("FN Clarivate\nVR 1.0\nPT J\n", None, Format::Ris),
+            ("[{\"title\": \"T\"}]", None, Format::Json),
+            (
+                "{\"title\": \"T\"}\n{\"title\": \"U\"}\n",
+                Some(Format::Jsonl),
+                Format::Jsonl,
+            ),
+            ("<?xml version=\"1.0\"?><feed/>", None, Format::Atom),
+            ("title,abstract\nT,A\n", None, Format::Csv),
+            ("Title\tAbstract\nT\tA\n", None, Format::Tsv),
+            ("a,b\n1,2\n", Some(Format::Csv), Format::Csv),
+            ("List\n\nAn abstract.\n\nAnother.", None, Format::Text),
+            ("Title one\nTitle two\nTitle three\n", None, Format::Lines),
+            ("Just one paragraph of text.", None, Format::Text),
+        ];
+        for (text, hint, want) in cases {
+            assert_eq!(detect(text, *hint), *want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn bad_files_are_refused_by_name_and_the_rest_load() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("empty.txt");
-        std::fs::write(&path, "\n\n").unwrap();
-        let err = load(&[Input::Path(path)]).unwrap_err();
-        assert!(err.to_string().contains("empty.txt"), "{err}");
+        let good = dir.path().join("good.txt");
+        std::fs::write(&good, "L\n\nAn abstract.\n\nAnother.").unwrap();
+        let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+            ("empty.txt", b"\n  \n".to_vec(), "empty file"),
+            ("pic.png", b"\x89PNG\r\n\x1a\nrest".to_vec(), "PNG image"),
+            ("bin.txt", b"abc\x00def".to_vec(), "NUL byte"),
+            (
+                "doc.bib",
+                b"@comment{nothing but a comment}".to_vec(),
+                "no papers found (read as bibtex)",
+            ),
+        ];
+        let mut inputs = vec![Input::Path(good)];
+        for (name, bytes, _) in &cases {
+            let p = dir.path().join(name);
+            std::fs::write(&p, bytes).unwrap();
+            inputs.push(Input::Path(p));
+        }
+        inputs.push(Input::Path(dir.path().join("missing.txt")));
+        let loaded = load(&inputs, &Options::default()).unwrap();
+        assert_eq!(loaded.corpus.len(), 2);
+        for (k, (name, _, why)) in cases.iter().enumerate() {
+            let r = &loaded.reports[k + 1];
+            assert!(r.name.ends_with(name));
+            assert!(r.error.as_deref().unwrap_or("").contains(why), "{r}");
+        }
+        assert!(
+            loaded.reports[5]
+                .to_string()
+                .contains("missing.txt: No such file"),
+            "{}",
+            loaded.reports[5]
+        );
+        let err = load(&inputs[1..], &Options::default()).unwrap_err();
+        assert!(err.to_string().contains("empty.txt: empty file"), "{err}");
+    }
+
+    #[test]
+    fn the_size_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("big.txt");
+        std::fs::write(&p, "x".repeat(5000)).unwrap();
+        let opts = Options {
+            max_size: 1000,
+            ..Options::default()
+        };
+        let err = load(&[Input::Path(p)], &opts).unwrap_err();
+        assert!(err.to_string().contains("over the size limit"), "{err}");
+    }
+
+    #[test]
+    fn utf16_and_invalid_utf8() {
+        let mut utf16 = vec![0xff, 0xfe];
+        for u in "L\n\nÜber abstracts.\n\nZwei.".encode_utf16() {
+            utf16.extend_from_slice(&u.to_le_bytes());
+        }
+        let (loaded, _d) = load_text("u16.txt", &utf16);
+        assert_eq!(loaded.corpus.len(), 2);
+        assert_eq!(loaded.corpus.papers[0].abstract_text, "Über abstracts.");
+        let (loaded, _d) = load_text("bad.txt", b"L\n\nBad \xff\xfe bytes \xc3 here.\n\nFine.");
+        assert_eq!(
+            loaded.reports[0].invalid_utf8, 3,
+            "\\xff, \\xfe and a cut-off \\xc3"
+        );
+        assert!(
+            loaded.reports[0]
+                .to_string()
+                .contains("3 invalid UTF-8 sequences replaced")
+        );
+        assert!(loaded.corpus.papers[0].abstract_text.contains('\u{FFFD}'));
+    }
+
+    #[test]
+    fn a_directory_loads_its_supported_files_and_papers_merge_across_files() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("a.bib"),
+            "@article{x, title={Same Paper}, doi={10.1000/ABC}}",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("b.ris"),
+            "TY  - JOUR\nTI  - Same Paper\nDO  - 10.1000/abc\nER  - \n",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("notes.png"), "ignored").unwrap();
+        let loaded = load(
+            &[Input::Path(dir.path().to_path_buf())],
+            &Options::default(),
+        )
+        .unwrap();
+        assert_eq!(loaded.reports.len(), 2);
+        assert_eq!(loaded.corpus.len(), 1);
+        let p = &loaded.corpus.papers[0];
+        assert_eq!(p.id.as_str(), "doi:10.1000/abc");
+        assert_eq!(&*p.source, "a.bib");
+        assert_eq!(p.also_in, vec![Arc::<str>::from("b.ris")]);
+    }
+
+    #[test]
+    fn records_with_neither_title_nor_abstract_are_skipped_and_counted() {
+        let (loaded, _d) = load_text("x.bib", b"@misc{a, title={Kept}}\n@misc{b, year={2020}}\n");
+        let r = &loaded.reports[0];
+        assert_eq!(r.papers, 1);
+        assert_eq!(r.without_abstract, 1);
+        assert_eq!(r.skipped, vec![(2, "no title and no abstract".to_string())]);
+        assert_eq!(
+            r.to_string(),
+            format!(
+                "{}: 1 paper, 1 without abstract, 1 skipped (line 2: no title and no abstract)",
+                r.name
+            )
+        );
+    }
+}
+
+#[cfg(test)]
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Real files, cut to a size that keeps the test quick.
+    fn samples() -> Vec<(Format, Vec<u8>)> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+        let mut out = vec![(Format::Text, BUNDLED[0].1.as_bytes()[..4000].to_vec())];
+        for (name, format) in [
+            ("bib_mendeley_export_512.bib", Format::Bibtex),
+            ("ris_lens_bom_100.ris", Format::Ris),
+            ("arxiv-snapshot_wanng-ide.jsonl", Format::Jsonl),
+            ("arxiv_atom_api_2026_astroph_63.xml", Format::Atom),
+            ("tsv_csl_chinese_abstracts_dev.tsv", Format::Tsv),
+        ] {
+            let bytes = std::fs::read(dir.join(name)).unwrap_or_else(|e| {
+                panic!(
+                    "{}: {e} (the shared corpora must be beside the checkout)",
+                    dir.join(name).display()
+                )
+            });
+            out.push((format, bytes[..bytes.len().min(6000)].to_vec()));
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn random_bytes_never_panic_any_loader(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
+            let (text, _) = decode(bytes);
+            for (format, _) in Format::ALL {
+                let parsed = parse(&text, format);
+                for r in parsed.records {
+                    let _ = r.into_paper(&"p".into(), 0);
+                }
+            }
+            let _ = detect(&text, None);
+        }
+
+        #[test]
+        fn mutated_real_files_never_panic_their_loader(
+            which in 0usize..6,
+            edits in proptest::collection::vec((any::<u16>(), any::<u8>(), 0u8..3), 1..40),
+        ) {
+            let samples = samples();
+            let (format, mut bytes) = samples[which].clone();
+            for (pos, byte, op) in edits {
+                if bytes.is_empty() {
+                    break;
+                }
+                let at = pos as usize % bytes.len();
+                match op {
+                    0 => bytes[at] = byte,
+                    1 => bytes.insert(at, byte),
+                    _ => {
+                        bytes.remove(at);
+                    }
+                }
+            }
+            let (text, _) = decode(bytes);
+            for r in parse(&text, format).records.into_iter().chain(parse(&text, detect(&text, None)).records) {
+                let _ = r.into_paper(&"p".into(), 0);
+            }
+        }
     }
 }

@@ -106,6 +106,9 @@ fn join(lines: &[&str]) -> String {
 
 /// Parses the paragraph format.
 pub fn parse(input: &str) -> Parsed {
+    if let Some(marker) = separator(input) {
+        return parse_separated(input, &marker);
+    }
     let mut paras = paragraphs(input);
     let mut header = None;
     if paras.len() > 1 {
@@ -136,6 +139,88 @@ pub fn parse(input: &str) -> Parsed {
         .collect();
     Parsed {
         header,
+        records,
+        skipped: Vec::new(),
+    }
+}
+
+/// Longest line taken as a separator between papers.
+const MAX_SEPARATOR: usize = 40;
+
+/// A short line that opens the file and recurs as a line of its own (at
+/// least three times in all): `Abstract` before each paper, as some
+/// conference dumps have it. Each paper is then everything up to the next
+/// one, paragraphs kept.
+fn separator(input: &str) -> Option<String> {
+    let mut lines = numbered_lines(input)
+        .map(|(_, l)| l.trim())
+        .filter(|l| !l.is_empty());
+    let first = lines.next()?;
+    if first.chars().count() > MAX_SEPARATOR || ends_sentence(first) {
+        return None;
+    }
+    let again = lines.filter(|l| *l == first).count();
+    (again >= 2).then(|| first.to_string())
+}
+
+/// Papers between separator lines; the paragraphs of each become the
+/// paragraphs of one abstract.
+fn parse_separated(input: &str, marker: &str) -> Parsed {
+    let mut records = Vec::new();
+    let mut current: Option<(usize, Vec<Vec<&str>>)> = None;
+    let mut blank = true;
+    let finish = |cur: Option<(usize, Vec<Vec<&str>>)>, records: &mut Vec<Record>| {
+        let Some((line, paras)) = cur else { return };
+        let paras: Vec<Vec<&str>> = paras.into_iter().filter(|p| !p.is_empty()).collect();
+        if paras.is_empty() {
+            return;
+        }
+        let (title, first_body) = if paras[0].len() > 1 && first_line_is_title(&paras[0]) {
+            (Some(paras[0][0].to_string()), &paras[0][1..])
+        } else {
+            (None, &paras[0][..])
+        };
+        let mut text = join(first_body);
+        for p in &paras[1..] {
+            text.push_str("\n\n");
+            text.push_str(&join(p));
+        }
+        records.push(Record {
+            title,
+            abstract_text: Some(text),
+            line,
+            ..Record::default()
+        });
+    };
+    for (n, raw) in numbered_lines(input) {
+        let l = raw.trim();
+        if l == marker {
+            finish(current.take(), &mut records);
+            current = Some((n + 1, vec![Vec::new()]));
+            blank = true;
+            continue;
+        }
+        let Some((start, paras)) = current.as_mut() else {
+            continue;
+        };
+        if l.is_empty() {
+            blank = true;
+            continue;
+        }
+        if blank && paras.last().is_some_and(|p| !p.is_empty()) {
+            paras.push(Vec::new());
+        }
+        if paras.iter().all(Vec::is_empty) {
+            *start = n;
+        }
+        blank = false;
+        if let Some(p) = paras.last_mut() {
+            p.push(l);
+        }
+    }
+    finish(current.take(), &mut records);
+    Parsed {
+        header: None,
         records,
         skipped: Vec::new(),
     }
@@ -228,6 +313,28 @@ mod tests {
         assert_eq!(parse(wrapped).records[0].title, None);
         let mid_sentence = "L\n\nFinding circuits is a central\ngoal of the field.";
         assert_eq!(parse(mid_sentence).records[0].title, None);
+    }
+
+    #[test]
+    fn a_recurring_opening_line_separates_multi_paragraph_papers() {
+        let text = "Abstract\n\nFirst paper, paragraph one\nwrapped here.\n\nIts second paragraph.\nAbstract\n\nSecond paper.\nAbstract\nThird paper.\n";
+        let p = parse(text);
+        assert_eq!(p.header, None);
+        assert_eq!(
+            abstracts(&p),
+            vec![
+                "First paper, paragraph one wrapped here.\n\nIts second paragraph.",
+                "Second paper.",
+                "Third paper."
+            ]
+        );
+        assert_eq!(
+            p.records.iter().map(|r| r.line).collect::<Vec<_>>(),
+            vec![3, 9, 11]
+        );
+        // Once or twice is a header and a paper, not a separator.
+        let two = parse("Abstract\n\nOne.\nAbstract\n\nTwo.");
+        assert_eq!(two.header.as_deref(), Some("Abstract"));
     }
 
     #[test]
