@@ -47,50 +47,10 @@ pub struct Cli {
 pub struct LoadArgs {
     /// Read every input as this format instead of detecting it.
     #[arg(long, value_enum)]
-    pub format: Option<FormatArg>,
+    pub format: Option<load::Format>,
     /// Refuse inputs larger than SIZE (bytes, or with K, M, G: 500M, 2G).
     #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
     pub max_size: u64,
-}
-
-/// `--format` values.
-#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
-pub enum FormatArg {
-    /// Paragraphs (the bundled lists' format).
-    Text,
-    /// One paper per line.
-    Lines,
-    /// BibTeX or BibLaTeX.
-    Bibtex,
-    /// RIS (also Web of Science and MEDLINE tagged text).
-    Ris,
-    /// A JSON document.
-    Json,
-    /// JSON Lines.
-    Jsonl,
-    /// An arXiv API Atom feed.
-    Atom,
-    /// Comma-separated values with a header row.
-    Csv,
-    /// Tab-separated values with a header row.
-    Tsv,
-}
-
-impl From<FormatArg> for load::Format {
-    fn from(f: FormatArg) -> load::Format {
-        use load::Format as F;
-        match f {
-            FormatArg::Text => F::Text,
-            FormatArg::Lines => F::Lines,
-            FormatArg::Bibtex => F::Bibtex,
-            FormatArg::Ris => F::Ris,
-            FormatArg::Json => F::Json,
-            FormatArg::Jsonl => F::Jsonl,
-            FormatArg::Atom => F::Atom,
-            FormatArg::Csv => F::Csv,
-            FormatArg::Tsv => F::Tsv,
-        }
-    }
 }
 
 /// `500M`, `2G`, `1024` → bytes.
@@ -263,7 +223,7 @@ pub struct ExportArgs {
     pub files: Vec<PathBuf>,
     /// Read every input as this format instead of detecting it.
     #[arg(long, value_enum, value_name = "FORMAT")]
-    pub input_format: Option<FormatArg>,
+    pub input_format: Option<load::Format>,
     /// Refuse inputs larger than SIZE (bytes, or with K, M, G: 500M, 2G).
     #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
     pub max_size: u64,
@@ -339,7 +299,7 @@ fn emit(f: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> anyhow::Result<()> 
 /// Load options from the command line.
 fn load_options(args: &LoadArgs) -> load::Options {
     load::Options {
-        format: args.format.map(Into::into),
+        format: args.format,
         max_size: args.max_size,
     }
 }

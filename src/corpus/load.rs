@@ -33,8 +33,8 @@ pub const BUNDLED: &[(&str, &str)] = &[
 /// The default limit on an input's size.
 pub const DEFAULT_MAX_SIZE: u64 = 2 << 30;
 
-/// The formats paperboat reads.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// The formats paperboat reads (also the values of `--format`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
 pub enum Format {
     /// Paragraphs, as the bundled lists.
     Text,
