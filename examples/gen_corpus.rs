@@ -212,6 +212,24 @@ fn method(r: &mut Rng) -> String {
 }
 
 fn title(r: &mut Rng) -> String {
+    // Real lists rarely repeat a title: most carry a method name, a second
+    // clause or both, which makes a million draws nearly all distinct.
+    let base = base_title(r);
+    match r.below(4) {
+        0 => base,
+        1 => format!("{}: {base}", method(r)),
+        2 => format!("{base} {} {}", r.pick(PREP), r.pick(TASK)),
+        _ => format!(
+            "{}: {base} {} {} {}",
+            method(r),
+            r.pick(PREP),
+            r.pick(ADJ).to_lowercase(),
+            r.pick(TASK)
+        ),
+    }
+}
+
+fn base_title(r: &mut Rng) -> String {
     match r.below(5) {
         0 => format!(
             "{}: {} {} for {}",

@@ -257,16 +257,26 @@ pub fn run(
     std::thread::Builder::new()
         .name("paperboat-input".into())
         .spawn(move || {
+            // A read can fail for a moment (a stop and continue, a resize
+            // arriving mid-read): keep reading, and give up only when it
+            // keeps failing (the terminal is gone).
+            let mut failures = 0;
             loop {
                 match event::read() {
                     Ok(ev) => {
+                        failures = 0;
                         if tx.send(Wake::Term(ev)).is_err() {
                             break;
                         }
                     }
-                    // A stop and continue (Ctrl-Z, fg) interrupts the read.
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                    Err(_) => break,
+                    Err(_) => {
+                        failures += 1;
+                        if failures > 200 {
+                            break;
+                        }
+                        std::thread::sleep(Duration::from_millis(10));
+                    }
                 }
             }
         })?;

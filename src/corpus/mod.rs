@@ -111,6 +111,17 @@ pub fn content_hash(title: Option<&str>, abstract_text: &str) -> u64 {
 }
 
 fn update_normalised(h: &mut xxhash_rust::xxh3::Xxh3, s: &str) {
+    // Usually the text is normalised already: hash it in one piece.
+    let b = s.as_bytes();
+    let normal = s.is_ascii()
+        && b.first() != Some(&b' ')
+        && b.last() != Some(&b' ')
+        && !b.windows(2).any(|w| w[0] == b' ' && w[1] == b' ')
+        && !b.iter().any(|&c| c != b' ' && c.is_ascii_whitespace());
+    if normal {
+        h.update(b);
+        return;
+    }
     for (i, w) in s.split_whitespace().enumerate() {
         if i > 0 {
             h.update(b" ");
@@ -285,24 +296,35 @@ impl Corpus {
     /// lists; derived titles that collide with another title get the short
     /// id appended, so every title is unique.
     pub fn new(papers: Vec<Paper>) -> Corpus {
-        // Ids by their hash; a clash of two different ids (astronomically
-        // rare) is told apart by comparing them.
-        let mut index: HashMap<u64, Vec<usize>> = HashMap::with_capacity(papers.len());
+        // Ids by their hash; two different ids with one hash (astronomically
+        // rare) are told apart in a second map keyed by the id itself.
+        let mut index: HashMap<u64, u32> = HashMap::with_capacity(papers.len());
+        let mut clashes: HashMap<PaperId, u32> = HashMap::new();
         let mut kept: Vec<Paper> = Vec::with_capacity(papers.len());
         for paper in papers {
             let key = xxhash_rust::xxh3::xxh3_64(paper.id.as_str().as_bytes());
-            let slot = index.entry(key).or_default();
-            match slot.iter().copied().find(|&i| kept[i].id == paper.id) {
+            let seen = match index.get(&key) {
+                None => {
+                    index.insert(key, kept.len() as u32);
+                    None
+                }
+                Some(&i) if kept[i as usize].id == paper.id => Some(i),
+                Some(_) => match clashes.get(&paper.id) {
+                    Some(&i) => Some(i),
+                    None => {
+                        clashes.insert(paper.id.clone(), kept.len() as u32);
+                        None
+                    }
+                },
+            };
+            match seen {
                 Some(i) => {
-                    let first = &mut kept[i];
+                    let first = &mut kept[i as usize];
                     if first.source != paper.source && !first.also_in.contains(&paper.source) {
                         first.also_in.push(paper.source);
                     }
                 }
-                None => {
-                    slot.push(kept.len());
-                    kept.push(paper);
-                }
+                None => kept.push(paper),
             }
         }
         let short_len = short_id_len(kept.iter().map(|p| &p.id));
@@ -387,15 +409,16 @@ impl Corpus {
 
 /// The length at which all hash ids differ, at least [`MIN_SHORT_ID`].
 fn short_id_len<'a>(ids: impl Iterator<Item = &'a PaperId>) -> usize {
-    let mut hashes: Vec<&str> = ids.filter(|id| id.is_hash()).map(PaperId::as_str).collect();
+    let mut hashes: Vec<u64> = ids
+        .filter(|id| id.is_hash())
+        .filter_map(|id| u64::from_str_radix(id.as_str(), 16).ok())
+        .collect();
     hashes.sort_unstable();
+    hashes.dedup();
     let mut len = MIN_SHORT_ID;
     for pair in hashes.windows(2) {
-        let common = pair[0]
-            .bytes()
-            .zip(pair[1].bytes())
-            .take_while(|(a, b)| a == b)
-            .count();
+        // Hex digits in common: a digit is four bits.
+        let common = ((pair[0] ^ pair[1]).leading_zeros() / 4) as usize;
         len = len.max(common + 1);
     }
     len.min(16)

@@ -108,13 +108,31 @@ pub fn render(src: &str) -> Rich {
 /// True when `src` may hold markup; text without any of its trigger
 /// characters renders as itself, which [`plain`] uses to skip the parser.
 pub fn has_markup(src: &str) -> bool {
+    /// 1: always markup; 2: markup when doubled; 3: `http`.
+    const CLASS: [u8; 256] = {
+        let mut t = [0u8; 256];
+        let always = b"\\$*_<[`~{}";
+        let mut k = 0;
+        while k < always.len() {
+            t[always[k] as usize] = 1;
+            k += 1;
+        }
+        t[b'\'' as usize] = 2;
+        t[b'-' as usize] = 2;
+        t[b'h' as usize] = 3;
+        t
+    };
     let b = src.as_bytes();
-    b.iter().enumerate().any(|(i, &c)| match c {
-        b'\\' | b'$' | b'*' | b'_' | b'<' | b'[' | b'`' | b'~' | b'{' | b'}' => true,
-        b'\'' | b'-' => b.get(i + 1) == Some(&c),
-        b'h' => b[i..].starts_with(b"http"),
-        _ => false,
-    })
+    for (i, &c) in b.iter().enumerate() {
+        match CLASS[c as usize] {
+            0 => {}
+            1 => return true,
+            2 if b.get(i + 1) == Some(&c) => return true,
+            3 if b[i..].starts_with(b"http") => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The readable text of `src`, markup removed.

@@ -1,0 +1,267 @@
+//! What the matcher keeps to answer fast: a character mask per title (a
+//! query word whose letters a title lacks cannot match it, whatever nucleo
+//! would say, so most titles are ruled out in a nanosecond), and an inverted
+//! index of the words in abstracts (for the title-and-abstract scope, so a
+//! query never scans the abstracts themselves).
+
+use std::collections::HashMap;
+
+use unicode_normalization::UnicodeNormalization;
+
+/// Every bit a letter or digit can set.
+const ALNUM_BITS: u64 = (1 << 36) - 1;
+
+/// The mask bit for a (lower-cased) character, or 0 for ASCII characters
+/// that are neither letters nor digits (no requirement is made of them).
+fn bit(c: char) -> u64 {
+    match c {
+        'a'..='z' => 1 << (c as u32 - 'a' as u32),
+        '0'..='9' => 1 << (26 + c as u32 - '0' as u32),
+        c if c.is_ascii() => 0,
+        c => 1 << (36 + (c as u32 % 28)),
+    }
+}
+
+/// Mask bits of ASCII bytes, case folded.
+const ASCII_BITS: [u64; 128] = {
+    let mut t = [0u64; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = (b as u8).to_ascii_lowercase();
+        t[b] = match c {
+            b'a'..=b'z' => 1 << (c - b'a'),
+            b'0'..=b'9' => 1 << (26 + c - b'0'),
+            _ => 0,
+        };
+        b += 1;
+    }
+    t
+};
+
+/// The characters a title holds, as a mask. Case is folded and accents are
+/// stripped (nucleo matches `e` against `é`); a Latin letter beyond ASCII
+/// sets every letter bit, since nucleo's normalisation may map it to any.
+pub fn title_mask(text: &str) -> u64 {
+    if text.is_ascii() {
+        return text.bytes().fold(0, |m, b| m | ASCII_BITS[b as usize]);
+    }
+    let mut mask = 0;
+    for c in text.chars() {
+        if c.is_ascii() {
+            mask |= bit(c.to_ascii_lowercase());
+            continue;
+        }
+        for l in c.to_lowercase() {
+            mask |= bit(l);
+            if let Some(base) = l.to_string().nfd().next() {
+                mask |= bit(base);
+            }
+            if matches!(l as u32, 0x00C0..=0x024F | 0x1E00..=0x1EFF) {
+                mask |= ALNUM_BITS;
+            }
+        }
+    }
+    mask
+}
+
+/// What a query word needs a title to hold.
+pub fn needle_mask(needle: &str) -> u64 {
+    needle
+        .chars()
+        .flat_map(char::to_lowercase)
+        .map(bit)
+        .fold(0, |m, b| m | b)
+}
+
+/// True for characters that are words on their own (CJK has no spaces).
+fn stands_alone(c: char) -> bool {
+    matches!(c as u32, 0x2E80..=0x9FFF | 0xAC00..=0xD7FF | 0xF900..=0xFAFF | 0x20000..=0x3FFFF)
+}
+
+/// The words of `text`, lower-cased: runs of letters and digits; CJK
+/// characters each a word.
+pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    let mut chars = text.char_indices().peekable();
+    std::iter::from_fn(move || {
+        loop {
+            let (start, c) = chars.next()?;
+            if stands_alone(c) {
+                return Some(c.to_string());
+            }
+            if !c.is_alphanumeric() {
+                continue;
+            }
+            let mut end = start + c.len_utf8();
+            while let Some(&(i, n)) = chars.peek() {
+                if n.is_alphanumeric() && !stands_alone(n) {
+                    end = i + n.len_utf8();
+                    chars.next();
+                } else {
+                    break;
+                }
+            }
+            return Some(text[start..end].to_lowercase());
+        }
+    })
+}
+
+/// A set of papers by index.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Bits(Vec<u64>);
+
+impl Bits {
+    /// An empty set for `n` papers.
+    pub fn new(n: usize) -> Bits {
+        Bits(vec![0; n.div_ceil(64)])
+    }
+
+    /// Adds paper `i`.
+    pub fn insert(&mut self, i: u32) {
+        let (w, b) = ((i / 64) as usize, i % 64);
+        if w >= self.0.len() {
+            self.0.resize(w + 1, 0);
+        }
+        self.0[w] |= 1 << b;
+    }
+
+    /// Whether paper `i` is in the set.
+    pub fn contains(&self, i: u32) -> bool {
+        self.0
+            .get((i / 64) as usize)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+
+    /// Keeps only the papers also in `other`.
+    pub fn intersect(&mut self, other: &Bits) {
+        for (k, w) in self.0.iter_mut().enumerate() {
+            *w &= other.0.get(k).copied().unwrap_or(0);
+        }
+    }
+}
+
+/// Which abstracts hold which words: word → papers (ascending).
+#[derive(Default)]
+pub struct WordIndex {
+    postings: HashMap<Box<str>, Vec<u32>>,
+    /// Papers indexed so far (papers `0..indexed`).
+    pub indexed: usize,
+}
+
+impl WordIndex {
+    /// Indexes the abstract of paper `idx` (papers come in index order).
+    pub fn add(&mut self, idx: u32, text: &str) {
+        let mut seen: Vec<String> = words(text).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        for w in seen {
+            match self.postings.get_mut(w.as_str()) {
+                Some(list) => list.push(idx),
+                None => {
+                    self.postings.insert(w.into_boxed_str(), vec![idx]);
+                }
+            }
+        }
+        self.indexed = self.indexed.max(idx as usize + 1);
+    }
+
+    /// The papers (of the first `n`) whose abstract has a word starting
+    /// with each of `query`'s words.
+    pub fn papers_with_prefixes(&self, query: &str, n: usize) -> Bits {
+        let mut result: Option<Bits> = None;
+        for q in words(query) {
+            let mut bits = Bits::new(n);
+            match self.postings.get(q.as_str()) {
+                // A whole word that is no word's prefix but itself: fast path.
+                Some(list) if q.chars().count() > 12 => list.iter().for_each(|&i| bits.insert(i)),
+                _ => {
+                    for (w, list) in &self.postings {
+                        if w.starts_with(q.as_str()) {
+                            list.iter().for_each(|&i| bits.insert(i));
+                        }
+                    }
+                }
+            }
+            match &mut result {
+                Some(r) => r.intersect(&bits),
+                None => result = Some(bits),
+            }
+        }
+        // A query word with no letters or digits (`-`) asks nothing of the
+        // abstract.
+        result.unwrap_or_else(|| {
+            let mut all = Bits::new(n);
+            for i in 0..n as u32 {
+                all.insert(i);
+            }
+            all
+        })
+    }
+
+    /// Distinct words indexed.
+    pub fn vocabulary(&self) -> usize {
+        self.postings.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_fold_case_and_accents() {
+        assert_eq!(title_mask("Ab") & needle_mask("ab"), needle_mask("ab"));
+        assert_eq!(title_mask("café") & needle_mask("e"), needle_mask("e"));
+        assert_eq!(
+            title_mask("Øresund") & needle_mask("o"),
+            needle_mask("o"),
+            "Latin letters pass"
+        );
+        assert_ne!(title_mask("abc") & needle_mask("x"), needle_mask("x"));
+        assert_eq!(
+            needle_mask("a-b c"),
+            needle_mask("abc"),
+            "punctuation asks nothing"
+        );
+        let pi = needle_mask("π");
+        assert_eq!(title_mask("π-Distill") & pi, pi);
+        assert_ne!(title_mask("Distill") & pi, pi);
+    }
+
+    #[test]
+    fn words_are_lower_case_runs_and_cjk_characters() {
+        let w: Vec<String> = words("Sparse-Attention (SA) in 2026; 论文列表 x").collect();
+        assert_eq!(
+            w,
+            vec![
+                "sparse",
+                "attention",
+                "sa",
+                "in",
+                "2026",
+                "论",
+                "文",
+                "列",
+                "表",
+                "x"
+            ]
+        );
+    }
+
+    #[test]
+    fn prefixes_of_every_query_word() {
+        let mut ix = WordIndex::default();
+        ix.add(0, "Sparse attention for long contexts.");
+        ix.add(1, "Dense retrieval with sparse codes.");
+        ix.add(2, "Nothing here.");
+        let hits = |q| {
+            let b = ix.papers_with_prefixes(q, 3);
+            (0..3).filter(|&i| b.contains(i)).collect::<Vec<_>>()
+        };
+        assert_eq!(hits("spar"), vec![0, 1]);
+        assert_eq!(hits("spar att"), vec![0]);
+        assert_eq!(hits("Dense"), vec![1]);
+        assert_eq!(hits("ere"), Vec::<u32>::new(), "prefixes, not infixes");
+        assert_eq!(hits("-"), vec![0, 1, 2]);
+        assert_eq!(ix.indexed, 3);
+    }
+}

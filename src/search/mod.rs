@@ -1,0 +1,1070 @@
+//! Matching queries against the corpus, off the UI thread.
+//!
+//! A [`Search`] owns a worker thread and an indexer thread. The UI sets the
+//! query on every keystroke and calls [`Search::tick`] once a frame to pick
+//! up the newest ranking; it only ever reads the rows it shows. Matching
+//! uses nucleo's matcher and fzf-style query syntax ([`Query`]).
+//!
+//! What makes it fast at a million titles:
+//! - a character mask per title rules most titles out before nucleo runs;
+//! - a query that extends the previous finished one (more characters
+//!   typed) rescans only that query's matches;
+//! - the scan is split over the cores, and a newer query cancels it within
+//!   a couple of thousand titles;
+//! - the best page is kept as the scan goes and published every few frames
+//!   (partial results), then once more as soon as the scan ends (the final
+//!   first page), before the rest of the ranking is sorted.
+//!
+//! Scope [`Scope::Title`] fuzzy-matches titles. [`Scope::All`] asks that
+//! every query word occur in the title (fuzzily) or start a word of the
+//! abstract; papers whose title matches the whole query rank first. The
+//! abstracts are never scanned per keystroke: an inverted index of their
+//! words is built in the background as papers arrive.
+//!
+//! We drive nucleo's matcher ourselves rather than through its `Nucleo`
+//! worker: that worker cannot express "title or abstract" per word (its
+//! columns must all match), publishes nothing until a full pass and sort are
+//! done, and leaves no room for a prefilter or for narrowing.
+
+pub mod index;
+pub mod query;
+
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex, RwLock};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use nucleo::{Config, Matcher, Utf32Str, Utf32String};
+
+use crate::corpus::Paper;
+use crate::text::markup;
+use index::{Bits, WordIndex, title_mask};
+use query::TITLE_TIER;
+pub use query::{Query, extends};
+
+/// What a query is matched against.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Scope {
+    /// Titles only (fuzzy).
+    #[default]
+    Title,
+    /// Titles and abstracts.
+    All,
+}
+
+impl Scope {
+    /// The other scope.
+    pub fn toggled(self) -> Scope {
+        match self {
+            Scope::Title => Scope::All,
+            Scope::All => Scope::Title,
+        }
+    }
+
+    /// The name shown in the search line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::Title => "title",
+            Scope::All => "title+abstract",
+        }
+    }
+}
+
+/// A matched paper and its sort key.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Match {
+    /// Score in the high half, shorter titles first in the low half.
+    pub key: u64,
+    /// The paper's index in the corpus.
+    pub idx: u32,
+}
+
+impl Match {
+    fn new(idx: u32, score: u32, len: u16) -> Match {
+        Match {
+            key: (u64::from(score) << 32) | (u64::from(u16::MAX - len) << 16),
+            idx,
+        }
+    }
+
+    /// The score as the ranking used it.
+    pub fn score(&self) -> u32 {
+        (self.key >> 32) as u32
+    }
+
+    /// The match score as fzf would print it (the title-first tier of
+    /// title-and-abstract search left out).
+    pub fn points(&self) -> u32 {
+        self.score() & (TITLE_TIER - 1)
+    }
+}
+
+/// Best first; ties by input order.
+fn order(a: &Match, b: &Match) -> std::cmp::Ordering {
+    b.key.cmp(&a.key).then(a.idx.cmp(&b.idx))
+}
+
+/// A ranking, possibly still being made.
+#[derive(Debug, Default)]
+pub struct Results {
+    /// The request it answers.
+    pub generation: u64,
+    /// The query text.
+    pub query: String,
+    /// The scope.
+    pub scope: Scope,
+    /// Matches: the first [`Results::sorted`] in their final order.
+    pub matches: Vec<Match>,
+    /// How many papers were searched.
+    pub searched: usize,
+    /// How many leading matches are in final order.
+    pub sorted: usize,
+    /// False while the scan runs: `matches` is then the best page so far.
+    pub scanned: bool,
+}
+
+impl Results {
+    /// True when every match is in final order.
+    pub fn complete(&self) -> bool {
+        self.scanned && self.sorted >= self.matches.len()
+    }
+}
+
+/// Rows kept in order while the scan runs, and sorted first when it ends.
+pub const FIRST_PAGE: usize = 512;
+
+/// What the matcher keeps of each paper's title.
+#[derive(Default)]
+struct Items {
+    titles: Vec<Utf32String>,
+    lens: Vec<u16>,
+    masks: Vec<u64>,
+}
+
+impl Items {
+    fn push(&mut self, title: &str) {
+        let plain = markup::plain(title);
+        self.masks.push(title_mask(&plain));
+        let u = Utf32String::from(plain);
+        self.lens.push(u.len().min(u16::MAX as usize) as u16);
+        self.titles.push(u);
+    }
+}
+
+#[derive(Clone)]
+struct Job {
+    generation: u64,
+    query: String,
+    scope: Scope,
+}
+
+struct State {
+    job: Option<Job>,
+    items: usize,
+    shutdown: bool,
+}
+
+struct Shared {
+    items: RwLock<Items>,
+    index: RwLock<WordIndex>,
+    state: Mutex<State>,
+    wake: Condvar,
+    latest: Mutex<Arc<Results>>,
+    generation: AtomicU64,
+    notify: Box<dyn Fn() + Send + Sync>,
+    threads: usize,
+}
+
+impl Shared {
+    /// Papers a scope can search now: every title; for abstracts, those
+    /// indexed so far.
+    fn searchable(&self, scope: Scope, items: usize) -> usize {
+        match scope {
+            Scope::Title => items,
+            Scope::All => self.index.read().map_or(0, |ix| ix.indexed.min(items)),
+        }
+    }
+
+    fn publish(&self, results: Results) -> Arc<Results> {
+        let arc = Arc::new(results);
+        if let Ok(mut latest) = self.latest.lock() {
+            // A late sorter never replaces a newer query's ranking.
+            if arc.generation >= latest.generation {
+                *latest = arc.clone();
+            }
+        }
+        (self.notify)();
+        arc
+    }
+}
+
+/// Threads that match: the machine's cores, never zero.
+fn match_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(1, 16)
+}
+
+/// Candidates a matching thread takes at a time.
+const SLICE: usize = 8_192;
+/// Below this many candidates one thread is faster than several.
+const PARALLEL_MIN: usize = 8_192;
+/// Items matched between checks for a newer request.
+const CANCEL_EVERY: usize = 1_024;
+/// Partial results are published at most this often.
+const PARTIAL_EVERY: Duration = Duration::from_millis(30);
+
+/// What a ranking pass needs.
+struct Pass<'a> {
+    items: &'a Items,
+    query: &'a Query,
+    scope: Scope,
+    /// Per query word: the papers whose abstract holds it (All scope).
+    abstracts: Vec<Bits>,
+    need: u64,
+    /// Candidates, or `None` for papers `0..n`.
+    candidates: Option<&'a [Match]>,
+    n: usize,
+}
+
+impl Pass<'_> {
+    fn total(&self) -> usize {
+        self.candidates.map_or(self.n, <[Match]>::len)
+    }
+
+    fn id_at(&self, k: usize) -> u32 {
+        self.candidates.map_or(k as u32, |c| c[k].idx)
+    }
+
+    /// Scores candidates `range` into `out`; false when cancelled.
+    fn score(
+        &self,
+        range: std::ops::Range<usize>,
+        matcher: &mut Matcher,
+        out: &mut Vec<Match>,
+        cancelled: &(dyn Fn() -> bool + Sync),
+    ) -> bool {
+        for (done, k) in range.enumerate() {
+            if done % CANCEL_EVERY == 0 && cancelled() {
+                return false;
+            }
+            let idx = self.id_at(k);
+            let i = idx as usize;
+            let mask = self.items.masks[i];
+            let score = match self.scope {
+                Scope::Title => {
+                    if mask & self.need != self.need {
+                        continue;
+                    }
+                    self.query
+                        .score_title(self.items.titles[i].slice(..), matcher)
+                }
+                Scope::All => self.query.score_all(
+                    self.items.titles[i].slice(..),
+                    mask,
+                    idx,
+                    &self.abstracts,
+                    matcher,
+                ),
+            };
+            if let Some(score) = score {
+                out.push(Match::new(idx, score, self.items.lens[i]));
+            }
+        }
+        true
+    }
+}
+
+/// Keeps the best [`FIRST_PAGE`] of `best`, in order.
+fn keep_best(best: &mut Vec<Match>) {
+    if best.len() > FIRST_PAGE {
+        best.select_nth_unstable_by(FIRST_PAGE - 1, order);
+        best.truncate(FIRST_PAGE);
+    }
+    best.sort_unstable_by(order);
+}
+
+/// Runs a pass over the threads, calling `partial` with the best page so
+/// far now and then. Returns every match, the best [`FIRST_PAGE`] first
+/// and in order; `None` when cancelled.
+fn run_pass(
+    pass: &Pass,
+    matchers: &mut [Matcher],
+    cancelled: &(dyn Fn() -> bool + Sync),
+    partial: &mut dyn FnMut(&[Match], usize),
+) -> Option<(Vec<Match>, usize)> {
+    let total = pass.total();
+    let threads = matchers.len().min(total.div_ceil(PARALLEL_MIN)).max(1);
+    let slices = total.div_ceil(SLICE);
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<Option<Vec<Match>>>();
+    let mut all: Vec<Match> = Vec::new();
+    let mut best: Vec<Match> = Vec::new();
+    let mut ok = true;
+    std::thread::scope(|s| {
+        for m in matchers.iter_mut().take(threads) {
+            let (tx, next) = (tx.clone(), &next);
+            s.spawn(move || {
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if k >= slices {
+                        break;
+                    }
+                    let range = k * SLICE..((k + 1) * SLICE).min(total);
+                    let mut out = Vec::new();
+                    let done = pass.score(range, m, &mut out, cancelled);
+                    if tx.send(done.then_some(out)).is_err() || !done {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let start = Instant::now();
+        let mut last = start;
+        let mut received = 0;
+        for part in rx {
+            let Some(part) = part else {
+                ok = false;
+                continue;
+            };
+            received += 1;
+            best.extend_from_slice(&part);
+            if best.len() > 2 * FIRST_PAGE {
+                keep_best(&mut best);
+            }
+            all.extend(part);
+            if received < slices && last.elapsed() >= PARTIAL_EVERY {
+                keep_best(&mut best);
+                partial(&best, (received * SLICE).min(total));
+                last = Instant::now();
+            }
+        }
+    });
+    if !ok || cancelled() {
+        return None;
+    }
+    // The final first page: the best page, in order, at the front.
+    let k = FIRST_PAGE.min(all.len());
+    if all.len() > k {
+        all.select_nth_unstable_by(k.saturating_sub(1), order);
+    }
+    all[..k].sort_unstable_by(order);
+    Some((all, k))
+}
+
+fn worker(shared: Arc<Shared>) {
+    let mut matchers: Vec<Matcher> = (0..shared.threads)
+        .map(|_| Matcher::new(Config::DEFAULT))
+        .collect();
+    let mut done: Option<Arc<Results>> = None;
+    loop {
+        let job = {
+            let Ok(mut st) = shared.state.lock() else {
+                return;
+            };
+            loop {
+                if st.shutdown {
+                    return;
+                }
+                let stale = match (&st.job, &done) {
+                    (Some(j), Some(d)) => {
+                        j.generation != d.generation
+                            || d.searched < shared.searchable(j.scope, st.items)
+                    }
+                    (Some(_), None) => true,
+                    (None, _) => false,
+                };
+                if stale {
+                    break st.job.clone();
+                }
+                st = match shared.wake.wait(st) {
+                    Ok(st) => st,
+                    Err(_) => return,
+                };
+            }
+        };
+        let Some(job) = job else { continue };
+        let Ok(items) = shared.items.read() else {
+            return;
+        };
+        let n = shared.searchable(job.scope, items.titles.len());
+        let query = Query::parse(&job.query);
+        let cancelled = || shared.generation.load(Ordering::Acquire) != job.generation;
+        let publish = |matches: Vec<Match>, searched: usize, sorted: usize, scanned: bool| {
+            shared.publish(Results {
+                generation: job.generation,
+                query: job.query.clone(),
+                scope: job.scope,
+                sorted: sorted.min(matches.len()),
+                matches,
+                searched,
+                scanned,
+            })
+        };
+        if query.is_empty() {
+            let all: Vec<Match> = (0..n as u32).map(|idx| Match { key: 0, idx }).collect();
+            drop(items);
+            done = Some(publish(all, n, n, true));
+            continue;
+        }
+        // Reuse what is known: the same query over fewer papers, or a query
+        // this one extends.
+        let prev = done
+            .as_ref()
+            .filter(|d| d.scope == job.scope && d.scanned && extends(&job.query, &d.query));
+        let mut candidates: Vec<Match> = Vec::new();
+        let mut kept: Vec<Match> = Vec::new();
+        if let Some(prev) = prev {
+            if prev.query == job.query {
+                kept = prev.matches.clone();
+            } else {
+                candidates = prev.matches.clone();
+            }
+            let from = prev.searched as u32;
+            candidates.extend((from..n as u32).map(|idx| Match { key: 0, idx }));
+        }
+        let abstracts: Vec<Bits> = match (job.scope, shared.index.read()) {
+            (Scope::All, Ok(ix)) => query
+                .words
+                .iter()
+                .map(|w| ix.papers_with_prefixes(&w.needle, n))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let pass = Pass {
+            items: &items,
+            query: &query,
+            scope: job.scope,
+            abstracts,
+            need: query.title_mask(),
+            candidates: prev.map(|_| candidates.as_slice()),
+            n,
+        };
+        let mut partial = |best: &[Match], searched: usize| {
+            publish(best.to_vec(), searched, best.len(), false);
+        };
+        let Some((mut matches, first)) = run_pass(&pass, &mut matchers, &cancelled, &mut partial)
+        else {
+            continue;
+        };
+        drop(items);
+        if !kept.is_empty() {
+            matches.extend(kept);
+            matches.sort_unstable_by(order);
+            let total = matches.len();
+            done = Some(publish(matches, n, total, true));
+            continue;
+        }
+        if first >= matches.len() {
+            let total = matches.len();
+            done = Some(publish(matches, n, total, true));
+            continue;
+        }
+        // The first page is final: show it now, and sort the rest on the
+        // side so that the next keystroke need not wait for it. The next
+        // query narrows from this set, whose order does not matter to it.
+        let rest = matches.clone();
+        done = Some(publish(matches, n, first, true));
+        let sorter = shared.clone();
+        let job = job.clone();
+        std::thread::spawn(move || {
+            let mut rest = rest;
+            rest[first..].sort_unstable_by(order);
+            if sorter.generation.load(Ordering::Acquire) == job.generation {
+                let total = rest.len();
+                sorter.publish(Results {
+                    generation: job.generation,
+                    query: job.query,
+                    scope: job.scope,
+                    matches: rest,
+                    searched: n,
+                    sorted: total,
+                    scanned: true,
+                });
+            }
+        });
+    }
+}
+
+/// Builds the abstract index from papers sent to it.
+fn indexer(shared: Arc<Shared>, rx: mpsc::Receiver<Vec<(u32, String)>>) {
+    for batch in rx {
+        if let Ok(mut ix) = shared.index.write() {
+            for (idx, text) in &batch {
+                ix.add(*idx, text);
+            }
+        }
+        // Searches in the abstract scope can see more papers now.
+        if let Ok(_st) = shared.state.lock() {
+            shared.wake.notify_all();
+        }
+    }
+}
+
+/// The matcher as the reader uses it: a query in, a ranking out, a frame at
+/// a time.
+pub struct Search {
+    shared: Arc<Shared>,
+    handles: Vec<JoinHandle<()>>,
+    to_indexer: Option<mpsc::Sender<Vec<(u32, String)>>>,
+    current: Arc<Results>,
+    query: String,
+    scope: Scope,
+    parsed: Query,
+    generation: u64,
+    /// A matcher for highlighting the rows on screen.
+    highlighter: std::cell::RefCell<(Matcher, Vec<char>)>,
+}
+
+impl Search {
+    /// Starts the worker. `notify` is called (from the worker) when a new
+    /// ranking is ready; use it to request a redraw.
+    pub fn new(notify: impl Fn() + Send + Sync + 'static) -> Search {
+        let shared = Arc::new(Shared {
+            items: RwLock::new(Items::default()),
+            index: RwLock::new(WordIndex::default()),
+            state: Mutex::new(State {
+                job: None,
+                items: 0,
+                shutdown: false,
+            }),
+            wake: Condvar::new(),
+            latest: Mutex::new(Arc::new(Results::default())),
+            generation: AtomicU64::new(0),
+            notify: Box::new(notify),
+            threads: match_threads(),
+        });
+        let (tx, rx) = mpsc::channel();
+        let mut handles = Vec::new();
+        let s = shared.clone();
+        handles.extend(
+            std::thread::Builder::new()
+                .name("paperboat-search".into())
+                .spawn(move || worker(s))
+                .ok(),
+        );
+        let s = shared.clone();
+        handles.extend(
+            std::thread::Builder::new()
+                .name("paperboat-index".into())
+                .spawn(move || indexer(s, rx))
+                .ok(),
+        );
+        let mut search = Search {
+            shared,
+            handles,
+            to_indexer: Some(tx),
+            current: Arc::new(Results::default()),
+            query: String::new(),
+            scope: Scope::Title,
+            parsed: Query::default(),
+            generation: 0,
+            highlighter: std::cell::RefCell::new((Matcher::new(Config::DEFAULT), Vec::new())),
+        };
+        search.request();
+        search
+    }
+
+    /// Adds papers to what is searched: their titles at once, their
+    /// abstracts to the background index.
+    pub fn extend(&mut self, papers: &[Paper]) {
+        let (first, total) = {
+            let Ok(mut items) = self.shared.items.write() else {
+                return;
+            };
+            let first = items.titles.len();
+            for p in papers {
+                items.push(&p.title);
+            }
+            (first, items.titles.len())
+        };
+        if let Some(tx) = &self.to_indexer {
+            let batch: Vec<(u32, String)> = papers
+                .iter()
+                .enumerate()
+                .map(|(k, p)| ((first + k) as u32, markup::plain(&p.abstract_text)))
+                .collect();
+            let _ = tx.send(batch);
+        }
+        if let Ok(mut st) = self.shared.state.lock() {
+            st.items = total;
+        }
+        self.shared.wake.notify_all();
+    }
+
+    fn request(&mut self) {
+        self.generation += 1;
+        self.shared
+            .generation
+            .store(self.generation, Ordering::Release);
+        if let Ok(mut st) = self.shared.state.lock() {
+            st.job = Some(Job {
+                generation: self.generation,
+                query: self.query.clone(),
+                scope: self.scope,
+            });
+        }
+        self.shared.wake.notify_all();
+    }
+
+    /// Sets the query and scope; a no-op when neither changed.
+    pub fn set_query(&mut self, query: &str, scope: Scope) {
+        if query == self.query && scope == self.scope {
+            return;
+        }
+        self.query = query.to_string();
+        self.scope = scope;
+        self.parsed = Query::parse(query);
+        self.request();
+    }
+
+    /// Picks up the newest ranking. True when it changed.
+    pub fn tick(&mut self) -> bool {
+        let latest = match self.shared.latest.lock() {
+            Ok(l) => l.clone(),
+            Err(_) => return false,
+        };
+        if Arc::ptr_eq(&latest, &self.current) {
+            return false;
+        }
+        self.current = latest;
+        true
+    }
+
+    fn target(&self) -> usize {
+        let items = self.shared.state.lock().map_or(0, |s| s.items);
+        match self.scope {
+            Scope::Title => items,
+            // The abstract scope is complete once every paper is indexed.
+            Scope::All => items,
+        }
+    }
+
+    /// True when the newest published ranking (picked up or not) is
+    /// complete for the current query over every paper added.
+    fn ready(&self) -> bool {
+        let target = self.target();
+        self.shared
+            .latest
+            .lock()
+            .is_ok_and(|l| l.generation == self.generation && l.searched >= target && l.complete())
+    }
+
+    /// Waits (up to `timeout`) until a complete ranking answers the current
+    /// query over every paper added; [`Search::tick`] then picks it up.
+    pub fn wait(&self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if self.ready() {
+                return true;
+            }
+            if Instant::now() > deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// True when the first page shown is final for the current query over
+    /// every paper added (the rest may still be being sorted).
+    pub fn first_page_final(&self) -> bool {
+        let r = &self.current;
+        r.generation == self.generation && r.scanned && r.searched >= self.target()
+    }
+
+    /// True while the ranking shown is older than the query or the corpus,
+    /// or not yet fully sorted.
+    pub fn is_running(&self) -> bool {
+        !(self.first_page_final() && self.current.complete())
+    }
+
+    /// The ranking shown.
+    pub fn results(&self) -> &Results {
+        &self.current
+    }
+
+    /// Number of matches in the ranking shown.
+    pub fn matched(&self) -> usize {
+        self.current.matches.len()
+    }
+
+    /// The paper shown at `row`.
+    pub fn get(&self, row: usize) -> Option<usize> {
+        self.current.matches.get(row).map(|m| m.idx as usize)
+    }
+
+    /// The row at which paper `idx` is shown, if it matches.
+    pub fn row_of(&self, idx: usize) -> Option<usize> {
+        self.current
+            .matches
+            .iter()
+            .position(|m| m.idx as usize == idx)
+    }
+
+    /// The query typed.
+    pub fn query(&self) -> &str {
+        &self.query
+    }
+
+    /// The scope in force.
+    pub fn scope(&self) -> Scope {
+        self.scope
+    }
+
+    /// The parsed current query.
+    pub fn parsed(&self) -> &Query {
+        &self.parsed
+    }
+
+    /// Papers whose abstracts are indexed, of those added.
+    pub fn indexed(&self) -> (usize, usize) {
+        let items = self.shared.state.lock().map_or(0, |s| s.items);
+        let ix = self.shared.index.read().map_or(0, |ix| ix.indexed);
+        (ix.min(items), items)
+    }
+
+    /// Highlight positions of the current query in a title (its readable
+    /// text), as grapheme indices. Only called for rows on screen.
+    pub fn title_highlights(&self, title_plain: &str, out: &mut Vec<u32>) {
+        out.clear();
+        if self.parsed.is_empty() {
+            return;
+        }
+        let mut h = self.highlighter.borrow_mut();
+        let (matcher, buf) = &mut *h;
+        let hay = Utf32Str::new(title_plain, buf);
+        self.parsed.title_indices(hay, matcher, out);
+    }
+}
+
+impl Drop for Search {
+    fn drop(&mut self) {
+        self.shared.generation.store(u64::MAX, Ordering::Release);
+        if let Ok(mut st) = self.shared.state.lock() {
+            st.shutdown = true;
+        }
+        self.shared.wake.notify_all();
+        self.to_indexer = None;
+        for h in self.handles.drain(..) {
+            let _ = h.join();
+        }
+    }
+}
+
+/// Ranks `papers` for `query` on the caller's thread, using every core:
+/// the engine behind `paperboat search`.
+pub fn rank_papers(papers: &[Paper], query: &str, scope: Scope) -> Vec<Match> {
+    let mut items = Items::default();
+    for p in papers {
+        items.push(&p.title);
+    }
+    let parsed = Query::parse(query);
+    if parsed.is_empty() {
+        return (0..papers.len() as u32)
+            .map(|idx| Match { key: 0, idx })
+            .collect();
+    }
+    let abstracts = if scope == Scope::All {
+        let mut ix = WordIndex::default();
+        for (i, p) in papers.iter().enumerate() {
+            ix.add(i as u32, &markup::plain(&p.abstract_text));
+        }
+        parsed
+            .words
+            .iter()
+            .map(|w| ix.papers_with_prefixes(&w.needle, papers.len()))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let pass = Pass {
+        items: &items,
+        query: &parsed,
+        scope,
+        abstracts,
+        need: parsed.title_mask(),
+        candidates: None,
+        n: papers.len(),
+    };
+    let mut matchers: Vec<Matcher> = (0..match_threads())
+        .map(|_| Matcher::new(Config::DEFAULT))
+        .collect();
+    let Some((mut matches, _)) = run_pass(&pass, &mut matchers, &|| false, &mut |_, _| {}) else {
+        return Vec::new();
+    };
+    matches.sort_unstable_by(order);
+    matches
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn paper(title: &str, abs: &str) -> Paper {
+        crate::corpus::Record {
+            title: Some(title.into()),
+            abstract_text: Some(abs.into()),
+            ..Default::default()
+        }
+        .into_paper(&"t".into(), 0)
+        .unwrap()
+    }
+
+    fn titles(papers: &[Paper], q: &str, scope: Scope) -> Vec<String> {
+        rank_papers(papers, q, scope)
+            .iter()
+            .map(|m| papers[m.idx as usize].title.clone())
+            .collect()
+    }
+
+    fn corpus() -> Vec<Paper> {
+        vec![
+            paper(
+                "Sparse attention for long contexts",
+                "We make attention cheap.",
+            ),
+            paper(
+                "Dense retrieval",
+                "Retrieval with sparse codes and attention.",
+            ),
+            paper("Reinforcement learning from verifiable rewards", "RLVR."),
+            paper("SparseNet", "A net."),
+        ]
+    }
+
+    #[test]
+    fn empty_query_is_corpus_order() {
+        let c = corpus();
+        assert_eq!(
+            titles(&c, "", Scope::Title),
+            c.iter().map(|p| p.title.clone()).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn fuzzy_title_match_ranks_best_first() {
+        let c = corpus();
+        let t = titles(&c, "sprs", Scope::Title);
+        assert_eq!(t.len(), 2);
+        assert!(t.contains(&"SparseNet".to_string()));
+        assert_eq!(
+            titles(&c, "rl", Scope::Title)[0],
+            "Reinforcement learning from verifiable rewards"
+        );
+    }
+
+    #[test]
+    fn atoms() {
+        let c = corpus();
+        assert_eq!(
+            titles(&c, "'attention", Scope::Title),
+            vec!["Sparse attention for long contexts"]
+        );
+        assert_eq!(
+            titles(&c, "sparse !attention", Scope::Title),
+            vec!["SparseNet"]
+        );
+        assert_eq!(titles(&c, "^dense", Scope::Title), vec!["Dense retrieval"]);
+        assert_eq!(
+            titles(&c, "rewards$", Scope::Title),
+            vec!["Reinforcement learning from verifiable rewards"]
+        );
+    }
+
+    #[test]
+    fn regression_anchored_atom_with_capital_matches_a_prefix() {
+        // nucleo-matcher 0.3.1 with smart case only matched `^Sparse` against
+        // a title that is exactly "Sparse".
+        let c = corpus();
+        assert_eq!(titles(&c, "^Sparse", Scope::Title).len(), 2);
+        assert_eq!(titles(&c, "Net$", Scope::Title), vec!["SparseNet"]);
+    }
+
+    #[test]
+    fn all_scope_needs_every_word_in_title_or_abstract_and_ranks_titles_first() {
+        let c = corpus();
+        let t = titles(&c, "sparse attention", Scope::All);
+        assert_eq!(
+            t,
+            vec!["Sparse attention for long contexts", "Dense retrieval"]
+        );
+        assert!(titles(&c, "cheap", Scope::Title).is_empty());
+        assert_eq!(
+            titles(&c, "cheap", Scope::All),
+            vec!["Sparse attention for long contexts"]
+        );
+        assert!(titles(&c, "cheap !attention", Scope::All).is_empty());
+    }
+
+    #[test]
+    fn extends_is_conservative() {
+        assert!(extends("spar", "spa"));
+        assert!(extends("spa x", "spa"));
+        assert!(extends("spa !x", "spa "));
+        assert!(!extends("spa !xy", "spa !x"));
+        assert!(extends("spa !x y", "spa !x "));
+        assert!(!extends("net$x", "net$"));
+        assert!(!extends("sp", "spa"));
+        assert!(!extends("a\\ b", "a\\"));
+    }
+
+    #[test]
+    fn worker_ranks_and_narrows() {
+        let mut s = Search::new(|| {});
+        s.extend(&corpus());
+        assert!(s.wait(Duration::from_secs(5)));
+        s.tick();
+        assert_eq!(s.matched(), 4);
+        for q in ["s", "sp", "spa", "spar", "spars", "sparse"] {
+            s.set_query(q, Scope::Title);
+        }
+        assert!(s.wait(Duration::from_secs(5)));
+        s.tick();
+        assert_eq!(s.matched(), 2);
+        assert_eq!(s.results().query, "sparse");
+        s.set_query("sparse", Scope::All);
+        assert!(s.wait(Duration::from_secs(5)));
+        s.tick();
+        assert_eq!(s.matched(), 3);
+        s.extend(&[paper("Sparse again", "x")]);
+        assert!(s.wait(Duration::from_secs(5)));
+        s.tick();
+        assert_eq!(s.matched(), 4);
+    }
+
+    #[test]
+    fn highlights_are_sorted_graphemes() {
+        let mut s = Search::new(|| {});
+        s.set_query("sa", Scope::Title);
+        let mut out = Vec::new();
+        s.title_highlights("Sparse attention", &mut out);
+        assert_eq!(out, vec![0, 7], "the start of a word beats the next letter");
+        s.title_highlights("π sa", &mut out);
+        assert_eq!(out, vec![2, 3]);
+    }
+
+    #[test]
+    fn occurrences_in_abstracts() {
+        let q = Query::parse("att sparse !dense");
+        let text = "Sparse attention and sparse codes";
+        let r = q.occurrences(text);
+        assert_eq!(
+            r.iter().map(|r| &text[r.clone()]).collect::<Vec<_>>(),
+            vec!["Sparse", "att", "sparse"]
+        );
+    }
+
+    /// Titles enough to need several threads and slices.
+    fn many(n: usize) -> Vec<Paper> {
+        let words = [
+            "sparse",
+            "attention",
+            "diffusion",
+            "language",
+            "model",
+            "decoding",
+            "graph",
+            "reinforcement",
+            "learning",
+            "Transformers",
+            "für",
+            "Überblick",
+            "café",
+            "RL",
+            "π-Distill",
+            "论文",
+            "efficient",
+            "robust",
+            "x",
+            "ab",
+        ];
+        let mut r: u64 = 7;
+        (0..n)
+            .map(|i| {
+                let len = 2 + (i % 6);
+                let t: Vec<&str> = (0..len)
+                    .map(|_| {
+                        r = r
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        words[(r >> 33) as usize % words.len()]
+                    })
+                    .collect();
+                paper(&format!("{} {i}", t.join(" ")), "abstract")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_prefilter_and_threads_change_no_result() {
+        let papers = many(12_000);
+        let mut m = Matcher::new(Config::DEFAULT);
+        for q in [
+            "sp", "rl", "RL", "cafe", "uber", "π", "x !ab", "^diff", "zzz",
+        ] {
+            let got: Vec<u32> = rank_papers(&papers, q, Scope::Title)
+                .iter()
+                .map(|m| m.idx)
+                .collect();
+            let query = Query::parse(q);
+            let mut want: Vec<(u32, usize, u32)> = papers
+                .iter()
+                .enumerate()
+                .filter_map(|(i, p)| {
+                    let u = Utf32String::from(p.title.as_str());
+                    query
+                        .score_title(u.slice(..), &mut m)
+                        .map(|s| (s, u.len(), i as u32))
+                })
+                .collect();
+            want.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+            let want: Vec<u32> = want.into_iter().map(|w| w.2).collect();
+            assert_eq!(got, want, "{q}");
+        }
+    }
+
+    #[test]
+    fn typing_with_narrowing_ends_where_a_fresh_ranking_does() {
+        let papers = many(12_000);
+        let mut s = Search::new(|| {});
+        s.extend(&papers);
+        for q in [
+            "d",
+            "di",
+            "dif",
+            "diff",
+            "diff l",
+            "diff la",
+            "diff lan",
+            "diff lang !x",
+        ] {
+            s.set_query(q, Scope::Title);
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        assert!(s.wait(Duration::from_secs(20)));
+        s.tick();
+        assert!(s.first_page_final() && !s.is_running());
+        let got: Vec<u32> = s.results().matches.iter().map(|m| m.idx).collect();
+        let want: Vec<u32> = rank_papers(&papers, "diff lang !x", Scope::Title)
+            .iter()
+            .map(|m| m.idx)
+            .collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn the_abstract_scope_waits_for_the_index_and_then_finds_words() {
+        let mut papers = many(5_000);
+        papers.push(paper("Unrelated title", "We study heteroscedastic noise."));
+        let mut s = Search::new(|| {});
+        s.extend(&papers);
+        s.set_query("heterosced", Scope::All);
+        assert!(s.wait(Duration::from_secs(20)));
+        s.tick();
+        assert_eq!(s.matched(), 1);
+        assert_eq!(s.indexed(), (5_001, 5_001));
+    }
+}

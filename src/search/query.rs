@@ -1,0 +1,222 @@
+//! A query as the matcher uses it: fzf-style words parsed by nucleo
+//! (`'exact`, `^prefix`, `suffix$`, `!not`, smart case, normalisation),
+//! each with the character mask a title must have to match it and the text
+//! the abstract index is asked for.
+
+use nucleo::pattern::{Atom, AtomKind, CaseMatching, Normalization};
+use nucleo::{Matcher, Utf32Str};
+
+use super::index::{Bits, needle_mask};
+
+/// One query word.
+#[derive(Clone, Debug)]
+pub struct Word {
+    /// Matched against the title, as nucleo parses it.
+    pub title: Atom,
+    /// The word's text as matched (escapes and atom syntax removed).
+    pub needle: String,
+    /// The characters a title needs to match it.
+    pub mask: u64,
+    /// `^…`, `…$`: only the title has a start and an end.
+    pub anchored: bool,
+}
+
+/// A parsed query.
+#[derive(Clone, Debug, Default)]
+pub struct Query {
+    /// The words, in query order.
+    pub words: Vec<Word>,
+}
+
+/// Splits a query into words at unescaped spaces, as nucleo does.
+pub fn query_words(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        match c {
+            ' ' if !escaped => {
+                if i > start {
+                    out.push(&text[start..i]);
+                }
+                start = i + 1;
+            }
+            '\\' => {
+                escaped = !escaped;
+                continue;
+            }
+            _ => {}
+        }
+        escaped = false;
+    }
+    if start < text.len() {
+        out.push(&text[start..]);
+    }
+    out
+}
+
+/// Sort keys at or above this are papers whose title matched the whole
+/// query (title-and-abstract scope).
+pub const TITLE_TIER: u32 = 1 << 31;
+
+impl Query {
+    /// Parses `text` with smart case and normalisation.
+    pub fn parse(text: &str) -> Query {
+        let mut words = Vec::new();
+        for raw in query_words(text) {
+            let mut title = Atom::parse(raw, CaseMatching::Smart, Normalization::Smart);
+            if title.needle_text().is_empty() {
+                continue;
+            }
+            let anchored = matches!(
+                title.kind,
+                AtomKind::Prefix | AtomKind::Postfix | AtomKind::Exact
+            );
+            // nucleo-matcher 0.3.1: with smart case an anchored atom holding
+            // a capital only matches the whole string. Match it ignoring case.
+            if anchored && raw.chars().any(char::is_uppercase) {
+                title = Atom::parse(raw, CaseMatching::Ignore, Normalization::Smart);
+            }
+            let needle: String = title.needle_text().chars().collect();
+            let mask = if title.negative {
+                0
+            } else {
+                needle_mask(&needle)
+            };
+            words.push(Word {
+                title,
+                needle,
+                mask,
+                anchored,
+            });
+        }
+        Query { words }
+    }
+
+    /// True when the query matches everything.
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// The characters a title must hold to match the whole query.
+    pub fn title_mask(&self) -> u64 {
+        self.words.iter().fold(0, |m, w| m | w.mask)
+    }
+
+    /// The title score, when every word matches the title.
+    pub fn score_title(&self, title: Utf32Str<'_>, matcher: &mut Matcher) -> Option<u32> {
+        let mut score = 0u32;
+        for w in &self.words {
+            score += u32::from(w.title.score(title, matcher)?);
+        }
+        Some(score)
+    }
+
+    /// Title-and-abstract match of paper `idx`: every word in its title or
+    /// its abstract (`abstracts[k]`: the papers whose abstract holds word
+    /// `k`), no negated word in either. Papers whose title matches the whole
+    /// query get the higher tier.
+    pub fn score_all(
+        &self,
+        title: Utf32Str<'_>,
+        title_mask: u64,
+        idx: u32,
+        abstracts: &[Bits],
+        matcher: &mut Matcher,
+    ) -> Option<u32> {
+        let mut score = 0u32;
+        let mut all_in_title = true;
+        for (w, bits) in self.words.iter().zip(abstracts) {
+            if w.title.negative {
+                w.title.score(title, matcher)?;
+                if !w.anchored && bits.contains(idx) {
+                    return None;
+                }
+                continue;
+            }
+            // The title cannot match a word whose letters it lacks.
+            let in_title = if title_mask & w.mask == w.mask {
+                w.title.score(title, matcher)
+            } else {
+                None
+            };
+            match in_title {
+                Some(s) => score += u32::from(s),
+                None => {
+                    all_in_title = false;
+                    if w.anchored || !bits.contains(idx) {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(score.min(TITLE_TIER - 1) + if all_in_title { TITLE_TIER } else { 0 })
+    }
+
+    /// Highlight positions (grapheme indices) of the query in `title`:
+    /// sorted, each once.
+    pub fn title_indices(&self, title: Utf32Str<'_>, matcher: &mut Matcher, out: &mut Vec<u32>) {
+        out.clear();
+        for w in &self.words {
+            if w.title.negative {
+                continue;
+            }
+            let before = out.len();
+            if w.title.indices(title, matcher, out).is_none() {
+                out.truncate(before);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+    }
+
+    /// Where each positive word occurs in `text` as a substring (case
+    /// folded unless the word has a capital): byte ranges, sorted, not
+    /// overlapping. Used to highlight abstracts.
+    pub fn occurrences(&self, text: &str) -> Vec<std::ops::Range<usize>> {
+        let lower = text.to_lowercase();
+        let same_len = lower.len() == text.len();
+        let mut out: Vec<std::ops::Range<usize>> = Vec::new();
+        for w in &self.words {
+            if w.title.negative || w.needle.is_empty() {
+                continue;
+            }
+            let smart_case = w.needle.chars().any(char::is_uppercase);
+            let (hay, pat) = if smart_case || !same_len {
+                (text, w.needle.clone())
+            } else {
+                (lower.as_str(), w.needle.to_lowercase())
+            };
+            out.extend(hay.match_indices(&pat).map(|(p, m)| p..p + m.len()));
+        }
+        out.sort_by_key(|r| (r.start, std::cmp::Reverse(r.end)));
+        let mut merged: Vec<std::ops::Range<usize>> = Vec::new();
+        for r in out {
+            match merged.last_mut() {
+                Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+                _ => merged.push(r),
+            }
+        }
+        merged
+    }
+}
+
+/// True when every paper matching `new` also matches `old`, so `new` need
+/// only rescan `old`'s matches: more characters typed at the end, unless
+/// that edits a negated word (`!ab` excludes less than `!a`) or turns an
+/// anchor or escape into a literal.
+pub fn extends(new: &str, old: &str) -> bool {
+    if !new.starts_with(old) || old.ends_with(['$', '\\']) {
+        return false;
+    }
+    if new.len() > old.len()
+        && !old.ends_with(' ')
+        && !new[old.len()..].starts_with(' ')
+        && let Some(last) = query_words(old).last()
+        && last.starts_with('!')
+        && last.len() > 1
+    {
+        return false;
+    }
+    true
+}
