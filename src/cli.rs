@@ -301,6 +301,7 @@ fn load_options(args: &LoadArgs) -> load::Options {
     load::Options {
         format: args.format,
         max_size: args.max_size,
+        ..load::Options::default()
     }
 }
 

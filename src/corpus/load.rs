@@ -15,7 +15,8 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
-use super::{Corpus, Paper, Parsed, atom, bibtex, csv, json, ris, text};
+use super::{Batch, Corpus, Dedup, Paper, Parsed, atom, bibtex, csv, json, ris, text};
+use crate::search::Prepared;
 use crate::text::sanitize;
 
 /// The bundled lists, embedded in the binary: (file name, contents).
@@ -102,6 +103,8 @@ pub struct Options {
     pub format: Option<Format>,
     /// Inputs larger than this many bytes are refused (`--max-size`).
     pub max_size: u64,
+    /// Bytes of a line-oriented input read and parsed at a time.
+    pub chunk: usize,
 }
 
 impl Default for Options {
@@ -109,6 +112,7 @@ impl Default for Options {
         Options {
             format: None,
             max_size: DEFAULT_MAX_SIZE,
+            chunk: CHUNK,
         }
     }
 }
@@ -451,38 +455,6 @@ pub fn parse(text: &str, format: Format) -> Parsed {
     }
 }
 
-/// Reads an input's bytes, refusing what is too big.
-fn read_bytes(input: &Input, opts: &Options) -> Result<Vec<u8>, String> {
-    match input {
-        Input::Bundled(i) => Ok(BUNDLED[*i].1.as_bytes().to_vec()),
-        Input::Stdin => {
-            let mut buf = Vec::new();
-            std::io::stdin()
-                .take(opts.max_size + 1)
-                .read_to_end(&mut buf)
-                .map_err(|e| e.to_string())?;
-            if buf.len() as u64 > opts.max_size {
-                return Err(format!(
-                    "over the size limit ({}; --max-size)",
-                    size(opts.max_size)
-                ));
-            }
-            Ok(buf)
-        }
-        Input::Path(p) => {
-            let meta = std::fs::metadata(p).map_err(|e| e.to_string())?;
-            if meta.len() > opts.max_size {
-                return Err(format!(
-                    "{} is over the size limit ({}; --max-size)",
-                    size(meta.len()),
-                    size(opts.max_size)
-                ));
-            }
-            std::fs::read(p).map_err(|e| e.to_string())
-        }
-    }
-}
-
 /// A byte count for people.
 pub fn size(bytes: u64) -> String {
     const UNITS: [&str; 4] = ["bytes", "KiB", "MiB", "GiB"];
@@ -528,38 +500,392 @@ fn papers_of(input: &Input, parsed: Parsed, report: &mut Report) -> Vec<Paper> {
     papers
 }
 
-/// Reads one input (a file, stdin, a bundled list) into papers.
-fn load_one(input: &Input, opts: &Options) -> (Vec<Paper>, Report) {
+/// What a load says as it goes.
+pub enum Event {
+    /// Papers new to the corpus (and lists that earlier ones are in too),
+    /// with the matcher's share of the work done when it was asked for.
+    Papers(Batch, Option<Prepared>),
+    /// Bytes read so far, of how many (unknown for stdin), and papers.
+    Progress {
+        /// Bytes read.
+        bytes: u64,
+        /// Bytes in all inputs, when known.
+        total: Option<u64>,
+        /// Papers so far.
+        papers: usize,
+    },
+    /// One input is done.
+    Report(Report),
+}
+
+/// Bytes a line-oriented input is read in at a time (by default).
+const CHUNK: usize = 16 << 20;
+/// The head read to decide what an input is.
+const HEAD: usize = 64 << 10;
+
+/// An open input.
+enum Source {
+    File(std::fs::File),
+    Stdin(std::io::Stdin),
+    Memory(&'static [u8], usize),
+}
+
+impl Source {
+    /// Appends up to `want` more bytes to `buf`; false once at the end.
+    fn fill(&mut self, buf: &mut Vec<u8>, want: usize) -> std::io::Result<bool> {
+        let start = buf.len();
+        match self {
+            Source::Memory(bytes, at) => {
+                let n = want.min(bytes.len() - *at);
+                buf.extend_from_slice(&bytes[*at..*at + n]);
+                *at += n;
+                Ok(*at < bytes.len())
+            }
+            Source::File(f) => fill_from(f, buf, start, want),
+            Source::Stdin(s) => fill_from(&mut s.lock(), buf, start, want),
+        }
+    }
+}
+
+fn fill_from(
+    r: &mut dyn Read,
+    buf: &mut Vec<u8>,
+    start: usize,
+    want: usize,
+) -> std::io::Result<bool> {
+    buf.resize(start + want, 0);
+    let mut got = 0;
+    while got < want {
+        match r.read(&mut buf[start + got..]) {
+            Ok(0) => {
+                buf.truncate(start + got);
+                return Ok(false);
+            }
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                buf.truncate(start + got);
+                return Err(e);
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// Opens an input; its size when it has one.
+fn open(input: &Input, opts: &Options) -> Result<(Source, Option<u64>), String> {
+    match input {
+        Input::Bundled(i) => Ok((
+            Source::Memory(BUNDLED[*i].1.as_bytes(), 0),
+            Some(BUNDLED[*i].1.len() as u64),
+        )),
+        Input::Stdin => Ok((Source::Stdin(std::io::stdin()), None)),
+        Input::Path(p) => {
+            let meta = std::fs::metadata(p).map_err(|e| e.to_string())?;
+            if meta.len() > opts.max_size {
+                return Err(format!(
+                    "{} is over the size limit ({}; --max-size)",
+                    size(meta.len()),
+                    size(opts.max_size)
+                ));
+            }
+            let f = std::fs::File::open(p).map_err(|e| e.to_string())?;
+            Ok((Source::File(f), Some(meta.len())))
+        }
+    }
+}
+
+/// True when `head` begins with a complete JSON object on its first line
+/// and more follows: JSON Lines rather than one document.
+fn looks_like_json_lines(head: &str) -> bool {
+    let mut lines = head.lines().map(str::trim).filter(|l| !l.is_empty());
+    match (lines.next(), lines.next()) {
+        (Some(first), Some(_)) => {
+            first.starts_with('{') && serde_json::from_str::<serde::de::IgnoredAny>(first).is_ok()
+        }
+        _ => false,
+    }
+}
+
+/// Threads that parse line-oriented input.
+fn parse_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(1, 8)
+}
+
+/// Papers and skipped records of a piece of input.
+type Piece = (Vec<Paper>, Vec<(usize, String)>);
+
+/// Parses a piece of a line-oriented input whose first line is `first_line`.
+fn parse_piece(text: &str, format: Format, first_line: usize, list: &Arc<str>) -> Piece {
+    let mut papers = Vec::new();
+    let mut skipped = Vec::new();
+    let mut push = |record: super::Record, skipped: &mut Vec<(usize, String)>| {
+        let line = record.line;
+        match record.into_paper(list, 0) {
+            Some(p) => papers.push(p),
+            None => skipped.push((line, "no title and no abstract".to_string())),
+        }
+    };
+    match format {
+        Format::Jsonl => {
+            for (k, line) in text.split('\n').enumerate() {
+                match json::parse_line(line, first_line + k) {
+                    Ok(Some(r)) => push(r, &mut skipped),
+                    Ok(None) => {}
+                    Err(why) => skipped.push((first_line + k, sanitize::line(&why))),
+                }
+            }
+        }
+        _ => {
+            for mut r in text::parse_lines(text).records {
+                r.line += first_line - 1;
+                push(r, &mut skipped);
+            }
+        }
+    }
+    (papers, skipped)
+}
+
+/// Parses a chunk of whole lines on every core, in order.
+fn parse_chunk(text: &str, format: Format, first_line: usize, list: &Arc<str>) -> Piece {
+    let threads = parse_threads();
+    if threads == 1 || text.len() < 1 << 20 {
+        return parse_piece(text, format, first_line, list);
+    }
+    // Cut at line ends into a piece a thread.
+    let mut pieces: Vec<(&str, usize)> = Vec::new();
+    let mut rest = text;
+    let mut line = first_line;
+    for k in 0..threads {
+        if rest.is_empty() {
+            break;
+        }
+        let want = if k + 1 == threads {
+            rest.len()
+        } else {
+            text.len() / threads
+        };
+        let cut = if want >= rest.len() {
+            rest.len()
+        } else {
+            rest[want..].find('\n').map_or(rest.len(), |i| want + i + 1)
+        };
+        let (piece, tail) = rest.split_at(cut);
+        pieces.push((piece, line));
+        line += memchr_count(piece.as_bytes());
+        rest = tail;
+    }
+    let parts: Vec<Piece> = std::thread::scope(|s| {
+        let handles: Vec<_> = pieces
+            .iter()
+            .map(|&(piece, line)| {
+                s.spawn(move || {
+                    parse_piece(
+                        piece.strip_suffix('\n').unwrap_or(piece),
+                        format,
+                        line,
+                        list,
+                    )
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let mut papers = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
+    let mut skipped = Vec::new();
+    for (p, s) in parts {
+        papers.extend(p);
+        skipped.extend(s);
+    }
+    (papers, skipped)
+}
+
+/// Line ends in `bytes`.
+fn memchr_count(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == b'\n').count()
+}
+
+/// Hands papers on: numbered within their list, repeats folded into the
+/// papers they repeat, made ready for the matcher when asked.
+struct Sink<'a> {
+    dedup: Dedup,
+    prepare: bool,
+    papers: usize,
+    bytes: u64,
+    total: Option<u64>,
+    out: &'a mut dyn FnMut(Event),
+}
+
+impl Sink<'_> {
+    fn papers(&mut self, mut papers: Vec<Paper>, position: &mut u32) {
+        for p in &mut papers {
+            p.position = *position;
+            *position += 1;
+        }
+        let batch = self.dedup.accept(papers);
+        self.papers += batch.papers.len();
+        let prepared = self.prepare.then(|| Prepared::new(&batch.papers));
+        (self.out)(Event::Papers(batch, prepared));
+    }
+
+    fn progress(&mut self, bytes: u64) {
+        self.bytes += bytes;
+        (self.out)(Event::Progress {
+            bytes: self.bytes,
+            total: self.total,
+            papers: self.papers,
+        });
+    }
+}
+
+/// The message for a size over the limit.
+fn too_big(opts: &Options) -> String {
+    format!("over the size limit ({}; --max-size)", size(opts.max_size))
+}
+
+/// Reads one input, streaming its papers into `sink`.
+fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> Report {
     let mut report = Report {
         name: input.name(),
         ..Report::default()
     };
-    let bytes = match read_bytes(input, opts) {
-        Ok(b) => b,
+    let (mut source, known) = match open(input, opts) {
+        Ok(s) => s,
         Err(e) => {
             report.error = Some(e);
-            return (Vec::new(), report);
+            return report;
         }
     };
-    if bytes.iter().all(u8::is_ascii_whitespace) {
+    let mut buf = Vec::new();
+    let mut more = match source.fill(&mut buf, HEAD) {
+        Ok(more) => more,
+        Err(e) => {
+            report.error = Some(e.to_string());
+            return report;
+        }
+    };
+    if !more && buf.iter().all(u8::is_ascii_whitespace) {
         report.error = Some("empty file".to_string());
-        return (Vec::new(), report);
+        return report;
     }
-    if let Some(what) = not_text(&bytes) {
+    if let Some(what) = not_text(&buf) {
         report.error = Some(format!("not a corpus: {what}"));
-        return (Vec::new(), report);
+        return report;
     }
-    let (text, invalid) = decode(bytes);
-    report.invalid_utf8 = invalid;
+    let utf16 = buf.starts_with(&[0xff, 0xfe]) || buf.starts_with(&[0xfe, 0xff]);
+    let head_text = if utf16 {
+        decode(buf.clone()).0
+    } else {
+        String::from_utf8_lossy(&buf).into_owned()
+    };
     let hint = match input {
         Input::Path(p) => Format::from_extension(p),
         _ => None,
     };
-    let format = opts.format.unwrap_or_else(|| detect(&text, hint));
+    let mut format = opts.format.unwrap_or_else(|| detect(&head_text, hint));
+    if format == Format::Json && opts.format.is_none() && looks_like_json_lines(&head_text) {
+        format = Format::Jsonl;
+    }
     report.format = Some(format.name());
-    let parsed = parse(&text, format);
-    let papers = papers_of(input, parsed, &mut report);
-    if papers.is_empty() && report.error.is_none() {
+    let line_oriented = matches!(format, Format::Lines | Format::Jsonl) && !utf16;
+    let mut position = 0u32;
+    if line_oriented {
+        // Chunk by chunk, parsed on every core: memory stays bounded by the
+        // chunk, whatever the size of the file.
+        let list: Arc<str> = sanitize::line(&input.list_name()).into();
+        let mut line = 1;
+        let mut first = true;
+        let mut read = buf.len() as u64;
+        loop {
+            if more && buf.len() < opts.chunk {
+                let before = buf.len();
+                match source.fill(&mut buf, opts.chunk - before) {
+                    Ok(m) => more = m,
+                    Err(e) => {
+                        report.error = Some(e.to_string());
+                        break;
+                    }
+                }
+                read += (buf.len() - before) as u64;
+            }
+            if known.is_none() && read > opts.max_size {
+                report.error = Some(too_big(opts));
+                break;
+            }
+            let cut = if more {
+                match buf.iter().rposition(|&b| b == b'\n') {
+                    Some(i) => i + 1,
+                    // No line end yet: read on (a line longer than four
+                    // chunks is taken as it is).
+                    None if buf.len() < 4 * opts.chunk => {
+                        let before = buf.len();
+                        match source.fill(&mut buf, opts.chunk) {
+                            Ok(m) => more = m,
+                            Err(e) => {
+                                report.error = Some(e.to_string());
+                                break;
+                            }
+                        }
+                        read += (buf.len() - before) as u64;
+                        continue;
+                    }
+                    None => buf.len(),
+                }
+            } else {
+                buf.len()
+            };
+            let rest = buf.split_off(cut);
+            let chunk = std::mem::replace(&mut buf, rest);
+            let consumed = chunk.len() as u64;
+            let (mut text, invalid) = decode(chunk);
+            report.invalid_utf8 += invalid;
+            if first && text.starts_with('\u{feff}') {
+                text.drain(..3);
+            }
+            first = false;
+            let lines_here = memchr_count(text.as_bytes());
+            let (papers, skipped) = parse_chunk(&text, format, line, &list);
+            drop(text);
+            line += lines_here;
+            report.skipped.extend(skipped);
+            report.papers += papers.len();
+            report.without_abstract += papers.iter().filter(|p| p.abstract_text.is_empty()).count();
+            sink.papers(papers, &mut position);
+            sink.progress(consumed);
+            if !more && buf.is_empty() {
+                break;
+            }
+        }
+    } else {
+        while more {
+            match source.fill(&mut buf, opts.chunk.max(HEAD)) {
+                Ok(m) => more = m,
+                Err(e) => {
+                    report.error = Some(e.to_string());
+                    return report;
+                }
+            }
+            if buf.len() as u64 > opts.max_size {
+                report.error = Some(too_big(opts));
+                return report;
+            }
+        }
+        let consumed = buf.len() as u64;
+        let (text, invalid) = decode(buf);
+        report.invalid_utf8 = invalid;
+        let parsed = parse(&text, format);
+        drop(text);
+        let papers = papers_of(input, parsed, &mut report);
+        sink.papers(papers, &mut position);
+        sink.progress(consumed);
+    }
+    report.skipped.sort_by_key(|(line, _)| *line);
+    if report.papers == 0 && report.error.is_none() {
         report.error = Some(format!(
             "no papers found (read as {}{})",
             format.name(),
@@ -570,7 +896,7 @@ fn load_one(input: &Input, opts: &Options) -> (Vec<Paper>, Report) {
             }
         ));
     }
-    (papers, report)
+    report
 }
 
 /// Expands directories into their files.
@@ -597,26 +923,53 @@ fn expand(inputs: &[Input]) -> Vec<Result<Input, Report>> {
     out
 }
 
+/// Reads every input, handing papers to `out` as they come (made ready
+/// for the matcher when `prepare`), and a report after each input. Inputs
+/// that cannot be read are reported and the rest load.
+pub fn stream(inputs: &[Input], opts: &Options, prepare: bool, out: &mut dyn FnMut(Event)) {
+    let items = expand(inputs);
+    let total: Option<u64> = items
+        .iter()
+        .map(|i| match i {
+            Ok(Input::Path(p)) => std::fs::metadata(p).ok().map(|m| m.len()),
+            Ok(Input::Bundled(i)) => Some(BUNDLED[*i].1.len() as u64),
+            Ok(Input::Stdin) => None,
+            Err(_) => Some(0),
+        })
+        .sum();
+    let mut sink = Sink {
+        dedup: Dedup::default(),
+        prepare,
+        papers: 0,
+        bytes: 0,
+        total,
+        out,
+    };
+    for item in items {
+        let report = match item {
+            Ok(input) => stream_one(&input, opts, &mut sink),
+            Err(report) => report,
+        };
+        (sink.out)(Event::Report(report));
+    }
+}
+
 /// Loads every input. Inputs that cannot be read are reported and the rest
 /// load; it is an error only when no input yields a paper.
 pub fn load(inputs: &[Input], opts: &Options) -> Result<Loaded, LoadError> {
-    let mut all = Vec::new();
+    let mut corpus = Corpus::default();
     let mut reports = Vec::new();
-    for item in expand(inputs) {
-        match item {
-            Ok(input) => {
-                let (papers, report) = load_one(&input, opts);
-                all.extend(papers);
-                reports.push(report);
-            }
-            Err(report) => reports.push(report),
-        }
-    }
-    if all.is_empty() {
+    stream(inputs, opts, false, &mut |e| match e {
+        Event::Papers(batch, _) => corpus.push(batch),
+        Event::Report(r) => reports.push(r),
+        Event::Progress { .. } => {}
+    });
+    if corpus.is_empty() {
         return Err(LoadError::NoPapers(reports));
     }
+    corpus.finish();
     Ok(Loaded {
-        corpus: Corpus::new(all),
+        corpus,
         reports,
         key: corpus_key(inputs),
     })
@@ -820,6 +1173,58 @@ mod tests {
         assert_eq!(p.id.as_str(), "doi:10.1000/abc");
         assert_eq!(&*p.source, "a.bib");
         assert_eq!(p.also_in, vec![Arc::<str>::from("b.ris")]);
+    }
+
+    #[test]
+    fn line_oriented_input_streams_in_chunks_with_the_same_result() {
+        let mut jsonl = String::new();
+        let mut lines = String::new();
+        for i in 0..3000 {
+            jsonl.push_str(&format!(
+                "{{\"id\": \"2401.{i:05}\", \"title\": \"Paper {i}\", \"abstract\": \"About {i}.\"}}\n"
+            ));
+            if i == 1234 {
+                jsonl.push_str("{broken\n");
+            }
+            if i == 2000 {
+                // A repeat of an earlier paper, in a later chunk.
+                jsonl.push_str("{\"id\": \"2401.00007\", \"title\": \"Paper 7 again\"}\n");
+            }
+            lines.push_str(&format!("Title number {i} of a list\n"));
+        }
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in [("a.jsonl", &jsonl), ("b.txt", &lines)] {
+            let p = dir.path().join(name);
+            std::fs::write(&p, text).unwrap();
+            let whole = load(&[Input::Path(p.clone())], &Options::default()).unwrap();
+            let small = Options {
+                chunk: 1000,
+                ..Options::default()
+            };
+            let chunked = load(&[Input::Path(p)], &small).unwrap();
+            assert_eq!(whole.corpus.len(), chunked.corpus.len(), "{name}");
+            assert_eq!(whole.reports, chunked.reports, "{name}");
+            for (a, b) in whole.corpus.papers.iter().zip(&chunked.corpus.papers) {
+                assert_eq!(
+                    (&a.id, &a.title, a.position),
+                    (&b.id, &b.title, b.position),
+                    "{name}"
+                );
+            }
+        }
+        let small = Options {
+            chunk: 700,
+            ..Options::default()
+        };
+        let chunked = load(&[Input::Path(dir.path().join("a.jsonl"))], &small).unwrap();
+        assert_eq!(chunked.corpus.len(), 3000, "the repeat is folded in");
+        assert_eq!(chunked.reports[0].skipped.len(), 1);
+        assert_eq!(
+            chunked.reports[0].skipped[0].0, 1236,
+            "the broken line's number"
+        );
+        // Positions count the records of the list, the repeat included.
+        assert_eq!(chunked.corpus.papers[2999].position, 3000);
     }
 
     #[test]

@@ -291,49 +291,107 @@ pub struct Corpus {
     short_len: usize,
 }
 
+/// Papers that are new to a corpus, and lists that papers already in it
+/// turn out to be in too.
+#[derive(Debug, Default)]
+pub struct Batch {
+    /// Papers not met before, in input order.
+    pub papers: Vec<Paper>,
+    /// (index of a paper already kept, another list holding it).
+    pub also_in: Vec<(u32, Arc<str>)>,
+}
+
+/// Tells papers met for the first time from repeats (the same id), so
+/// that a paper present in several files appears once, with all its lists.
+/// It keeps only a 128-bit hash of each id, so it can run beside loading,
+/// away from the papers it has passed on.
+#[derive(Debug, Default)]
+pub struct Dedup {
+    index: HashMap<u128, u32>,
+    sources: Vec<Arc<str>>,
+    first_source: Vec<u32>,
+}
+
+impl Dedup {
+    fn source_id(&mut self, s: &Arc<str>) -> u32 {
+        match self
+            .sources
+            .iter()
+            .position(|t| Arc::ptr_eq(t, s) || **t == **s)
+        {
+            Some(i) => i as u32,
+            None => {
+                self.sources.push(s.clone());
+                (self.sources.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Splits `papers` into new ones and repeats of papers kept before.
+    pub fn accept(&mut self, papers: Vec<Paper>) -> Batch {
+        let mut batch = Batch {
+            papers: Vec::with_capacity(papers.len()),
+            also_in: Vec::new(),
+        };
+        let mut last_source: Option<(Arc<str>, u32)> = None;
+        for paper in papers {
+            let src = match &last_source {
+                Some((s, id)) if Arc::ptr_eq(s, &paper.source) => *id,
+                _ => {
+                    let id = self.source_id(&paper.source);
+                    last_source = Some((paper.source.clone(), id));
+                    id
+                }
+            };
+            let key = xxhash_rust::xxh3::xxh3_128(paper.id.as_str().as_bytes());
+            let next = self.first_source.len() as u32;
+            match self.index.entry(key) {
+                std::collections::hash_map::Entry::Occupied(e) => {
+                    let i = *e.get();
+                    if self.first_source[i as usize] != src {
+                        batch.also_in.push((i, paper.source));
+                    }
+                }
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(next);
+                    self.first_source.push(src);
+                    batch.papers.push(paper);
+                }
+            }
+        }
+        batch
+    }
+}
+
 impl Corpus {
     /// Builds a corpus: a paper met twice (same id) is kept once with both
     /// lists; derived titles that collide with another title get the short
     /// id appended, so every title is unique.
     pub fn new(papers: Vec<Paper>) -> Corpus {
-        // Ids by their hash; two different ids with one hash (astronomically
-        // rare) are told apart in a second map keyed by the id itself.
-        let mut index: HashMap<u64, u32> = HashMap::with_capacity(papers.len());
-        let mut clashes: HashMap<PaperId, u32> = HashMap::new();
-        let mut kept: Vec<Paper> = Vec::with_capacity(papers.len());
-        for paper in papers {
-            let key = xxhash_rust::xxh3::xxh3_64(paper.id.as_str().as_bytes());
-            let seen = match index.get(&key) {
-                None => {
-                    index.insert(key, kept.len() as u32);
-                    None
-                }
-                Some(&i) if kept[i as usize].id == paper.id => Some(i),
-                Some(_) => match clashes.get(&paper.id) {
-                    Some(&i) => Some(i),
-                    None => {
-                        clashes.insert(paper.id.clone(), kept.len() as u32);
-                        None
-                    }
-                },
-            };
-            match seen {
-                Some(i) => {
-                    let first = &mut kept[i as usize];
-                    if first.source != paper.source && !first.also_in.contains(&paper.source) {
-                        first.also_in.push(paper.source);
-                    }
-                }
-                None => kept.push(paper),
+        let mut corpus = Corpus::default();
+        corpus.push(Dedup::default().accept(papers));
+        corpus.finish();
+        corpus
+    }
+
+    /// Appends a batch (from [`Dedup::accept`]).
+    pub fn push(&mut self, batch: Batch) {
+        self.papers.extend(batch.papers);
+        for (i, source) in batch.also_in {
+            if let Some(p) = self.papers.get_mut(i as usize)
+                && !p.also_in.contains(&source)
+            {
+                p.also_in.push(source);
             }
         }
-        let short_len = short_id_len(kept.iter().map(|p| &p.id));
-        let mut corpus = Corpus {
-            papers: kept,
-            short_len,
-        };
-        corpus.make_titles_unique();
-        corpus
+        self.short_len = self.short_len.max(MIN_SHORT_ID);
+    }
+
+    /// Once every paper is in: shortens ids as far as they stay unique and
+    /// makes derived titles unique.
+    pub fn finish(&mut self) {
+        self.short_len = short_id_len(self.papers.iter().map(|p| &p.id));
+        self.make_titles_unique();
     }
 
     fn make_titles_unique(&mut self) {

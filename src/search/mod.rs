@@ -150,6 +150,39 @@ impl Items {
         self.lens.push(u.len().min(u16::MAX as usize) as u16);
         self.titles.push(u);
     }
+
+    fn append(&mut self, other: Items) {
+        self.titles.extend(other.titles);
+        self.lens.extend(other.lens);
+        self.masks.extend(other.masks);
+    }
+}
+
+/// Papers made ready for the matcher (titles converted, abstracts
+/// rendered for the index): work that can run on the thread that loads
+/// them, so that adding a million papers costs the UI thread next to
+/// nothing.
+#[derive(Default)]
+pub struct Prepared {
+    items: Items,
+    abstracts: Vec<String>,
+}
+
+impl Prepared {
+    /// Prepares `papers`.
+    pub fn new(papers: &[Paper]) -> Prepared {
+        let mut items = Items::default();
+        for p in papers {
+            items.push(&p.title);
+        }
+        Prepared {
+            items,
+            abstracts: papers
+                .iter()
+                .map(|p| markup::plain(&p.abstract_text))
+                .collect(),
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -570,21 +603,25 @@ impl Search {
     /// Adds papers to what is searched: their titles at once, their
     /// abstracts to the background index.
     pub fn extend(&mut self, papers: &[Paper]) {
+        self.extend_prepared(Prepared::new(papers));
+    }
+
+    /// Adds papers prepared elsewhere (see [`Prepared`]).
+    pub fn extend_prepared(&mut self, prepared: Prepared) {
         let (first, total) = {
             let Ok(mut items) = self.shared.items.write() else {
                 return;
             };
             let first = items.titles.len();
-            for p in papers {
-                items.push(&p.title);
-            }
+            items.append(prepared.items);
             (first, items.titles.len())
         };
         if let Some(tx) = &self.to_indexer {
-            let batch: Vec<(u32, String)> = papers
-                .iter()
+            let batch: Vec<(u32, String)> = prepared
+                .abstracts
+                .into_iter()
                 .enumerate()
-                .map(|(k, p)| ((first + k) as u32, markup::plain(&p.abstract_text)))
+                .map(|(k, text)| ((first + k) as u32, text))
                 .collect();
             let _ = tx.send(batch);
         }
