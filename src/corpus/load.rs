@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
-use super::{Batch, Corpus, Dedup, Paper, Parsed, atom, bibtex, csv, json, ris, text};
+use super::{Batch, Corpus, Dedup, Paper, Parsed, atom, bibtex, csv, id_key, json, ris, text};
 use crate::search::Prepared;
 use crate::text::sanitize;
 
@@ -614,17 +614,27 @@ fn parse_threads() -> usize {
         .clamp(1, 8)
 }
 
-/// Papers and skipped records of a piece of input.
-type Piece = (Vec<Paper>, Vec<(usize, String)>);
+/// A parsed piece of input: papers, their dedup keys, skipped records.
+#[derive(Default)]
+struct Piece {
+    papers: Vec<Paper>,
+    keys: Vec<u128>,
+    skipped: Vec<(usize, String)>,
+}
 
 /// Parses a piece of a line-oriented input whose first line is `first_line`.
 fn parse_piece(text: &str, format: Format, first_line: usize, list: &Arc<str>) -> Piece {
-    let mut papers = Vec::new();
+    let n = memchr_count(text.as_bytes()) + 1;
+    let mut papers = Vec::with_capacity(n);
+    let mut keys = Vec::with_capacity(n);
     let mut skipped = Vec::new();
     let mut push = |record: super::Record, skipped: &mut Vec<(usize, String)>| {
         let line = record.line;
         match record.into_paper(list, 0) {
-            Some(p) => papers.push(p),
+            Some(p) => {
+                keys.push(id_key(&p.id));
+                papers.push(p);
+            }
             None => skipped.push((line, "no title and no abstract".to_string())),
         }
     };
@@ -639,13 +649,17 @@ fn parse_piece(text: &str, format: Format, first_line: usize, list: &Arc<str>) -
             }
         }
         _ => {
-            for mut r in text::parse_lines(text).records {
+            for mut r in text::lines_records(text) {
                 r.line += first_line - 1;
                 push(r, &mut skipped);
             }
         }
     }
-    (papers, skipped)
+    Piece {
+        papers,
+        keys,
+        skipped,
+    }
 }
 
 /// Parses a chunk of whole lines on every core, in order.
@@ -696,13 +710,17 @@ fn parse_chunk(text: &str, format: Format, first_line: usize, list: &Arc<str>) -
             .map(|h| h.join().unwrap_or_default())
             .collect()
     });
-    let mut papers = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
-    let mut skipped = Vec::new();
-    for (p, s) in parts {
-        papers.extend(p);
-        skipped.extend(s);
+    let mut out = Piece {
+        papers: Vec::with_capacity(parts.iter().map(|p| p.papers.len()).sum()),
+        keys: Vec::new(),
+        skipped: Vec::new(),
+    };
+    for p in parts {
+        out.papers.extend(p.papers);
+        out.keys.extend(p.keys);
+        out.skipped.extend(p.skipped);
     }
-    (papers, skipped)
+    out
 }
 
 /// Line ends in `bytes`.
@@ -722,12 +740,17 @@ struct Sink<'a> {
 }
 
 impl Sink<'_> {
-    fn papers(&mut self, mut papers: Vec<Paper>, position: &mut u32) {
+    fn papers(&mut self, papers: Vec<Paper>, position: &mut u32) {
+        let keys: Vec<u128> = papers.iter().map(|p| id_key(&p.id)).collect();
+        self.keyed(papers, &keys, position);
+    }
+
+    fn keyed(&mut self, mut papers: Vec<Paper>, keys: &[u128], position: &mut u32) {
         for p in &mut papers {
             p.position = *position;
             *position += 1;
         }
-        let batch = self.dedup.accept(papers);
+        let batch = self.dedup.accept_keyed(papers, keys);
         self.papers += batch.papers.len();
         let prepared = self.prepare.then(|| Prepared::new(&batch.papers));
         (self.out)(Event::Papers(batch, prepared));
@@ -746,6 +769,94 @@ impl Sink<'_> {
 /// The message for a size over the limit.
 fn too_big(opts: &Options) -> String {
     format!("over the size limit ({}; --max-size)", size(opts.max_size))
+}
+
+/// A parsed chunk of a line-oriented input.
+struct Chunk {
+    piece: Piece,
+    invalid: usize,
+    consumed: u64,
+}
+
+/// Reads a line-oriented input a chunk at a time, parses each on every
+/// core and sends it on, in order; an error ends it.
+#[allow(clippy::too_many_arguments)]
+fn read_chunks(
+    mut source: Source,
+    mut buf: Vec<u8>,
+    mut more: bool,
+    known: Option<u64>,
+    opts: &Options,
+    format: Format,
+    list: &Arc<str>,
+    tx: std::sync::mpsc::SyncSender<Result<Chunk, String>>,
+) {
+    let mut line = 1;
+    let mut first = true;
+    let mut read = buf.len() as u64;
+    loop {
+        if more && buf.len() < opts.chunk {
+            let before = buf.len();
+            match source.fill(&mut buf, opts.chunk - before) {
+                Ok(m) => more = m,
+                Err(e) => {
+                    let _ = tx.send(Err(e.to_string()));
+                    return;
+                }
+            }
+            read += (buf.len() - before) as u64;
+        }
+        if known.is_none() && read > opts.max_size {
+            let _ = tx.send(Err(too_big(opts)));
+            return;
+        }
+        let cut = if more {
+            match buf.iter().rposition(|&b| b == b'\n') {
+                Some(i) => i + 1,
+                // No line end yet: read on (a line longer than four chunks
+                // is taken as it is).
+                None if buf.len() < 4 * opts.chunk => {
+                    let before = buf.len();
+                    match source.fill(&mut buf, opts.chunk) {
+                        Ok(m) => more = m,
+                        Err(e) => {
+                            let _ = tx.send(Err(e.to_string()));
+                            return;
+                        }
+                    }
+                    read += (buf.len() - before) as u64;
+                    continue;
+                }
+                None => buf.len(),
+            }
+        } else {
+            buf.len()
+        };
+        let rest = buf.split_off(cut);
+        let chunk = std::mem::replace(&mut buf, rest);
+        let consumed = chunk.len() as u64;
+        let (mut text, invalid) = decode(chunk);
+        if first && text.starts_with('\u{feff}') {
+            text.drain(..3);
+        }
+        first = false;
+        let lines_here = memchr_count(text.as_bytes());
+        let piece = parse_chunk(&text, format, line, list);
+        drop(text);
+        line += lines_here;
+        let done = !more && buf.is_empty();
+        if tx
+            .send(Ok(Chunk {
+                piece,
+                invalid,
+                consumed,
+            }))
+            .is_err()
+            || done
+        {
+            return;
+        }
+    }
 }
 
 /// Reads one input, streaming its papers into `sink`.
@@ -795,72 +906,33 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> Report {
     let line_oriented = matches!(format, Format::Lines | Format::Jsonl) && !utf16;
     let mut position = 0u32;
     if line_oriented {
-        // Chunk by chunk, parsed on every core: memory stays bounded by the
-        // chunk, whatever the size of the file.
+        // Chunk by chunk: one thread reads and parses (on every core) while
+        // this one hands the last chunk's papers on. Memory stays bounded
+        // by a few chunks, whatever the size of the file.
         let list: Arc<str> = sanitize::line(&input.list_name()).into();
-        let mut line = 1;
-        let mut first = true;
-        let mut read = buf.len() as u64;
-        loop {
-            if more && buf.len() < opts.chunk {
-                let before = buf.len();
-                match source.fill(&mut buf, opts.chunk - before) {
-                    Ok(m) => more = m,
-                    Err(e) => {
-                        report.error = Some(e.to_string());
-                        break;
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Chunk, String>>(1);
+        std::thread::scope(|s| {
+            let list = &list;
+            s.spawn(move || read_chunks(source, buf, more, known, opts, format, list, tx));
+            for chunk in rx {
+                match chunk {
+                    Ok(c) => {
+                        report.invalid_utf8 += c.invalid;
+                        report.skipped.extend(c.piece.skipped);
+                        report.papers += c.piece.papers.len();
+                        report.without_abstract += c
+                            .piece
+                            .papers
+                            .iter()
+                            .filter(|p| p.abstract_text.is_empty())
+                            .count();
+                        sink.keyed(c.piece.papers, &c.piece.keys, &mut position);
+                        sink.progress(c.consumed);
                     }
+                    Err(e) => report.error = Some(e),
                 }
-                read += (buf.len() - before) as u64;
             }
-            if known.is_none() && read > opts.max_size {
-                report.error = Some(too_big(opts));
-                break;
-            }
-            let cut = if more {
-                match buf.iter().rposition(|&b| b == b'\n') {
-                    Some(i) => i + 1,
-                    // No line end yet: read on (a line longer than four
-                    // chunks is taken as it is).
-                    None if buf.len() < 4 * opts.chunk => {
-                        let before = buf.len();
-                        match source.fill(&mut buf, opts.chunk) {
-                            Ok(m) => more = m,
-                            Err(e) => {
-                                report.error = Some(e.to_string());
-                                break;
-                            }
-                        }
-                        read += (buf.len() - before) as u64;
-                        continue;
-                    }
-                    None => buf.len(),
-                }
-            } else {
-                buf.len()
-            };
-            let rest = buf.split_off(cut);
-            let chunk = std::mem::replace(&mut buf, rest);
-            let consumed = chunk.len() as u64;
-            let (mut text, invalid) = decode(chunk);
-            report.invalid_utf8 += invalid;
-            if first && text.starts_with('\u{feff}') {
-                text.drain(..3);
-            }
-            first = false;
-            let lines_here = memchr_count(text.as_bytes());
-            let (papers, skipped) = parse_chunk(&text, format, line, &list);
-            drop(text);
-            line += lines_here;
-            report.skipped.extend(skipped);
-            report.papers += papers.len();
-            report.without_abstract += papers.iter().filter(|p| p.abstract_text.is_empty()).count();
-            sink.papers(papers, &mut position);
-            sink.progress(consumed);
-            if !more && buf.is_empty() {
-                break;
-            }
-        }
+        });
     } else {
         while more {
             match source.fill(&mut buf, opts.chunk.max(HEAD)) {

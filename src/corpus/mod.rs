@@ -33,7 +33,16 @@ pub struct PaperId(Box<str>);
 impl PaperId {
     /// The id for a 64-bit content hash.
     pub fn from_hash(hash: u64) -> PaperId {
-        PaperId(format!("{hash:016x}").into())
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut out = [0u8; 16];
+        for (k, b) in out.iter_mut().enumerate() {
+            *b = HEX[((hash >> (60 - 4 * k)) & 0xf) as usize];
+        }
+        PaperId(
+            std::str::from_utf8(&out)
+                .unwrap_or("0000000000000000")
+                .into(),
+        )
     }
 
     /// The id of an arXiv paper (`arxiv:2401.01234`, version dropped).
@@ -100,33 +109,36 @@ fn strip_version(id: &str) -> &str {
 /// fields never enter it, so a better title heuristic changes no id.
 pub fn content_hash(title: Option<&str>, abstract_text: &str) -> u64 {
     // The hash of `title` and `abstract`, each with whitespace runs folded
-    // to one space and trimmed, joined by a newline; streamed, not built.
-    let mut h = xxhash_rust::xxh3::Xxh3::new();
-    if let Some(t) = title {
-        update_normalised(&mut h, t);
+    // to one space and trimmed, joined by a newline, built in a buffer kept
+    // per thread (one-shot xxh3 is several times faster than streaming on
+    // short text).
+    thread_local! {
+        static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
     }
-    h.update(b"\n");
-    update_normalised(&mut h, abstract_text);
-    h.digest()
+    BUF.with(|buf| {
+        let mut buf = buf.borrow_mut();
+        buf.clear();
+        if let Some(t) = title {
+            push_normalised(&mut buf, t);
+        }
+        buf.push(b'\n');
+        push_normalised(&mut buf, abstract_text);
+        xxhash_rust::xxh3::xxh3_64(&buf)
+    })
 }
 
-fn update_normalised(h: &mut xxhash_rust::xxh3::Xxh3, s: &str) {
-    // Usually the text is normalised already: hash it in one piece.
+fn push_normalised(buf: &mut Vec<u8>, s: &str) {
+    // Usually the text is normalised already: copy it in one piece.
     let b = s.as_bytes();
-    let normal = s.is_ascii()
-        && b.first() != Some(&b' ')
-        && b.last() != Some(&b' ')
-        && !b.windows(2).any(|w| w[0] == b' ' && w[1] == b' ')
-        && !b.iter().any(|&c| c != b' ' && c.is_ascii_whitespace());
-    if normal {
-        h.update(b);
+    if b.first() != Some(&b' ') && b.last() != Some(&b' ') && sanitize::plain_ascii_line(b) {
+        buf.extend_from_slice(b);
         return;
     }
     for (i, w) in s.split_whitespace().enumerate() {
         if i > 0 {
-            h.update(b" ");
+            buf.push(b' ');
         }
-        h.update(w.as_bytes());
+        buf.extend_from_slice(w.as_bytes());
     }
 }
 
@@ -186,18 +198,9 @@ impl Record {
     /// Sanitizes the record and gives it an id and, when it has no title, a
     /// derived one. `source` is the list's (sanitized) name. `None` when the
     /// record has neither title nor abstract.
-    pub fn into_paper(self, source: &Arc<str>, position: u32) -> Option<Paper> {
-        let given = self
-            .title
-            .as_deref()
-            .map(sanitize::line)
-            .filter(|t| !t.is_empty());
-        let abstract_text = self
-            .abstract_text
-            .as_deref()
-            .map(sanitize::block)
-            .unwrap_or_default();
-        if given.is_none() && abstract_text.is_empty() {
+    pub fn into_paper(mut self, source: &Arc<str>, position: u32) -> Option<Paper> {
+        let empty = |s: &Option<String>| s.as_deref().is_none_or(|t| t.trim().is_empty());
+        if empty(&self.title) && empty(&self.abstract_text) {
             return None;
         }
         let arxiv = self
@@ -214,6 +217,20 @@ impl Record {
                 self.abstract_text.as_deref().unwrap_or(""),
             )),
         };
+        // The raw text is no longer needed: sanitize it in place.
+        let given = self
+            .title
+            .take()
+            .map(sanitize::line_owned)
+            .filter(|t| !t.is_empty());
+        let abstract_text = self
+            .abstract_text
+            .take()
+            .map(sanitize::block_owned)
+            .unwrap_or_default();
+        if given.is_none() && abstract_text.is_empty() {
+            return None;
+        }
         let mut links: Vec<String> = self
             .urls
             .iter()
@@ -307,9 +324,29 @@ pub struct Batch {
 /// away from the papers it has passed on.
 #[derive(Debug, Default)]
 pub struct Dedup {
-    index: HashMap<u128, u32>,
+    index: HashMap<u128, u32, std::hash::BuildHasherDefault<HashOfHash>>,
     sources: Vec<Arc<str>>,
     first_source: Vec<u32>,
+}
+
+/// The hasher for keys that are hashes already: it keeps their low bits.
+#[derive(Default)]
+pub struct HashOfHash(u64);
+
+impl std::hash::Hasher for HashOfHash {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u128(&mut self, n: u128) {
+        self.0 = n as u64;
+    }
 }
 
 impl Dedup {
@@ -329,12 +366,19 @@ impl Dedup {
 
     /// Splits `papers` into new ones and repeats of papers kept before.
     pub fn accept(&mut self, papers: Vec<Paper>) -> Batch {
-        let mut batch = Batch {
-            papers: Vec::with_capacity(papers.len()),
-            also_in: Vec::new(),
-        };
+        let keys: Vec<u128> = papers.iter().map(|p| id_key(&p.id)).collect();
+        self.accept_keyed(papers, &keys)
+    }
+
+    /// [`Dedup::accept`] with each paper's [`id_key`] worked out already
+    /// (by the threads that parsed them).
+    pub fn accept_keyed(&mut self, mut papers: Vec<Paper>, keys: &[u128]) -> Batch {
+        let mut also_in = Vec::new();
+        self.index.reserve(papers.len());
+        self.first_source.reserve(papers.len());
         let mut last_source: Option<(Arc<str>, u32)> = None;
-        for paper in papers {
+        let mut keep = Vec::with_capacity(papers.len());
+        for (paper, &key) in papers.iter().zip(keys) {
             let src = match &last_source {
                 Some((s, id)) if Arc::ptr_eq(s, &paper.source) => *id,
                 _ => {
@@ -343,24 +387,32 @@ impl Dedup {
                     id
                 }
             };
-            let key = xxhash_rust::xxh3::xxh3_128(paper.id.as_str().as_bytes());
             let next = self.first_source.len() as u32;
             match self.index.entry(key) {
                 std::collections::hash_map::Entry::Occupied(e) => {
                     let i = *e.get();
                     if self.first_source[i as usize] != src {
-                        batch.also_in.push((i, paper.source));
+                        also_in.push((i, paper.source.clone()));
                     }
+                    keep.push(false);
                 }
                 std::collections::hash_map::Entry::Vacant(e) => {
                     e.insert(next);
                     self.first_source.push(src);
-                    batch.papers.push(paper);
+                    keep.push(true);
                 }
             }
         }
-        batch
+        // In place: nothing moves until the first repeat.
+        let mut k = keep.iter();
+        papers.retain(|_| *k.next().unwrap_or(&true));
+        Batch { papers, also_in }
     }
+}
+
+/// The key [`Dedup`] knows a paper by: a 128-bit hash of its id.
+pub fn id_key(id: &PaperId) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(id.as_str().as_bytes())
 }
 
 impl Corpus {
@@ -376,7 +428,11 @@ impl Corpus {
 
     /// Appends a batch (from [`Dedup::accept`]).
     pub fn push(&mut self, batch: Batch) {
-        self.papers.extend(batch.papers);
+        if self.papers.is_empty() {
+            self.papers = batch.papers;
+        } else {
+            self.papers.extend(batch.papers);
+        }
         for (i, source) in batch.also_in {
             if let Some(p) = self.papers.get_mut(i as usize)
                 && !p.also_in.contains(&source)

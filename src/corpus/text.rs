@@ -226,10 +226,9 @@ fn parse_separated(input: &str, marker: &str) -> Parsed {
     }
 }
 
-/// Parses the `lines` format: one paper per non-blank line, a title when it
-/// is at most [`MAX_LINES_TITLE`] characters, an abstract otherwise.
-pub fn parse_lines(input: &str) -> Parsed {
-    let records = numbered_lines(input)
+/// The records of the `lines` format, one at a time.
+pub fn lines_records(input: &str) -> impl Iterator<Item = Record> + '_ {
+    numbered_lines(input)
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(line, l)| {
             let l = l.trim();
@@ -241,7 +240,12 @@ pub fn parse_lines(input: &str) -> Parsed {
                 ..Record::default()
             }
         })
-        .collect();
+}
+
+/// Parses the `lines` format: one paper per non-blank line, a title when it
+/// is at most [`MAX_LINES_TITLE`] characters, an abstract otherwise.
+pub fn parse_lines(input: &str) -> Parsed {
+    let records = lines_records(input).collect();
     Parsed {
         header: None,
         records,

@@ -29,6 +29,25 @@ pub fn block(input: &str) -> String {
     clean(input, Shape::Block)
 }
 
+/// [`line`] for a string the caller gives up: returned as it is, without a
+/// copy, when it is clean already (the common case).
+pub fn line_owned(input: String) -> String {
+    if already_clean(&input) {
+        input
+    } else {
+        clean(&input, Shape::Line)
+    }
+}
+
+/// [`block`] for a string the caller gives up (see [`line_owned`]).
+pub fn block_owned(input: String) -> String {
+    if already_clean(&input) {
+        input
+    } else {
+        clean(&input, Shape::Block)
+    }
+}
+
 /// True for characters that are removed outright: bidi embeddings,
 /// overrides and isolates, and zero-width or invisible format characters.
 fn is_invisible(c: char) -> bool {
@@ -61,16 +80,10 @@ fn already_clean(input: &str) -> bool {
     if bytes.first() == Some(&b' ') || bytes.last() == Some(&b' ') {
         return false;
     }
-    let mut prev_space = false;
     if input.is_ascii() {
-        for &b in bytes {
-            if !(0x20..0x7f).contains(&b) || (b == b' ' && prev_space) {
-                return false;
-            }
-            prev_space = b == b' ';
-        }
-        return true;
+        return plain_ascii_line(bytes);
     }
+    let mut prev_space = false;
     for c in input.chars() {
         if c.is_control() || is_invisible(c) || c.is_whitespace() && (c != ' ' || prev_space) {
             return false;
@@ -78,6 +91,21 @@ fn already_clean(input: &str) -> bool {
         prev_space = c == ' ';
     }
     true
+}
+
+/// True when `bytes` are printable ASCII without a doubled space (leading
+/// and trailing spaces are the caller's to check). Written without early
+/// exits, so that the compiler can vectorise it: it runs over every title
+/// and abstract loaded.
+pub fn plain_ascii_line(bytes: &[u8]) -> bool {
+    let printable = bytes
+        .iter()
+        .fold(true, |ok, &b| ok & (0x20..0x7f).contains(&b));
+    let doubled = bytes
+        .iter()
+        .zip(bytes.get(1..).unwrap_or(&[]))
+        .fold(false, |d, (&a, &b)| d | ((a == b' ') & (b == b' ')));
+    printable && !doubled
 }
 
 /// Removes escape sequences and control characters. Tabs become spaces;

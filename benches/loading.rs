@@ -1,0 +1,65 @@
+//! Loading speed and memory: reads files the way the reader and the
+//! commands do and reports time, papers per second and peak memory
+//! (`VmHWM`, Linux) after each.
+//!
+//! `cargo bench --bench loading -- FILE...` (e.g. from
+//! `cargo run --release --example gen_corpus -- jsonl 1M f.jsonl`).
+
+use std::time::Instant;
+
+use paperboat::corpus::Corpus;
+use paperboat::corpus::load::{Event, Input, Options, stream};
+use paperboat::search::Search;
+
+/// Peak resident memory so far, in MiB (Linux).
+fn peak_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+fn main() {
+    let files: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let searchable = std::env::var_os("SEARCHABLE").is_some();
+    for f in files {
+        let size = std::fs::metadata(&f).map(|m| m.len()).unwrap_or(0);
+        let t = Instant::now();
+        let mut corpus = Corpus::default();
+        let mut search = searchable.then(|| Search::new(|| {}));
+        stream(
+            &[Input::Path(f.clone().into())],
+            &Options::default(),
+            searchable,
+            &mut |e| {
+                if let Event::Papers(batch, prepared) = e {
+                    if let (Some(s), Some(p)) = (search.as_mut(), prepared) {
+                        s.extend_prepared(p);
+                    }
+                    corpus.push(batch);
+                }
+            },
+        );
+        corpus.finish();
+        let papers = corpus.len();
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "{f}: {papers} papers from {:.0} MiB in {secs:.2} s ({:.0}k papers/s, {:.0} MiB/s){}; peak memory {}",
+            size as f64 / 1048576.0,
+            papers as f64 / secs / 1e3,
+            size as f64 / 1048576.0 / secs,
+            if searchable {
+                ", titles searchable"
+            } else {
+                ""
+            },
+            peak_mib().map_or("?".into(), |m| format!(
+                "{m:.0} MiB ({:.2}x the file)",
+                m * 1048576.0 / size.max(1) as f64
+            )),
+        );
+    }
+}
