@@ -153,7 +153,7 @@ pub struct Paper {
     pub title_derived: bool,
     /// The abstract (paragraphs separated by `\n\n`); empty when the record
     /// had none.
-    pub abstract_text: String,
+    pub abstract_text: Arc<str>,
     /// The list the paper came from (a header line, or the file name),
     /// shared by the papers of a list.
     pub source: Arc<str>,
@@ -256,7 +256,7 @@ impl Record {
             id,
             title,
             title_derived,
-            abstract_text,
+            abstract_text: abstract_text.into(),
             source: source.clone(),
             position,
             authors: self
@@ -444,15 +444,15 @@ impl Corpus {
     }
 
     /// Once every paper is in: shortens ids as far as they stay unique and
-    /// makes derived titles unique.
-    pub fn finish(&mut self) {
+    /// makes derived titles unique. Returns the papers whose title changed.
+    pub fn finish(&mut self) -> Vec<usize> {
         self.short_len = short_id_len(self.papers.iter().map(|p| &p.id));
-        self.make_titles_unique();
+        self.make_titles_unique()
     }
 
-    fn make_titles_unique(&mut self) {
+    fn make_titles_unique(&mut self) -> Vec<usize> {
         if !self.papers.iter().any(|p| p.title_derived) {
-            return;
+            return Vec::new();
         }
         let mut count: HashMap<&str, usize> = HashMap::new();
         for p in &self.papers {
@@ -465,10 +465,11 @@ impl Corpus {
             .filter(|(_, p)| p.title_derived && count[p.title.as_str()] > 1)
             .map(|(i, _)| i)
             .collect();
-        for i in dupes {
+        for &i in &dupes {
             let short = self.short_id(i).to_string();
             self.papers[i].title = format!("{} [{short}]", self.papers[i].title);
         }
+        dupes
     }
 
     /// Number of papers.

@@ -4,7 +4,7 @@
 //! index of the words in abstracts (for the title-and-abstract scope, so a
 //! query never scans the abstracts themselves).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use unicode_normalization::UnicodeNormalization;
 
@@ -78,15 +78,15 @@ fn stands_alone(c: char) -> bool {
     matches!(c as u32, 0x2E80..=0x9FFF | 0xAC00..=0xD7FF | 0xF900..=0xFAFF | 0x20000..=0x3FFFF)
 }
 
-/// The words of `text`, lower-cased: runs of letters and digits; CJK
+/// The words of `text` as written: runs of letters and digits; CJK
 /// characters each a word.
-pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+fn word_spans(text: &str) -> impl Iterator<Item = &str> + '_ {
     let mut chars = text.char_indices().peekable();
     std::iter::from_fn(move || {
         loop {
             let (start, c) = chars.next()?;
             if stands_alone(c) {
-                return Some(c.to_string());
+                return Some(&text[start..start + c.len_utf8()]);
             }
             if !c.is_alphanumeric() {
                 continue;
@@ -100,9 +100,31 @@ pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
                     break;
                 }
             }
-            return Some(text[start..end].to_lowercase());
+            return Some(&text[start..end]);
         }
     })
+}
+
+/// The words of `text`, lower-cased: runs of letters and digits; CJK
+/// characters each a word.
+pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    word_spans(text).map(str::to_lowercase)
+}
+
+/// Calls `f` with each word of `text`, lower-cased, without allocating
+/// for words already in lower case (`buf` holds the others).
+pub fn for_each_word(text: &str, buf: &mut String, mut f: impl FnMut(&str)) {
+    for w in word_spans(text) {
+        if w.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        {
+            f(w);
+        } else {
+            buf.clear();
+            buf.extend(w.chars().flat_map(char::to_lowercase));
+            f(buf);
+        }
+    }
 }
 
 /// A set of papers by index.
@@ -142,7 +164,7 @@ impl Bits {
 /// Which abstracts hold which words: word → papers (ascending).
 #[derive(Default)]
 pub struct WordIndex {
-    postings: HashMap<Box<str>, Vec<u32>>,
+    postings: FxHashMap<Box<str>, Vec<u32>>,
     /// Papers indexed so far (papers `0..indexed`).
     pub indexed: usize,
 }
@@ -150,18 +172,37 @@ pub struct WordIndex {
 impl WordIndex {
     /// Indexes the abstract of paper `idx` (papers come in index order).
     pub fn add(&mut self, idx: u32, text: &str) {
-        let mut seen: Vec<String> = words(text).collect();
-        seen.sort_unstable();
-        seen.dedup();
-        for w in seen {
-            match self.postings.get_mut(w.as_str()) {
-                Some(list) => list.push(idx),
-                None => {
-                    self.postings.insert(w.into_boxed_str(), vec![idx]);
+        let mut buf = String::new();
+        let postings = &mut self.postings;
+        for_each_word(text, &mut buf, |w| match postings.get_mut(w) {
+            // Papers come in order: a repeat of a word is the last entry.
+            Some(list) => {
+                if list.last() != Some(&idx) {
+                    list.push(idx);
+                }
+            }
+            None => {
+                postings.insert(w.into(), vec![idx]);
+            }
+        });
+        self.indexed = self.indexed.max(idx as usize + 1);
+    }
+
+    /// Appends an index of the papers that follow this one's.
+    pub fn append(&mut self, other: WordIndex) {
+        if self.postings.is_empty() {
+            self.postings = other.postings;
+        } else {
+            for (w, list) in other.postings {
+                match self.postings.get_mut(&w) {
+                    Some(mine) => mine.extend(list),
+                    None => {
+                        self.postings.insert(w, list);
+                    }
                 }
             }
         }
-        self.indexed = self.indexed.max(idx as usize + 1);
+        self.indexed = self.indexed.max(other.indexed);
     }
 
     /// The papers (of the first `n`) whose abstract has a word starting

@@ -29,7 +29,7 @@
 pub mod index;
 pub mod query;
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::thread::JoinHandle;
@@ -151,6 +151,17 @@ impl Items {
         self.titles.push(u);
     }
 
+    fn set(&mut self, i: usize, title: &str) {
+        if i >= self.titles.len() {
+            return;
+        }
+        let plain = markup::plain(title);
+        self.masks[i] = title_mask(&plain);
+        let u = Utf32String::from(plain);
+        self.lens[i] = u.len().min(u16::MAX as usize) as u16;
+        self.titles[i] = u;
+    }
+
     fn append(&mut self, other: Items) {
         self.titles.extend(other.titles);
         self.lens.extend(other.lens);
@@ -165,7 +176,9 @@ impl Items {
 #[derive(Default)]
 pub struct Prepared {
     items: Items,
-    abstracts: Vec<String>,
+    /// The abstracts, shared with the papers (indexed later, on the
+    /// indexer's threads).
+    abstracts: Vec<Arc<str>>,
 }
 
 impl Prepared {
@@ -177,10 +190,7 @@ impl Prepared {
         }
         Prepared {
             items,
-            abstracts: papers
-                .iter()
-                .map(|p| markup::plain(&p.abstract_text))
-                .collect(),
+            abstracts: papers.iter().map(|p| p.abstract_text.clone()).collect(),
         }
     }
 }
@@ -194,8 +204,20 @@ struct Job {
 
 struct State {
     job: Option<Job>,
+    /// Papers added, pending ones included.
     items: usize,
+    /// Titles added but not yet moved into [`Shared::items`]: the worker
+    /// moves them in between passes, so adding never waits for a pass.
+    pending: Vec<Items>,
+    /// Titles changed since they were added, applied the same way.
+    retitled: Vec<(usize, String)>,
     shutdown: bool,
+}
+
+impl State {
+    fn has_pending(&self) -> bool {
+        !self.pending.is_empty() || !self.retitled.is_empty()
+    }
 }
 
 struct Shared {
@@ -207,6 +229,8 @@ struct Shared {
     generation: AtomicU64,
     notify: Box<dyn Fn() + Send + Sync>,
     threads: usize,
+    /// While set, the indexer waits (the corpus is still loading).
+    hold: AtomicBool,
 }
 
 impl Shared {
@@ -409,6 +433,25 @@ fn worker(shared: Arc<Shared>) {
                     (Some(_), None) => true,
                     (None, _) => false,
                 };
+                if st.has_pending() {
+                    let pending = std::mem::take(&mut st.pending);
+                    let retitled = std::mem::take(&mut st.retitled);
+                    drop(st);
+                    // No pass holds the titles now: this wait is short.
+                    if let Ok(mut items) = shared.items.write() {
+                        for more in pending {
+                            items.append(more);
+                        }
+                        for (i, title) in retitled {
+                            items.set(i, &title);
+                        }
+                    }
+                    st = match shared.state.lock() {
+                        Ok(st) => st,
+                        Err(_) => return,
+                    };
+                    continue;
+                }
                 if stale {
                     break st.job.clone();
                 }
@@ -521,17 +564,69 @@ fn worker(shared: Arc<Shared>) {
     }
 }
 
-/// Builds the abstract index from papers sent to it.
-fn indexer(shared: Arc<Shared>, rx: mpsc::Receiver<Vec<(u32, String)>>) {
-    for batch in rx {
-        if let Ok(mut ix) = shared.index.write() {
-            for (idx, text) in &batch {
-                ix.add(*idx, text);
-            }
+/// Abstracts the indexer takes at a time (split among its threads).
+const INDEX_STEP: usize = 16_384;
+
+/// Asks the OS to run the calling thread (and threads it starts) after
+/// others: the index is built on what the UI and the matcher leave over.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority has no memory-safety preconditions; on Linux,
+    // `who == 0` with PRIO_PROCESS names the calling thread.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
+    }
+}
+
+/// Indexes `abstracts` (papers `first..`) on up to `threads` threads.
+fn index_piece(first: u32, abstracts: &[Arc<str>], threads: usize) -> WordIndex {
+    let build = |from: usize, part: &[Arc<str>]| {
+        let mut ix = WordIndex::default();
+        for (k, text) in part.iter().enumerate() {
+            ix.add(first + (from + k) as u32, &markup::plain(text));
         }
-        // Searches in the abstract scope can see more papers now.
-        if let Ok(_st) = shared.state.lock() {
-            shared.wake.notify_all();
+        ix
+    };
+    if threads <= 1 || abstracts.len() < 1024 {
+        return build(0, abstracts);
+    }
+    let per = abstracts.len().div_ceil(threads);
+    let parts: Vec<WordIndex> = std::thread::scope(|s| {
+        let handles: Vec<_> = abstracts
+            .chunks(per)
+            .enumerate()
+            .map(|(k, part)| s.spawn(move || build(k * per, part)))
+            .collect();
+        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+    });
+    let mut whole = WordIndex::default();
+    for p in parts {
+        whole.append(p);
+    }
+    whole
+}
+
+/// Builds the abstract index from papers sent to it, at low priority and
+/// not while held (see [`Search::hold_index`]).
+fn indexer(shared: Arc<Shared>, rx: mpsc::Receiver<(u32, Vec<Arc<str>>)>) {
+    lower_priority();
+    let stopped = || shared.generation.load(Ordering::Acquire) == u64::MAX;
+    for (first, batch) in rx {
+        for (k, step) in batch.chunks(INDEX_STEP).enumerate() {
+            while shared.hold.load(Ordering::Acquire) && !stopped() {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            if stopped() {
+                return;
+            }
+            let piece = index_piece(first + (k * INDEX_STEP) as u32, step, shared.threads);
+            if let Ok(mut ix) = shared.index.write() {
+                ix.append(piece);
+            }
+            // Searches in the abstract scope can see more papers now.
+            if let Ok(_st) = shared.state.lock() {
+                shared.wake.notify_all();
+            }
         }
     }
 }
@@ -541,7 +636,7 @@ fn indexer(shared: Arc<Shared>, rx: mpsc::Receiver<Vec<(u32, String)>>) {
 pub struct Search {
     shared: Arc<Shared>,
     handles: Vec<JoinHandle<()>>,
-    to_indexer: Option<mpsc::Sender<Vec<(u32, String)>>>,
+    to_indexer: Option<mpsc::Sender<(u32, Vec<Arc<str>>)>>,
     current: Arc<Results>,
     query: String,
     scope: Scope,
@@ -561,6 +656,8 @@ impl Search {
             state: Mutex::new(State {
                 job: None,
                 items: 0,
+                pending: Vec::new(),
+                retitled: Vec::new(),
                 shutdown: false,
             }),
             wake: Condvar::new(),
@@ -568,6 +665,7 @@ impl Search {
             generation: AtomicU64::new(0),
             notify: Box::new(notify),
             threads: match_threads(),
+            hold: AtomicBool::new(false),
         });
         let (tx, rx) = mpsc::channel();
         let mut handles = Vec::new();
@@ -608,27 +706,39 @@ impl Search {
 
     /// Adds papers prepared elsewhere (see [`Prepared`]).
     pub fn extend_prepared(&mut self, prepared: Prepared) {
-        let (first, total) = {
-            let Ok(mut items) = self.shared.items.write() else {
+        let first = {
+            let Ok(mut st) = self.shared.state.lock() else {
                 return;
             };
-            let first = items.titles.len();
-            items.append(prepared.items);
-            (first, items.titles.len())
+            let first = st.items;
+            st.items += prepared.items.titles.len();
+            st.pending.push(prepared.items);
+            first
         };
         if let Some(tx) = &self.to_indexer {
-            let batch: Vec<(u32, String)> = prepared
-                .abstracts
-                .into_iter()
-                .enumerate()
-                .map(|(k, text)| ((first + k) as u32, text))
-                .collect();
-            let _ = tx.send(batch);
-        }
-        if let Ok(mut st) = self.shared.state.lock() {
-            st.items = total;
+            let _ = tx.send((first as u32, prepared.abstracts));
         }
         self.shared.wake.notify_all();
+    }
+
+    /// Holds the abstract index back (while `hold`), so that loading and
+    /// title search have the cores; abstracts added meanwhile are indexed
+    /// once released.
+    pub fn hold_index(&self, hold: bool) {
+        self.shared.hold.store(hold, Ordering::Release);
+    }
+
+    /// Papers whose title changed since they were added (made unique once
+    /// the corpus is whole): the current query is run again.
+    pub fn retitle(&mut self, papers: &[(usize, &str)]) {
+        if papers.is_empty() {
+            return;
+        }
+        if let Ok(mut st) = self.shared.state.lock() {
+            st.retitled
+                .extend(papers.iter().map(|&(i, t)| (i, t.to_string())));
+        }
+        self.request();
     }
 
     fn request(&mut self) {
@@ -804,10 +914,8 @@ pub fn rank_papers(papers: &[Paper], query: &str, scope: Scope) -> Vec<Match> {
             .collect();
     }
     let abstracts = if scope == Scope::All {
-        let mut ix = WordIndex::default();
-        for (i, p) in papers.iter().enumerate() {
-            ix.add(i as u32, &markup::plain(&p.abstract_text));
-        }
+        let abstracts: Vec<Arc<str>> = papers.iter().map(|p| p.abstract_text.clone()).collect();
+        let ix = index_piece(0, &abstracts, match_threads());
         parsed
             .words
             .iter()
