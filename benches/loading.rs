@@ -30,6 +30,10 @@ fn main() {
         let t = Instant::now();
         let mut corpus = Corpus::default();
         let mut search = searchable.then(|| Search::new(|| {}));
+        // As the reader does: titles while loading, abstracts after.
+        if let Some(s) = &search {
+            s.hold_index(true);
+        }
         stream(
             &[Input::Path(f.clone().into())],
             &Options::default(),
@@ -61,5 +65,19 @@ fn main() {
                 m * 1048576.0 / size.max(1) as f64
             )),
         );
+        if let Some(s) = &search {
+            s.hold_index(false);
+            while s.indexed().0 < papers {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            println!(
+                "  abstracts indexed at {:.2} s; peak memory {}",
+                t.elapsed().as_secs_f64(),
+                peak_mib().map_or("?".into(), |m| format!(
+                    "{m:.0} MiB ({:.2}x the file)",
+                    m * 1048576.0 / size.max(1) as f64
+                )),
+            );
+        }
     }
 }

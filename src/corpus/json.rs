@@ -1997,29 +1997,4 @@ mod tests {
             }
         }
     }
-
-    /// Speed of [`parse_line`] on a real arXiv snapshot line. Run with
-    /// `cargo test --release --lib corpus::json::tests::parse_line_speed -- --ignored --nocapture`.
-    #[test]
-    #[ignore]
-    fn parse_line_speed() {
-        let text = corpus("arxiv-snapshot_wanng-ide.jsonl");
-        let lines: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
-        let bytes: usize = lines.iter().map(|l| l.len()).sum();
-        let rounds = 2_000;
-        let start = std::time::Instant::now();
-        let mut n = 0;
-        for _ in 0..rounds {
-            for (i, line) in lines.iter().enumerate() {
-                n += usize::from(parse_line(line, i + 1).unwrap().is_some());
-            }
-        }
-        let secs = start.elapsed().as_secs_f64();
-        println!(
-            "parse_line: {n} lines in {secs:.2} s = {:.0} lines/s, {:.0} MB/s (mean line {} bytes)",
-            n as f64 / secs,
-            (bytes * rounds) as f64 / secs / 1e6,
-            bytes / lines.len()
-        );
-    }
 }

@@ -595,6 +595,54 @@ fn open(input: &Input, opts: &Options) -> Result<(Source, Option<u64>), String> 
     }
 }
 
+/// Opens an input and reads its head: the source, its size when known,
+/// the head, and whether more follows. An input that cannot be read, is
+/// empty or is not text says why.
+fn open_head(
+    input: &Input,
+    opts: &Options,
+) -> Result<(Source, Option<u64>, Vec<u8>, bool), String> {
+    let (mut source, known) = open(input, opts)?;
+    let mut buf = Vec::new();
+    let more = source.fill(&mut buf, HEAD).map_err(|e| e.to_string())?;
+    if !more && buf.iter().all(u8::is_ascii_whitespace) {
+        return Err("empty file".to_string());
+    }
+    if let Some(what) = not_text(&buf) {
+        return Err(format!("not a corpus: {what}"));
+    }
+    Ok((source, known, buf, more))
+}
+
+/// Checks, before a load, that some input can be read at all: each file
+/// is opened and its head looked at (standard input is taken on trust).
+/// Fails, with every input's reason, when none can; the reader uses it to
+/// say so before it takes the screen.
+pub fn precheck(inputs: &[Input], opts: &Options) -> Result<(), LoadError> {
+    let mut reports = Vec::new();
+    for item in expand(inputs) {
+        let input = match item {
+            Ok(input) => input,
+            Err(report) => {
+                reports.push(report);
+                continue;
+            }
+        };
+        if matches!(input, Input::Stdin) {
+            return Ok(());
+        }
+        match open_head(&input, opts) {
+            Ok(_) => return Ok(()),
+            Err(e) => reports.push(Report {
+                name: input.name(),
+                error: Some(e),
+                ..Report::default()
+            }),
+        }
+    }
+    Err(LoadError::NoPapers(reports))
+}
+
 /// True when `head` begins with a complete JSON object on its first line
 /// and more follows: JSON Lines rather than one document.
 fn looks_like_json_lines(head: &str) -> bool {
@@ -725,7 +773,7 @@ fn parse_chunk(text: &str, format: Format, first_line: usize, list: &Arc<str>) -
 
 /// Line ends in `bytes`.
 fn memchr_count(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| b == b'\n').count()
+    memchr::memchr_iter(b'\n', bytes).count()
 }
 
 /// Hands papers on: numbered within their list, repeats folded into the
@@ -778,20 +826,23 @@ struct Chunk {
     consumed: u64,
 }
 
-/// Reads a line-oriented input a chunk at a time, parses each on every
-/// core and sends it on, in order; an error ends it.
-#[allow(clippy::too_many_arguments)]
-fn read_chunks(
+/// A chunk of a line-oriented input, read and decoded.
+struct Decoded {
+    text: String,
+    invalid: usize,
+    consumed: u64,
+}
+
+/// Reads a line-oriented input a chunk of whole lines at a time, decoded,
+/// sending each on; an error ends it.
+fn read_texts(
     mut source: Source,
     mut buf: Vec<u8>,
     mut more: bool,
     known: Option<u64>,
     opts: &Options,
-    format: Format,
-    list: &Arc<str>,
-    tx: std::sync::mpsc::SyncSender<Result<Chunk, String>>,
+    tx: std::sync::mpsc::SyncSender<Result<Decoded, String>>,
 ) {
-    let mut line = 1;
     let mut first = true;
     let mut read = buf.len() as u64;
     loop {
@@ -811,7 +862,7 @@ fn read_chunks(
             return;
         }
         let cut = if more {
-            match buf.iter().rposition(|&b| b == b'\n') {
+            match memchr::memrchr(b'\n', &buf) {
                 Some(i) => i + 1,
                 // No line end yet: read on (a line longer than four chunks
                 // is taken as it is).
@@ -840,14 +891,10 @@ fn read_chunks(
             text.drain(..3);
         }
         first = false;
-        let lines_here = memchr_count(text.as_bytes());
-        let piece = parse_chunk(&text, format, line, list);
-        drop(text);
-        line += lines_here;
         let done = !more && buf.is_empty();
         if tx
-            .send(Ok(Chunk {
-                piece,
+            .send(Ok(Decoded {
+                text,
                 invalid,
                 consumed,
             }))
@@ -859,35 +906,65 @@ fn read_chunks(
     }
 }
 
+/// Reads a line-oriented input a chunk at a time, parses each on every
+/// core and sends it on, in order; an error ends it. Reading the next
+/// chunk overlaps parsing this one.
+#[allow(clippy::too_many_arguments)]
+fn read_chunks(
+    source: Source,
+    buf: Vec<u8>,
+    more: bool,
+    known: Option<u64>,
+    opts: &Options,
+    format: Format,
+    list: &Arc<str>,
+    tx: std::sync::mpsc::SyncSender<Result<Chunk, String>>,
+) {
+    let (text_tx, text_rx) = std::sync::mpsc::sync_channel(1);
+    std::thread::scope(|s| {
+        s.spawn(move || read_texts(source, buf, more, known, opts, text_tx));
+        let mut line = 1;
+        for decoded in text_rx {
+            let sent = match decoded {
+                Ok(Decoded {
+                    text,
+                    invalid,
+                    consumed,
+                }) => {
+                    let lines_here = memchr_count(text.as_bytes());
+                    let piece = parse_chunk(&text, format, line, list);
+                    drop(text);
+                    line += lines_here;
+                    tx.send(Ok(Chunk {
+                        piece,
+                        invalid,
+                        consumed,
+                    }))
+                }
+                Err(e) => tx.send(Err(e)),
+            };
+            if sent.is_err() {
+                // The receiver is gone: stop reading (dropping the channel
+                // ends the reader at its next send).
+                break;
+            }
+        }
+    });
+}
+
 /// Reads one input, streaming its papers into `sink`.
 fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> Report {
     let mut report = Report {
         name: input.name(),
         ..Report::default()
     };
-    let (mut source, known) = match open(input, opts) {
+    let (mut source, known, mut buf, mut more) = match open_head(input, opts) {
         Ok(s) => s,
         Err(e) => {
             report.error = Some(e);
             return report;
         }
     };
-    let mut buf = Vec::new();
-    let mut more = match source.fill(&mut buf, HEAD) {
-        Ok(more) => more,
-        Err(e) => {
-            report.error = Some(e.to_string());
-            return report;
-        }
-    };
-    if !more && buf.iter().all(u8::is_ascii_whitespace) {
-        report.error = Some("empty file".to_string());
-        return report;
-    }
-    if let Some(what) = not_text(&buf) {
-        report.error = Some(format!("not a corpus: {what}"));
-        return report;
-    }
     let utf16 = buf.starts_with(&[0xff, 0xfe]) || buf.starts_with(&[0xfe, 0xff]);
     let head_text = if utf16 {
         decode(buf.clone()).0
@@ -1206,7 +1283,7 @@ mod tests {
         }
         let (loaded, _d) = load_text("u16.txt", &utf16);
         assert_eq!(loaded.corpus.len(), 2);
-        assert_eq!(loaded.corpus.papers[0].abstract_text, "Über abstracts.");
+        assert_eq!(&*loaded.corpus.papers[0].abstract_text, "Über abstracts.");
         let (loaded, _d) = load_text("bad.txt", b"L\n\nBad \xff\xfe bytes \xc3 here.\n\nFine.");
         assert_eq!(
             loaded.reports[0].invalid_utf8, 3,
