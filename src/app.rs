@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use crate::corpus::Corpus;
-use crate::corpus::load::{Loaded, Report};
+use crate::corpus::load::{self, LoadError, Loaded, Report};
 use crate::keys::Keymap;
 use crate::search::{Scope, Search};
 use crate::store::{Field, Store};
@@ -417,6 +417,56 @@ pub struct App {
     restore: Option<String>,
     last_refresh: Instant,
     last_retry: Instant,
+    /// While the corpus streams in: how far loading has got.
+    pub loading: Option<Loading>,
+    /// Why the reader ended before it could show a paper: nothing loaded.
+    pub failed: Option<LoadError>,
+    /// Whether the reports are said in the status line once loading ends.
+    announce_reports: bool,
+}
+
+/// How far a streaming load has got.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Loading {
+    /// Papers so far.
+    pub papers: usize,
+    /// Bytes read so far.
+    pub bytes: u64,
+    /// Bytes in all inputs, when known (not for stdin).
+    pub total: Option<u64>,
+}
+
+impl Loading {
+    /// The progress figure: `loading 340k/1.0M` (papers so far, of the
+    /// papers expected from the share of bytes read), or `loading 340k`
+    /// when the size is unknown.
+    pub fn describe(&self) -> String {
+        let so_far = short_count(self.papers);
+        match self.total {
+            Some(total) if self.bytes > 0 && total > self.bytes => {
+                let expected =
+                    (self.papers as f64 * total as f64 / self.bytes as f64).round() as usize;
+                format!(
+                    "loading {so_far}/{}",
+                    short_count(expected.max(self.papers))
+                )
+            }
+            _ => format!("loading {so_far}"),
+        }
+    }
+}
+
+/// A count as people say it: `950`, `12k`, `340k`, `1.0M`.
+pub fn short_count(n: usize) -> String {
+    if n < 1_000 {
+        n.to_string()
+    } else if n < 10_000 {
+        format!("{:.1}k", n as f64 / 1e3)
+    } else if n < 1_000_000 {
+        format!("{}k", n / 1_000)
+    } else {
+        format!("{:.1}M", n as f64 / 1e6)
+    }
 }
 
 impl App {
@@ -461,6 +511,9 @@ impl App {
             restore: None,
             last_refresh: Instant::now(),
             last_retry: Instant::now(),
+            loading: None,
+            failed: None,
+            announce_reports: false,
         };
         if let Some(place) = place {
             app.view = place
@@ -472,6 +525,99 @@ impl App {
         }
         app.reload_marks();
         app
+    }
+
+    /// A reader whose corpus (named by `key`) is still to come: papers
+    /// arrive through [`App::receive`] while the reader is in use, and
+    /// [`App::finish_loading`] ends the load. `announce` says the inputs'
+    /// reports in the status line at the end.
+    pub fn loading(
+        key: String,
+        store: Store,
+        announce: bool,
+        notify: impl Fn() + Send + Sync + 'static,
+    ) -> App {
+        let empty = Loaded {
+            corpus: Corpus::default(),
+            reports: Vec::new(),
+            key,
+        };
+        let mut app = App::new(empty, store, notify);
+        // Titles first: abstracts are indexed once every paper is in.
+        app.search.hold_index(true);
+        app.loading = Some(Loading::default());
+        app.announce_reports = announce;
+        app
+    }
+
+    /// Takes in what a streaming load says.
+    pub fn receive(&mut self, event: load::Event) {
+        match event {
+            load::Event::Papers(batch, prepared) => {
+                let first = self.corpus.len();
+                self.corpus.push(batch);
+                let new = &self.corpus.papers[first..];
+                let state = self.store.state();
+                for p in new {
+                    let m = match state.papers.get(p.id.as_str()) {
+                        Some(e) => Marks {
+                            bookmarked: e.bookmark.is_some_and(|m| m.on),
+                            read: e.read.is_some_and(|m| m.on),
+                        },
+                        None => Marks::default(),
+                    };
+                    self.counts.bookmarked += usize::from(m.bookmarked);
+                    self.counts.read += usize::from(m.read);
+                    self.marks.push(m);
+                }
+                self.counts.total = self.marks.len();
+                let prepared = prepared.unwrap_or_else(|| crate::search::Prepared::new(new));
+                self.search.extend_prepared(prepared);
+                if let Some(l) = &mut self.loading {
+                    l.papers = self.corpus.len();
+                }
+            }
+            load::Event::Progress {
+                bytes,
+                total,
+                papers: _,
+            } => {
+                if let Some(l) = &mut self.loading {
+                    l.bytes = bytes;
+                    l.total = total;
+                }
+            }
+            load::Event::Report(r) => self.reports.push(r),
+        }
+    }
+
+    /// Ends a streaming load: ids shortened and titles made unique now
+    /// that the corpus is whole. When nothing loaded, the reader ends and
+    /// [`App::failed`] says why.
+    pub fn finish_loading(&mut self) {
+        if self.loading.take().is_none() {
+            return;
+        }
+        self.search.hold_index(false);
+        if self.corpus.is_empty() {
+            self.failed = Some(LoadError::NoPapers(std::mem::take(&mut self.reports)));
+            self.quit = true;
+            return;
+        }
+        let retitled = self.corpus.finish();
+        let titles: Vec<(usize, &str)> = retitled
+            .iter()
+            .map(|&i| (i, self.corpus.papers[i].title.as_str()))
+            .collect();
+        self.search.retitle(&titles);
+        if self.announce_reports && self.status.is_none() {
+            let said: Vec<String> = self.reports.iter().map(ToString::to_string).collect();
+            self.status = Some(said.join(" · "));
+        }
+        if self.restore.is_some() && !self.search.is_running() {
+            // The paper left last time is gone from the corpus.
+            self.restore = None;
+        }
     }
 
     /// Applies the user's config: keys, theme (without colour when
@@ -625,12 +771,13 @@ impl App {
         self.ranked_query = Some(now);
         let keep = if let Some(id) = self.restore.take() {
             let found = self.corpus.papers.iter().position(|p| p.id.as_str() == id);
-            if found.is_none() && self.search.is_running() {
+            if found.is_none() && (self.search.is_running() || self.loading.is_some()) {
                 self.restore = Some(id);
             }
             found
-        } else if same_query {
-            // More papers arrived: stay on the same paper.
+        } else if same_query && !(self.loading.is_some() && self.selected == 0) {
+            // More papers arrived: stay on the same paper (but follow the
+            // top of the list while it streams in, as fzf does).
             before
         } else {
             self.selected = 0;
@@ -714,6 +861,8 @@ impl App {
             return;
         }
         let row = row.clamp(0, rows as isize - 1) as usize;
+        // The user has chosen: a place still to be restored is dropped.
+        self.restore = None;
         if row != self.selected {
             self.selected = row;
             self.detail_scroll = 0;
@@ -876,9 +1025,11 @@ impl App {
 
     /// Remembers where this corpus was left and saves; call on exit.
     pub fn save_place(&mut self) {
-        let selected = self
-            .selected_paper()
-            .map(|i| self.corpus.papers[i].id.to_string());
+        // A place still to be found (the corpus is loading) stays saved.
+        let selected = self.restore.clone().or_else(|| {
+            self.selected_paper()
+                .map(|i| self.corpus.papers[i].id.to_string())
+        });
         self.store
             .set_place(&self.corpus_key, selected.as_deref(), self.view.name());
         let result = self.store.retry();
@@ -1125,6 +1276,158 @@ mod tests {
             app.apply(Action::Insert(c));
         }
         settle(app);
+    }
+
+    /// The bundled papers as two batches, as a streaming load hands them
+    /// on.
+    fn two_batches() -> (Vec<load::Event>, Vec<String>) {
+        let papers = load::bundled().corpus.papers;
+        let ids = papers.iter().map(|p| p.id.to_string()).collect();
+        let mut dedup = crate::corpus::Dedup::default();
+        let (a, b) = papers.split_at(20);
+        let events = vec![
+            load::Event::Papers(dedup.accept(a.to_vec()), None),
+            load::Event::Progress {
+                bytes: 500,
+                total: Some(1000),
+                papers: 20,
+            },
+            load::Event::Papers(dedup.accept(b.to_vec()), None),
+        ];
+        (events, ids)
+    }
+
+    fn streaming_app(dir: &std::path::Path) -> App {
+        let (store, _) = Store::open(dir);
+        let mut app = App::loading("streamed".into(), store, true, || {});
+        app.apply(Action::Resize(120, 40));
+        app
+    }
+
+    #[test]
+    fn the_progress_figure() {
+        let l = |papers, bytes, total| Loading {
+            papers,
+            bytes,
+            total,
+        };
+        assert_eq!(l(0, 0, Some(100)).describe(), "loading 0");
+        assert_eq!(l(340_000, 340, Some(1000)).describe(), "loading 340k/1.0M");
+        assert_eq!(l(950, 10, None).describe(), "loading 950");
+        assert_eq!(l(12_345, 10, Some(20)).describe(), "loading 12k/24k");
+        assert_eq!(short_count(2_700_000), "2.7M");
+        assert_eq!(short_count(4_321), "4.3k");
+    }
+
+    #[test]
+    fn papers_stream_in_while_the_reader_is_in_use() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = streaming_app(dir.path());
+        let (events, _) = two_batches();
+        let mut events = events.into_iter();
+        app.receive(events.next().unwrap());
+        app.receive(events.next().unwrap());
+        settle(&mut app);
+        assert_eq!(app.rows(), 20);
+        assert_eq!(
+            app.loading.map(|l| l.describe()).as_deref(),
+            Some("loading 20/40")
+        );
+        assert!(ui::status::status_text(&app).ends_with("20 papers so far"));
+        // The reader is in use meanwhile: a search over what is in.
+        app.apply(Action::StartSearch);
+        typed(&mut app, "jailbreak");
+        let early = app.rows();
+        app.receive(events.next().unwrap());
+        settle(&mut app);
+        assert!(app.rows() >= early);
+        app.finish_loading();
+        assert!(app.loading.is_none());
+        settle(&mut app);
+        let whole = crate::search::rank_papers(&app.corpus.papers, "jailbreak", Scope::Title);
+        assert_eq!(app.rows(), whole.len());
+        assert_eq!(app.corpus.len(), 38);
+        assert_eq!(app.counts.total, 38);
+        // The abstract index is built once the load is done.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while app.search.indexed().0 < 38 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(app.search.indexed(), (38, 38));
+    }
+
+    #[test]
+    fn a_streamed_corpus_reopens_where_it_was_left() {
+        let dir = tempfile::tempdir().unwrap();
+        let (events, ids) = two_batches();
+        let mut app = streaming_app(dir.path());
+        for e in events {
+            app.receive(e);
+        }
+        app.finish_loading();
+        settle(&mut app);
+        app.apply(Action::Last);
+        app.apply(Action::Up);
+        assert_eq!(app.selected_paper(), Some(36));
+        app.save_place();
+        drop(app);
+        // Reopened: the paper is in the second batch, so the place waits
+        // for it; quitting before it arrives keeps the place saved.
+        let (events, _) = two_batches();
+        let mut app = streaming_app(dir.path());
+        let mut events = events.into_iter();
+        app.receive(events.next().unwrap());
+        settle(&mut app);
+        app.save_place();
+        app.receive(events.next().unwrap());
+        app.receive(events.next().unwrap());
+        settle(&mut app);
+        assert_eq!(app.selected_paper(), Some(36));
+        assert_eq!(app.corpus.papers[36].id.to_string(), ids[36]);
+        drop(app);
+        // Moving before the paper arrives is the user's choice: it stands.
+        let (events, _) = two_batches();
+        let mut app = streaming_app(dir.path());
+        let mut events = events.into_iter();
+        app.receive(events.next().unwrap());
+        settle(&mut app);
+        app.apply(Action::Down);
+        app.receive(events.next().unwrap());
+        app.receive(events.next().unwrap());
+        settle(&mut app);
+        assert_eq!(app.selected_paper(), Some(1));
+    }
+
+    #[test]
+    fn a_load_that_finds_no_paper_ends_the_reader_with_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = streaming_app(dir.path());
+        app.receive(load::Event::Report(Report {
+            name: "empty.txt".into(),
+            error: Some("empty file".into()),
+            ..Report::default()
+        }));
+        app.finish_loading();
+        assert!(app.quit);
+        let why = app.failed.as_ref().map(ToString::to_string).unwrap();
+        assert!(why.contains("empty.txt: empty file"), "{why}");
+    }
+
+    #[test]
+    fn a_finished_load_says_what_loaded() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = streaming_app(dir.path());
+        let (events, _) = two_batches();
+        for e in events {
+            app.receive(e);
+        }
+        app.receive(load::Event::Report(Report {
+            name: "a.txt".into(),
+            papers: 38,
+            ..Report::default()
+        }));
+        app.finish_loading();
+        assert_eq!(app.status.as_deref(), Some("a.txt: 38 papers"));
     }
 
     #[test]

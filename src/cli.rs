@@ -633,22 +633,27 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 );
             }
             let inputs = Input::from_args(&cli.files);
-            let loaded = load::load(&inputs, &load_options(&cli.load))?;
-            // What loaded opens the status line (for files; the bundled
-            // lists always load the same).
-            let mut messages: Vec<String> = if cli.files.is_empty() {
-                Vec::new()
-            } else {
-                loaded.reports.iter().map(ToString::to_string).collect()
+            let options = load_options(&cli.load);
+            // Inputs that cannot be read at all are said before the
+            // screen is taken; the rest streams in while the reader runs.
+            load::precheck(&inputs, &options)?;
+            let start = crate::terminal::Start {
+                inputs,
+                options,
+                // What loaded is said in the status line (for files; the
+                // bundled lists always load the same).
+                announce: !cli.files.is_empty(),
             };
+            let mut messages = Vec::new();
             let dir = state_dir(&cli)?;
             let (store, store_messages) = Store::open(&dir);
             messages.extend(store_messages);
             let (config, problems) = crate::config::load(&dir);
             messages.extend(problems);
-            match crate::terminal::run(loaded, store, config, messages)? {
+            match crate::terminal::run(start, store, config, messages)? {
                 crate::terminal::Exit::Quit => Ok(ExitCode::SUCCESS),
                 crate::terminal::Exit::Signal(sig) => Ok(ExitCode::from((128 + sig) as u8)),
+                crate::terminal::Exit::NoPapers(e) => Err(e.into()),
             }
         }
     }

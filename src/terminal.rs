@@ -21,7 +21,7 @@ use signal_hook::iterator::Signals;
 
 use crate::app::{Action, App, Effect};
 use crate::config::Config;
-use crate::corpus::load::Loaded;
+use crate::corpus::load::{self, Input, LoadError};
 use crate::store::Store;
 use crate::ui;
 use crate::ui::theme::no_color_env;
@@ -89,15 +89,48 @@ enum Wake {
     Results,
     /// A signal arrived.
     Signal(i32),
+    /// The loader has more to say.
+    Load(load::Event),
+    /// The loader is done.
+    Loaded,
 }
 
 /// How the reader ended.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Debug)]
 pub enum Exit {
     /// The user quit.
     Quit,
     /// A signal asked it to (SIGTERM, SIGHUP, SIGINT): exit with 128 + it.
     Signal(i32),
+    /// The inputs gave no paper (the reports say why).
+    NoPapers(LoadError),
+}
+
+/// What the reader opens.
+pub struct Start {
+    /// The inputs, loaded on a background thread while the reader runs.
+    pub inputs: Vec<Input>,
+    /// How to load them.
+    pub options: load::Options,
+    /// Whether what loaded is said in the status line once loading ends.
+    pub announce: bool,
+}
+
+/// How long the first frame waits for the load to end, so that a small
+/// corpus opens whole (and where it was left) rather than streaming in.
+const FIRST_FRAME_WAIT: Duration = Duration::from_millis(15);
+
+/// Loads `start`'s inputs on a background thread, telling `tx` as it goes.
+fn spawn_loader(start: Start, tx: mpsc::Sender<Wake>) -> io::Result<()> {
+    std::thread::Builder::new()
+        .name("paperboat-load".into())
+        .spawn(move || {
+            load::stream(&start.inputs, &start.options, true, &mut |e| {
+                let _ = tx.send(Wake::Load(e));
+            });
+            let _ = tx.send(Wake::Loaded);
+        })?;
+    Ok(())
 }
 
 /// Suspends the process the way a shell expects (terminal restored, then
@@ -218,13 +251,9 @@ fn run_effects(app: &mut App, session: &mut Session) -> io::Result<()> {
     Ok(())
 }
 
-/// Runs the reader until the user quits or a signal ends it.
-pub fn run(
-    loaded: Loaded,
-    store: Store,
-    config: Config,
-    messages: Vec<String>,
-) -> io::Result<Exit> {
+/// Runs the reader until the user quits or a signal ends it. The corpus
+/// streams in while the reader runs.
+pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) -> io::Result<Exit> {
     if !stdout().is_terminal() {
         return Err(io::Error::other(
             "the reader needs a terminal on standard output (try `paperboat search` or `paperboat --help`)",
@@ -232,7 +261,8 @@ pub fn run(
     }
     let (tx, rx) = mpsc::channel::<Wake>();
     let results_tx = tx.clone();
-    let mut app = App::new(loaded, store, move || {
+    let key = load::corpus_key(&start.inputs);
+    let mut app = App::loading(key, store, start.announce, move || {
         let _ = results_tx.send(Wake::Results);
     });
     app.configure(config, no_color_env());
@@ -251,6 +281,31 @@ pub fn run(
                 }
             }
         })?;
+    spawn_loader(start, tx.clone())?;
+    // A small corpus is whole before the first frame is due.
+    let deadline = std::time::Instant::now() + FIRST_FRAME_WAIT;
+    let mut early = Vec::new();
+    while let Some(left) = deadline.checked_duration_since(std::time::Instant::now()) {
+        match rx.recv_timeout(left) {
+            Ok(Wake::Load(e)) => app.receive(e),
+            Ok(Wake::Loaded) => {
+                app.finish_loading();
+                break;
+            }
+            Ok(other) => early.push(other),
+            Err(_) => break,
+        }
+    }
+    if app.quit {
+        signal_handle.close();
+        return Ok(match app.failed.take() {
+            Some(e) => Exit::NoPapers(e),
+            None => Exit::Quit,
+        });
+    }
+    // The first frame shows what is ranked by then.
+    app.search.wait(FIRST_FRAME_WAIT);
+    app.tick();
     let mut session = Session::start()?;
     let size = session.terminal.size()?;
     app.apply(Action::Resize(size.width, size.height));
@@ -292,19 +347,27 @@ pub fn run(
         } else {
             Duration::from_millis(250)
         };
-        let first = match rx.recv_timeout(timeout) {
-            Ok(w) => Some(w),
-            Err(mpsc::RecvTimeoutError::Timeout) => None,
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        let first = if early.is_empty() {
+            match rx.recv_timeout(timeout) {
+                Ok(w) => Some(w),
+                Err(mpsc::RecvTimeoutError::Timeout) => None,
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+        } else {
+            None
         };
         // Apply everything that is waiting, then draw once.
-        for w in first
+        let waiting: Vec<Wake> = std::mem::take(&mut early);
+        for w in waiting
             .into_iter()
+            .chain(first)
             .chain(std::iter::from_fn(|| rx.try_recv().ok()))
         {
             match w {
                 Wake::Term(ev) => handle(&mut app, ev),
                 Wake::Results => {}
+                Wake::Load(e) => app.receive(e),
+                Wake::Loaded => app.finish_loading(),
                 Wake::Signal(SIGTSTP) => {
                     app.save_place();
                     suspend(&mut session, &mut app)?;
@@ -324,5 +387,8 @@ pub fn run(
     }
     signal_handle.close();
     drop(session);
+    if let Some(e) = app.failed.take() {
+        exit = Exit::NoPapers(e);
+    }
     Ok(exit)
 }

@@ -64,7 +64,7 @@ fn right_side(app: &App, room: usize) -> Vec<Span<'static>> {
         }
     };
     let sep = || Span::styled(" · ", theme.dim);
-    let groups: Vec<Vec<Span<'static>>> = vec![
+    let mut groups: Vec<Vec<Span<'static>>> = vec![
         vec![Span::styled(
             format!(
                 "{running}{}/{} · {}",
@@ -93,11 +93,24 @@ fn right_side(app: &App, room: usize) -> Vec<Span<'static>> {
             Span::styled(format!("read {}/{}", c.read, c.total), theme.dim),
         ],
     ];
+    // While the corpus streams in, how far it has got comes first.
+    let always = if let Some(l) = &app.loading {
+        groups.insert(
+            0,
+            vec![Span::styled(
+                format!("{} │ ", l.describe()),
+                theme.highlight,
+            )],
+        );
+        2
+    } else {
+        1
+    };
     let mut out = Vec::new();
     let mut used = 1;
     for (k, g) in groups.into_iter().enumerate() {
         let w: usize = g.iter().map(|s| s.content.width()).sum();
-        if k > 0 && used + w > room {
+        if k >= always && used + w > room {
             break;
         }
         used += w;
@@ -119,6 +132,9 @@ pub fn status_text(app: &App) -> String {
         Mode::Help => "j/k scroll · any other key closes",
         Mode::Confirm => return app.question.clone().unwrap_or_default(),
     };
+    if app.loading.is_some() {
+        return format!("{hints}  ·  {} papers so far", app.corpus.len());
+    }
     let lists = app.reports.iter().filter(|r| r.papers > 0).count();
     let loaded = format!(
         "{} papers in {} list{}",
