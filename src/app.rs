@@ -775,9 +775,10 @@ impl App {
                 self.restore = Some(id);
             }
             found
-        } else if same_query && !(self.loading.is_some() && self.selected == 0) {
-            // More papers arrived: stay on the same paper (but follow the
-            // top of the list while it streams in, as fzf does).
+        } else if same_query && self.selected > 0 {
+            // More papers arrived, or the rest of a partial ranking: stay
+            // on the same paper. On the top row, follow the top as fzf
+            // does (the best match so far is not the best one).
             before
         } else {
             self.selected = 0;

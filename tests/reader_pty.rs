@@ -94,3 +94,66 @@ fn o_opens_the_link_with_the_opener_and_y_copies_with_osc_52() {
     pty.send("q");
     assert!(pty.wait_exit().success());
 }
+
+#[test]
+fn a_large_file_opens_and_its_papers_read_in_full() {
+    let state = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.jsonl");
+    let mut text = String::new();
+    for i in 0..60_000 {
+        text.push_str(&format!(
+            "{{\"id\": \"2401.{i:05}\", \"title\": \"Paper number {i} on streaming loads\", \"abstract\": \"The abstract of paper {i}.\"}}\n"
+        ));
+    }
+    std::fs::write(&path, text).unwrap();
+    let path = path.to_string_lossy().into_owned();
+    let mut pty = Pty::spawn(&[&path], 120, 40, state.path(), &[]);
+    // Whole once loaded, and the status line says what loaded.
+    pty.wait_text("60000/60000");
+    pty.wait_text("big.jsonl: 60000 papers");
+    pty.send("/number 59999");
+    pty.wait_text("1/60000");
+    pty.wait_text("The abstract of paper 59999.");
+    pty.send("\x1b");
+    pty.send("q");
+    assert!(pty.wait_exit().success());
+    assert!(pty.cooked());
+}
+
+#[test]
+fn a_reader_on_files_that_cannot_be_opened_says_so_before_taking_the_screen() {
+    let state = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    let missing = dir.path().join("missing.bib");
+    let (empty, missing) = (
+        empty.to_string_lossy().into_owned(),
+        missing.to_string_lossy().into_owned(),
+    );
+    let mut pty = Pty::spawn(&[&empty, &missing], 100, 30, state.path(), &[]);
+    let status = pty.wait_exit();
+    assert_eq!(status.exit_code(), 2, "{status:?}");
+    let raw = String::from_utf8_lossy(&pty.raw()).into_owned();
+    assert!(raw.contains("empty.txt: empty file"), "{raw}");
+    assert!(raw.contains("missing.bib"), "{raw}");
+    assert!(!raw.contains("\x1b[?1049h"), "took the screen: {raw:?}");
+    assert!(pty.cooked());
+}
+
+#[test]
+fn a_file_that_holds_no_paper_ends_the_reader_with_why() {
+    let state = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nothing.json");
+    std::fs::write(&path, "[]\n").unwrap();
+    let path = path.to_string_lossy().into_owned();
+    let mut pty = Pty::spawn(&[&path], 100, 30, state.path(), &[]);
+    let status = pty.wait_exit();
+    assert_eq!(status.exit_code(), 2, "{status:?}");
+    assert!(pty.screen().contains("no papers found"), "{}", pty.screen());
+    assert!(pty.screen().contains("nothing.json"), "{}", pty.screen());
+    assert!(pty.cooked());
+    assert!(pty.screen_restored());
+}

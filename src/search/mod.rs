@@ -578,14 +578,23 @@ fn lower_priority() {
     }
 }
 
-/// Indexes `abstracts` (papers `first..`) on up to `threads` threads.
-fn index_piece(first: u32, abstracts: &[Arc<str>], threads: usize) -> WordIndex {
+/// Indexes `abstracts` (papers `first..`) on up to `threads` threads;
+/// `None` when `stopped` says so first.
+fn index_piece(
+    first: u32,
+    abstracts: &[Arc<str>],
+    threads: usize,
+    stopped: &(dyn Fn() -> bool + Sync),
+) -> Option<WordIndex> {
     let build = |from: usize, part: &[Arc<str>]| {
         let mut ix = WordIndex::default();
         for (k, text) in part.iter().enumerate() {
+            if k % 256 == 0 && stopped() {
+                return None;
+            }
             ix.add(first + (from + k) as u32, &markup::plain(text));
         }
-        ix
+        Some(ix)
     };
     if threads <= 1 || abstracts.len() < 1024 {
         return build(0, abstracts);
@@ -597,13 +606,16 @@ fn index_piece(first: u32, abstracts: &[Arc<str>], threads: usize) -> WordIndex 
             .enumerate()
             .map(|(k, part)| s.spawn(move || build(k * per, part)))
             .collect();
-        handles.into_iter().filter_map(|h| h.join().ok()).collect()
-    });
+        handles
+            .into_iter()
+            .map(|h| h.join().ok().flatten())
+            .collect::<Option<Vec<WordIndex>>>()
+    })?;
     let mut whole = WordIndex::default();
     for p in parts {
         whole.append(p);
     }
-    whole
+    Some(whole)
 }
 
 /// Builds the abstract index from papers sent to it, at low priority and
@@ -619,7 +631,10 @@ fn indexer(shared: Arc<Shared>, rx: mpsc::Receiver<(u32, Vec<Arc<str>>)>) {
             if stopped() {
                 return;
             }
-            let piece = index_piece(first + (k * INDEX_STEP) as u32, step, shared.threads);
+            let at = first + (k * INDEX_STEP) as u32;
+            let Some(piece) = index_piece(at, step, shared.threads, &stopped) else {
+                return;
+            };
             if let Ok(mut ix) = shared.index.write() {
                 ix.append(piece);
             }
@@ -915,7 +930,7 @@ pub fn rank_papers(papers: &[Paper], query: &str, scope: Scope) -> Vec<Match> {
     }
     let abstracts = if scope == Scope::All {
         let abstracts: Vec<Arc<str>> = papers.iter().map(|p| p.abstract_text.clone()).collect();
-        let ix = index_piece(0, &abstracts, match_threads());
+        let ix = index_piece(0, &abstracts, match_threads(), &|| false).unwrap_or_default();
         parsed
             .words
             .iter()
