@@ -85,3 +85,7 @@ fn main() {
         }
     }
 }
+
+/// The binary's allocator, so that the numbers are the binary's.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;

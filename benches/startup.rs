@@ -70,3 +70,7 @@ fn main() {
         ms(times[19]),
     );
 }
+
+/// The binary's allocator, so that the numbers are the binary's.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;

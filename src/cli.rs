@@ -273,7 +273,7 @@ pub struct SearchArgs {
 struct Hit<'a> {
     id: &'a str,
     short_id: &'a str,
-    title: String,
+    title: std::borrow::Cow<'a, str>,
     #[serde(rename = "abstract")]
     abstract_text: &'a str,
     source: &'a str,
@@ -339,11 +339,14 @@ fn search(args: &SearchArgs) -> anyhow::Result<ExitCode> {
     let corpus = &loaded.corpus;
     let matches = search::rank_papers(&corpus.papers, &args.query, args.scope.into());
     let shown = &matches[..args.limit.unwrap_or(usize::MAX).min(matches.len())];
-    emit(|out| {
-        for m in shown {
+    // One line (or JSON object) per match, formatted in blocks on every
+    // core and written in order.
+    let format_block = |block: &[search::Match]| -> io::Result<Vec<u8>> {
+        let mut out = Vec::with_capacity(block.len() * 64);
+        for m in block {
             let i = m.idx as usize;
             let p = &corpus.papers[i];
-            let title = markup::plain(&p.title);
+            let title = markup::plain_cow(&p.title);
             if args.json {
                 let hit = Hit {
                     id: p.id.as_str(),
@@ -357,15 +360,39 @@ fn search(args: &SearchArgs) -> anyhow::Result<ExitCode> {
                     venue: p.venue.as_deref(),
                     links: &p.links,
                 };
-                serde_json::to_writer(&mut *out, &hit)?;
+                serde_json::to_writer(&mut out, &hit)?;
                 writeln!(out)?;
             } else {
                 writeln!(out, "{}\t{}", corpus.short_id(i), title)?;
             }
         }
+        Ok(out)
+    };
+    const BLOCK: usize = 32_768;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    emit(|out| {
+        for group in shown.chunks(BLOCK * threads) {
+            let blocks: Vec<io::Result<Vec<u8>>> = std::thread::scope(|s| {
+                let handles: Vec<_> = group
+                    .chunks(BLOCK)
+                    .map(|block| s.spawn(move || format_block(block)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                    .collect()
+            });
+            for block in blocks {
+                out.write_all(&block?)?;
+            }
+        }
         Ok(())
     })?;
-    Ok(if matches.is_empty() {
+    let found = !matches.is_empty();
+    // The process ends next: the OS takes the corpus back at once, where
+    // freeing a million papers one by one takes a tenth of a second.
+    std::mem::forget(loaded);
+    Ok(if !found {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

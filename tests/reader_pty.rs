@@ -115,7 +115,9 @@ fn a_large_file_opens_and_its_papers_read_in_full() {
     pty.send("/number 59999");
     pty.wait_text("1/60000");
     pty.wait_text("The abstract of paper 59999.");
+    // Esc and `q` apart, or the terminal reads them as Alt-q.
     pty.send("\x1b");
+    pty.wait_text("60000/60000");
     pty.send("q");
     assert!(pty.wait_exit().success());
     assert!(pty.cooked());

@@ -144,9 +144,9 @@ struct Items {
 
 impl Items {
     fn push(&mut self, title: &str) {
-        let plain = markup::plain(title);
+        let plain = markup::plain_cow(title);
         self.masks.push(title_mask(&plain));
-        let u = Utf32String::from(plain);
+        let u = Utf32String::from(plain.as_ref());
         self.lens.push(u.len().min(u16::MAX as usize) as u16);
         self.titles.push(u);
     }
@@ -160,6 +160,35 @@ impl Items {
         let u = Utf32String::from(plain);
         self.lens[i] = u.len().min(u16::MAX as usize) as u16;
         self.titles[i] = u;
+    }
+
+    /// The titles of `papers`, converted on up to `threads` threads.
+    fn build(papers: &[Paper], threads: usize) -> Items {
+        let one = |part: &[Paper]| {
+            let mut items = Items::default();
+            for p in part {
+                items.push(&p.title);
+            }
+            items
+        };
+        if threads <= 1 || papers.len() < 16_384 {
+            return one(papers);
+        }
+        let parts: Vec<Items> = std::thread::scope(|s| {
+            let handles: Vec<_> = papers
+                .chunks(papers.len().div_ceil(threads))
+                .map(|part| s.spawn(move || one(part)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        });
+        let mut items = Items::default();
+        for p in parts {
+            items.append(p);
+        }
+        items
     }
 
     fn append(&mut self, other: Items) {
@@ -592,7 +621,7 @@ fn index_piece(
             if k % 256 == 0 && stopped() {
                 return None;
             }
-            ix.add(first + (from + k) as u32, &markup::plain(text));
+            ix.add(first + (from + k) as u32, &markup::plain_cow(text));
         }
         Some(ix)
     };
@@ -918,10 +947,7 @@ impl Drop for Search {
 /// Ranks `papers` for `query` on the caller's thread, using every core:
 /// the engine behind `paperboat search`.
 pub fn rank_papers(papers: &[Paper], query: &str, scope: Scope) -> Vec<Match> {
-    let mut items = Items::default();
-    for p in papers {
-        items.push(&p.title);
-    }
+    let items = Items::build(papers, match_threads());
     let parsed = Query::parse(query);
     if parsed.is_empty() {
         return (0..papers.len() as u32)

@@ -137,10 +137,15 @@ pub fn has_markup(src: &str) -> bool {
 
 /// The readable text of `src`, markup removed.
 pub fn plain(src: &str) -> String {
+    plain_cow(src).into_owned()
+}
+
+/// [`plain`], borrowing `src` when it holds no markup (most text).
+pub fn plain_cow(src: &str) -> std::borrow::Cow<'_, str> {
     if has_markup(src) {
-        render(src).text
+        std::borrow::Cow::Owned(render(src).text)
     } else {
-        src.to_string()
+        std::borrow::Cow::Borrowed(src)
     }
 }
 
