@@ -585,6 +585,17 @@ impl App {
                 if let Some(l) = &mut self.loading {
                     l.bytes = bytes;
                     l.total = total;
+                    // Room for the papers expected, so that a large corpus
+                    // is not copied as it grows.
+                    let now = self.corpus.len();
+                    if let Some(total) = total
+                        && bytes > 0
+                        && self.corpus.papers.capacity() == now
+                    {
+                        let expected = (now as f64 * total as f64 / bytes as f64 * 1.05) as usize;
+                        self.corpus.papers.reserve(expected.saturating_sub(now));
+                        self.marks.reserve(expected.saturating_sub(now));
+                    }
                 }
             }
             load::Event::Report(r) => self.reports.push(r),

@@ -1111,6 +1111,16 @@ pub fn load(inputs: &[Input], opts: &Options) -> Result<Loaded, LoadError> {
     stream(inputs, opts, false, &mut |e| match e {
         Event::Papers(batch, _) => corpus.push(batch),
         Event::Report(r) => reports.push(r),
+        Event::Progress {
+            bytes,
+            total: Some(total),
+            papers,
+        } if bytes > 0 && corpus.papers.capacity() == corpus.len() => {
+            // Room for the papers the rest of the input will likely hold,
+            // so the corpus is not copied as it grows.
+            let expected = (papers as f64 * total as f64 / bytes as f64 * 1.05) as usize;
+            corpus.papers.reserve(expected.saturating_sub(corpus.len()));
+        }
         Event::Progress { .. } => {}
     });
     if corpus.is_empty() {

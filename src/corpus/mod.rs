@@ -446,7 +446,7 @@ impl Corpus {
     /// Once every paper is in: shortens ids as far as they stay unique and
     /// makes derived titles unique. Returns the papers whose title changed.
     pub fn finish(&mut self) -> Vec<usize> {
-        self.short_len = short_id_len(self.papers.iter().map(|p| &p.id));
+        self.short_len = parallel_short_id_len(&self.papers);
         self.make_titles_unique()
     }
 
@@ -524,10 +524,39 @@ impl Corpus {
 
 /// The length at which all hash ids differ, at least [`MIN_SHORT_ID`].
 fn short_id_len<'a>(ids: impl Iterator<Item = &'a PaperId>) -> usize {
-    let mut hashes: Vec<u64> = ids
-        .filter(|id| id.is_hash())
+    shortest_unique(hash_values(ids))
+}
+
+/// The hash ids among `ids`, as numbers.
+fn hash_values<'a>(ids: impl Iterator<Item = &'a PaperId>) -> Vec<u64> {
+    ids.filter(|id| id.is_hash())
         .filter_map(|id| u64::from_str_radix(id.as_str(), 16).ok())
-        .collect();
+        .collect()
+}
+
+/// [`short_id_len`] over the papers' ids, read on every core (a million
+/// ids scattered over the heap are slow to visit on one).
+fn parallel_short_id_len(papers: &[Paper]) -> usize {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if papers.len() < 65_536 || threads < 2 {
+        return short_id_len(papers.iter().map(|p| &p.id));
+    }
+    let parts: Vec<Vec<u64>> = std::thread::scope(|s| {
+        let handles: Vec<_> = papers
+            .chunks(papers.len().div_ceil(threads))
+            .map(|part| s.spawn(move || hash_values(part.iter().map(|p| &p.id))))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    shortest_unique(parts.concat())
+}
+
+/// The shortest hex prefix length (at least [`MIN_SHORT_ID`]) at which all
+/// of `hashes` differ.
+fn shortest_unique(mut hashes: Vec<u64>) -> usize {
     hashes.sort_unstable();
     hashes.dedup();
     let mut len = MIN_SHORT_ID;
