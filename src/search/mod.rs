@@ -664,8 +664,9 @@ fn indexer(shared: Arc<Shared>, rx: mpsc::Receiver<(u32, Vec<Arc<str>>)>) {
             let Some(piece) = index_piece(at, step, shared.threads, &stopped) else {
                 return;
             };
+            let papers = shared.state.lock().map_or(0, |st| st.items);
             if let Ok(mut ix) = shared.index.write() {
-                ix.append(piece);
+                ix.append_expecting(piece, papers);
             }
             // Searches in the abstract scope can see more papers now.
             if let Ok(_st) = shared.state.lock() {
