@@ -93,3 +93,41 @@ fn tiny_terminals_get_a_note() {
     let t = draw(&app);
     assert!(format!("{}", t.backend()).contains("too small"));
 }
+
+/// The first line of the screen, as text.
+fn top_line(t: &Terminal<TestBackend>) -> String {
+    let buf = t.backend().buffer();
+    (0..buf.area.width)
+        .map(|x| buf[(x, 0)].symbol().to_string())
+        .collect()
+}
+
+#[test]
+fn while_loading_the_search_line_shows_progress_and_keeps_its_count_when_narrow() {
+    let dir = std::env::temp_dir().join("paperboat-screen-tests-never-written");
+    let (store, _) = paperboat::store::Store::open(&dir);
+    let mut app = App::loading("loading-screen".into(), store, false, || {});
+    app.apply(Action::Resize(50, 20));
+    let papers = load::bundled().corpus.papers;
+    let mut dedup = paperboat::corpus::Dedup::default();
+    app.receive(load::Event::Papers(
+        dedup.accept(papers[..20].to_vec()),
+        None,
+    ));
+    app.receive(load::Event::Progress {
+        bytes: 1_000,
+        total: Some(50_000),
+        papers: 20,
+    });
+    settle(&mut app);
+    let line = top_line(&draw(&app));
+    assert!(line.contains("loading 20/1.0k │ 20/20 · title"), "{line:?}");
+    // The hint gives way to the figures rather than run into them.
+    assert!(line.contains("/ search "), "{line:?}");
+    assert!(!line.contains("? for keys"), "{line:?}");
+    app.finish_loading();
+    settle(&mut app);
+    let line = top_line(&draw(&app));
+    assert!(!line.contains("loading"), "{line:?}");
+    assert!(line.contains("/ to search · ? for keys"), "{line:?}");
+}

@@ -30,7 +30,12 @@ pub fn draw_search(frame: &mut Frame, app: &App, area: Rect) {
         start += text[start..].chars().next().map_or(1, char::len_utf8);
     }
     if text.is_empty() && !searching {
-        spans.push(Span::styled("/ to search · ? for keys", theme.dim));
+        // The hint, as much of it as leaves the right side room.
+        let hint = ["/ to search · ? for keys", "/ search"]
+            .into_iter()
+            .find(|h| h.width() <= room)
+            .unwrap_or("");
+        spans.push(Span::styled(hint, theme.dim));
     } else {
         spans.push(Span::raw(text[start..].to_string()));
     }
