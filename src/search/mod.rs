@@ -78,6 +78,10 @@ pub struct Match {
     pub key: u64,
     /// The paper's index in the corpus.
     pub idx: u32,
+    /// Title scope: the score of every query word but the last, so that a
+    /// query that changes only its last word (or adds one) need not score
+    /// the others again.
+    head: u32,
 }
 
 impl Match {
@@ -85,6 +89,16 @@ impl Match {
         Match {
             key: (u64::from(score) << 32) | (u64::from(u16::MAX - len) << 16),
             idx,
+            head: 0,
+        }
+    }
+
+    /// A candidate not yet scored.
+    fn unscored(idx: u32) -> Match {
+        Match {
+            key: 0,
+            idx,
+            head: 0,
         }
     }
 
@@ -312,6 +326,41 @@ struct Pass<'a> {
     /// Candidates, or `None` for papers `0..n`.
     candidates: Option<&'a [Match]>,
     n: usize,
+    /// What the first `reused` candidates (the previous query's matches)
+    /// already know of this query's score.
+    reuse: Option<Reuse>,
+    reused: usize,
+}
+
+/// How a query relates to the previous one, word by word (title scope).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reuse {
+    /// Only the last word changed: its head score stands.
+    Head,
+    /// A word was added: the previous total is the new head.
+    Total,
+}
+
+impl Reuse {
+    /// What `query` can reuse of a ranking for `prev`.
+    fn between(prev: &Query, query: &Query) -> Option<Reuse> {
+        let (m, n) = (prev.words.len(), query.words.len());
+        let same = |k: usize| {
+            prev.words[..k]
+                .iter()
+                .zip(&query.words[..k])
+                .all(|(a, b)| a.title == b.title)
+        };
+        if m == 0 || n == 0 {
+            None
+        } else if n == m && same(n - 1) {
+            Some(Reuse::Head)
+        } else if n == m + 1 && same(m) {
+            Some(Reuse::Total)
+        } else {
+            None
+        }
+    }
 }
 
 impl Pass<'_> {
@@ -338,13 +387,36 @@ impl Pass<'_> {
             let idx = self.id_at(k);
             let i = idx as usize;
             let mask = self.items.masks[i];
+            let mut head = 0;
             let score = match self.scope {
                 Scope::Title => {
                     if mask & self.need != self.need {
                         continue;
                     }
-                    self.query
-                        .score_title(self.items.titles[i].slice(..), matcher)
+                    let title = self.items.titles[i].slice(..);
+                    let known = match (self.reuse, self.candidates) {
+                        (Some(r), Some(c)) if k < self.reused => Some((r, c[k])),
+                        _ => None,
+                    };
+                    let scored = match known {
+                        Some((Reuse::Head, m)) => self.query.score_title_from(
+                            title,
+                            matcher,
+                            self.query.words.len() - 1,
+                            m.head,
+                        ),
+                        Some((Reuse::Total, m)) => self.query.score_title_from(
+                            title,
+                            matcher,
+                            self.query.words.len() - 1,
+                            m.score(),
+                        ),
+                        None => self.query.score_title_from(title, matcher, 0, 0),
+                    };
+                    scored.map(|(score, h)| {
+                        head = h;
+                        score
+                    })
                 }
                 Scope::All => self.query.score_all(
                     self.items.titles[i].slice(..),
@@ -355,7 +427,9 @@ impl Pass<'_> {
                 ),
             };
             if let Some(score) = score {
-                out.push(Match::new(idx, score, self.items.lens[i]));
+                let mut m = Match::new(idx, score, self.items.lens[i]);
+                m.head = head;
+                out.push(m);
             }
         }
         true
@@ -509,7 +583,7 @@ fn worker(shared: Arc<Shared>) {
             })
         };
         if query.is_empty() {
-            let all: Vec<Match> = (0..n as u32).map(|idx| Match { key: 0, idx }).collect();
+            let all: Vec<Match> = (0..n as u32).map(Match::unscored).collect();
             drop(items);
             done = Some(publish(all, n, n, true));
             continue;
@@ -528,7 +602,7 @@ fn worker(shared: Arc<Shared>) {
                 candidates = prev.matches.clone();
             }
             let from = prev.searched as u32;
-            candidates.extend((from..n as u32).map(|idx| Match { key: 0, idx }));
+            candidates.extend((from..n as u32).map(Match::unscored));
         }
         let abstracts: Vec<Bits> = match (job.scope, shared.index.read()) {
             (Scope::All, Ok(ix)) => query
@@ -546,6 +620,16 @@ fn worker(shared: Arc<Shared>) {
             need: query.title_mask(),
             candidates: prev.map(|_| candidates.as_slice()),
             n,
+            reuse: prev
+                .filter(|p| p.query != job.query && job.scope == Scope::Title)
+                .and_then(|p| Reuse::between(&Query::parse(&p.query), &query)),
+            reused: prev.map_or(0, |p| {
+                if p.query == job.query {
+                    0
+                } else {
+                    p.matches.len()
+                }
+            }),
         };
         let mut partial = |best: &[Match], searched: usize| {
             publish(best.to_vec(), searched, best.len(), false);
@@ -951,9 +1035,7 @@ pub fn rank_papers(papers: &[Paper], query: &str, scope: Scope) -> Vec<Match> {
     let items = Items::build(papers, match_threads());
     let parsed = Query::parse(query);
     if parsed.is_empty() {
-        return (0..papers.len() as u32)
-            .map(|idx| Match { key: 0, idx })
-            .collect();
+        return (0..papers.len() as u32).map(Match::unscored).collect();
     }
     let abstracts = if scope == Scope::All {
         let abstracts: Vec<Arc<str>> = papers.iter().map(|p| p.abstract_text.clone()).collect();
@@ -974,6 +1056,8 @@ pub fn rank_papers(papers: &[Paper], query: &str, scope: Scope) -> Vec<Match> {
         need: parsed.title_mask(),
         candidates: None,
         n: papers.len(),
+        reuse: None,
+        reused: 0,
     };
     let mut matchers: Vec<Matcher> = (0..match_threads())
         .map(|_| Matcher::new(Config::DEFAULT))
@@ -1240,6 +1324,39 @@ mod tests {
             .map(|m| m.idx)
             .collect();
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn every_step_of_typing_scores_as_a_fresh_ranking_does() {
+        // Each step waits for its ranking, so that every one narrows from
+        // the last and reuses the scores of the words it shares with it.
+        let papers = many(6_000);
+        let mut s = Search::new(|| {});
+        s.extend(&papers);
+        for q in [
+            "d",
+            "di",
+            "dif",
+            "dif ",
+            "dif l",
+            "dif la",
+            "dif lan",
+            "dif lan m",
+            "dif lan mo",
+            "dif lan mo !x",
+            "dif lan mo !xy",
+        ] {
+            s.set_query(q, Scope::Title);
+            assert!(s.wait(Duration::from_secs(20)), "{q}");
+            s.tick();
+            let got: Vec<(u32, u64)> = s.results().matches.iter().map(|m| (m.idx, m.key)).collect();
+            let want: Vec<(u32, u64)> = rank_papers(&papers, q, Scope::Title)
+                .iter()
+                .map(|m| (m.idx, m.key))
+                .collect();
+            assert_eq!(got.len(), want.len(), "{q}");
+            assert!(got == want, "{q}: scores differ from a fresh ranking");
+        }
     }
 
     #[test]

@@ -105,11 +105,29 @@ impl Query {
 
     /// The title score, when every word matches the title.
     pub fn score_title(&self, title: Utf32Str<'_>, matcher: &mut Matcher) -> Option<u32> {
-        let mut score = 0u32;
-        for w in &self.words {
+        self.score_title_from(title, matcher, 0, 0)
+            .map(|(score, _)| score)
+    }
+
+    /// [`Query::score_title`] when the words before `from` are known to
+    /// score `base` together: (the score, the score of every word but the
+    /// last).
+    pub fn score_title_from(
+        &self,
+        title: Utf32Str<'_>,
+        matcher: &mut Matcher,
+        from: usize,
+        base: u32,
+    ) -> Option<(u32, u32)> {
+        let last = self.words.len().saturating_sub(1);
+        let (mut score, mut head) = (base, base);
+        for (j, w) in self.words.iter().enumerate().skip(from) {
             score += u32::from(w.title.score(title, matcher)?);
+            if j < last {
+                head = score;
+            }
         }
-        Some(score)
+        Some((score, head))
     }
 
     /// Title-and-abstract match of paper `idx`: every word in its title or
