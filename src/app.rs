@@ -1383,30 +1383,26 @@ mod tests {
         assert_eq!(app.selected_paper(), Some(36));
         app.save_place();
         drop(app);
-        // Reopened: the paper is in the second batch, so the place waits
-        // for it; quitting before it arrives keeps the place saved.
-        let (events, _) = two_batches();
-        let mut app = streaming_app(dir.path());
-        let mut events = events.into_iter();
-        app.receive(events.next().unwrap());
-        settle(&mut app);
-        app.save_place();
-        app.receive(events.next().unwrap());
-        app.receive(events.next().unwrap());
-        settle(&mut app);
+        // Reopened, doing `between` after the first batch.
+        let reopened = |between: &dyn Fn(&mut App)| {
+            let (events, _) = two_batches();
+            let mut app = streaming_app(dir.path());
+            let mut events = events.into_iter();
+            app.receive(events.next().unwrap());
+            settle(&mut app);
+            between(&mut app);
+            events.for_each(|e| app.receive(e));
+            settle(&mut app);
+            app
+        };
+        // The paper is in the second batch, so the place waits for it;
+        // quitting before it arrives keeps the place saved.
+        let app = reopened(&|app| app.save_place());
         assert_eq!(app.selected_paper(), Some(36));
         assert_eq!(app.corpus.papers[36].id.to_string(), ids[36]);
         drop(app);
         // Moving before the paper arrives is the user's choice: it stands.
-        let (events, _) = two_batches();
-        let mut app = streaming_app(dir.path());
-        let mut events = events.into_iter();
-        app.receive(events.next().unwrap());
-        settle(&mut app);
-        app.apply(Action::Down);
-        app.receive(events.next().unwrap());
-        app.receive(events.next().unwrap());
-        settle(&mut app);
+        let app = reopened(&|app| app.apply(Action::Down));
         assert_eq!(app.selected_paper(), Some(1));
     }
 

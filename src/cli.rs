@@ -369,19 +369,10 @@ fn search(args: &SearchArgs) -> anyhow::Result<ExitCode> {
         Ok(out)
     };
     const BLOCK: usize = 32_768;
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = crate::parallel::threads();
     emit(|out| {
         for group in shown.chunks(BLOCK * threads) {
-            let blocks: Vec<io::Result<Vec<u8>>> = std::thread::scope(|s| {
-                let handles: Vec<_> = group
-                    .chunks(BLOCK)
-                    .map(|block| s.spawn(move || format_block(block)))
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                    .collect()
-            });
+            let blocks = crate::parallel::map_pieces(group, BLOCK, |_, block| format_block(block));
             for block in blocks {
                 out.write_all(&block?)?;
             }

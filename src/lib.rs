@@ -13,6 +13,7 @@ pub mod config;
 pub mod corpus;
 pub mod export;
 pub mod keys;
+pub mod parallel;
 pub mod search;
 pub mod store;
 pub mod terminal;

@@ -537,19 +537,12 @@ fn hash_values<'a>(ids: impl Iterator<Item = &'a PaperId>) -> Vec<u64> {
 /// [`short_id_len`] over the papers' ids, read on every core (a million
 /// ids scattered over the heap are slow to visit on one).
 fn parallel_short_id_len(papers: &[Paper]) -> usize {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = crate::parallel::threads();
     if papers.len() < 65_536 || threads < 2 {
         return short_id_len(papers.iter().map(|p| &p.id));
     }
-    let parts: Vec<Vec<u64>> = std::thread::scope(|s| {
-        let handles: Vec<_> = papers
-            .chunks(papers.len().div_ceil(threads))
-            .map(|part| s.spawn(move || hash_values(part.iter().map(|p| &p.id))))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
+    let parts = crate::parallel::map_split(papers, threads, |_, part| {
+        hash_values(part.iter().map(|p| &p.id))
     });
     shortest_unique(parts.concat())
 }

@@ -188,16 +188,7 @@ impl Items {
         if threads <= 1 || papers.len() < 16_384 {
             return one(papers);
         }
-        let parts: Vec<Items> = std::thread::scope(|s| {
-            let handles: Vec<_> = papers
-                .chunks(papers.len().div_ceil(threads))
-                .map(|part| s.spawn(move || one(part)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect()
-        });
+        let parts = crate::parallel::map_split(papers, threads, |_, part| one(part));
         let mut items = Items::default();
         for p in parts {
             items.append(p);
@@ -712,18 +703,9 @@ fn index_piece(
     if threads <= 1 || abstracts.len() < 1024 {
         return build(0, abstracts);
     }
-    let per = abstracts.len().div_ceil(threads);
-    let parts: Vec<WordIndex> = std::thread::scope(|s| {
-        let handles: Vec<_> = abstracts
-            .chunks(per)
-            .enumerate()
-            .map(|(k, part)| s.spawn(move || build(k * per, part)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().ok().flatten())
-            .collect::<Option<Vec<WordIndex>>>()
-    })?;
+    let parts: Vec<WordIndex> = crate::parallel::map_split(abstracts, threads, build)
+        .into_iter()
+        .collect::<Option<_>>()?;
     let mut whole = WordIndex::default();
     for p in parts {
         whole.append(p);
