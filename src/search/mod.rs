@@ -531,6 +531,11 @@ fn worker(shared: Arc<Shared>) {
                     let pending = std::mem::take(&mut st.pending);
                     let retitled = std::mem::take(&mut st.retitled);
                     drop(st);
+                    if !retitled.is_empty() {
+                        // Scores of the changed titles are stale: rank
+                        // afresh rather than narrow from them.
+                        done = None;
+                    }
                     // No pass holds the titles now: this wait is short.
                     if let Ok(mut items) = shared.items.write() {
                         for more in pending {
@@ -1306,6 +1311,28 @@ mod tests {
             .map(|m| m.idx)
             .collect();
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn a_changed_title_is_ranked_afresh() {
+        let mut papers = many(3_000);
+        let mut s = Search::new(|| {});
+        s.extend(&papers);
+        s.set_query("zebra quokka", Scope::Title);
+        assert!(s.wait(Duration::from_secs(20)));
+        s.tick();
+        assert_eq!(s.matched(), 0);
+        papers[7].title = "Zebra Quokka networks".into();
+        s.retitle(&[(7, "Zebra Quokka networks")]);
+        assert!(s.wait(Duration::from_secs(20)));
+        s.tick();
+        let got: Vec<(u32, u64)> = s.results().matches.iter().map(|m| (m.idx, m.key)).collect();
+        let want: Vec<(u32, u64)> = rank_papers(&papers, "zebra quokka", Scope::Title)
+            .iter()
+            .map(|m| (m.idx, m.key))
+            .collect();
+        assert_eq!(got, want);
+        assert_eq!(s.get(0), Some(7));
     }
 
     #[test]
