@@ -1313,6 +1313,19 @@ mod tests {
         assert_eq!(got, want);
     }
 
+    /// The ranking shown: papers and their sort keys.
+    fn shown(s: &Search) -> Vec<(u32, u64)> {
+        s.results().matches.iter().map(|m| (m.idx, m.key)).collect()
+    }
+
+    /// A ranking from scratch, in the same terms.
+    fn fresh(papers: &[Paper], q: &str) -> Vec<(u32, u64)> {
+        rank_papers(papers, q, Scope::Title)
+            .iter()
+            .map(|m| (m.idx, m.key))
+            .collect()
+    }
+
     #[test]
     fn a_changed_title_is_ranked_afresh() {
         let mut papers = many(3_000);
@@ -1326,12 +1339,7 @@ mod tests {
         s.retitle(&[(7, "Zebra Quokka networks")]);
         assert!(s.wait(Duration::from_secs(20)));
         s.tick();
-        let got: Vec<(u32, u64)> = s.results().matches.iter().map(|m| (m.idx, m.key)).collect();
-        let want: Vec<(u32, u64)> = rank_papers(&papers, "zebra quokka", Scope::Title)
-            .iter()
-            .map(|m| (m.idx, m.key))
-            .collect();
-        assert_eq!(got, want);
+        assert_eq!(shown(&s), fresh(&papers, "zebra quokka"));
         assert_eq!(s.get(0), Some(7));
     }
 
@@ -1358,11 +1366,7 @@ mod tests {
             s.set_query(q, Scope::Title);
             assert!(s.wait(Duration::from_secs(20)), "{q}");
             s.tick();
-            let got: Vec<(u32, u64)> = s.results().matches.iter().map(|m| (m.idx, m.key)).collect();
-            let want: Vec<(u32, u64)> = rank_papers(&papers, q, Scope::Title)
-                .iter()
-                .map(|m| (m.idx, m.key))
-                .collect();
+            let (got, want) = (shown(&s), fresh(&papers, q));
             assert_eq!(got.len(), want.len(), "{q}");
             assert!(got == want, "{q}: scores differ from a fresh ranking");
         }
