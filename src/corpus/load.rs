@@ -190,6 +190,9 @@ pub struct Report {
     pub papers: usize,
     /// Of those, papers with a title but no abstract.
     pub without_abstract: usize,
+    /// Of those, papers listed already (the same id earlier in this input
+    /// or in an earlier one): they are shown once, with every list.
+    pub repeated: usize,
     /// Records skipped: (line, reason).
     pub skipped: Vec<(usize, String)>,
     /// Invalid UTF-8 sequences replaced.
@@ -207,6 +210,9 @@ impl std::fmt::Display for Report {
         write!(f, "{}: {} paper{s}", self.name, self.papers)?;
         if self.without_abstract > 0 {
             write!(f, ", {} without abstract", self.without_abstract)?;
+        }
+        if self.repeated > 0 {
+            write!(f, ", {} listed already", self.repeated)?;
         }
         if !self.skipped.is_empty() {
             write!(f, ", {} skipped", self.skipped.len())?;
@@ -788,20 +794,25 @@ struct Sink<'a> {
 }
 
 impl Sink<'_> {
-    fn papers(&mut self, papers: Vec<Paper>, position: &mut u32) {
+    /// Hands `papers` on; returns how many were listed already.
+    fn papers(&mut self, papers: Vec<Paper>, position: &mut u32) -> usize {
         let keys: Vec<u128> = papers.iter().map(|p| id_key(&p.id)).collect();
-        self.keyed(papers, &keys, position);
+        self.keyed(papers, &keys, position)
     }
 
-    fn keyed(&mut self, mut papers: Vec<Paper>, keys: &[u128], position: &mut u32) {
+    /// [`Sink::papers`] with each paper's [`id_key`] worked out already.
+    fn keyed(&mut self, mut papers: Vec<Paper>, keys: &[u128], position: &mut u32) -> usize {
+        let given = papers.len();
         for p in &mut papers {
             p.position = *position;
             *position += 1;
         }
         let batch = self.dedup.accept_keyed(papers, keys);
-        self.papers += batch.papers.len();
+        let new = batch.papers.len();
+        self.papers += new;
         let prepared = self.prepare.then(|| Prepared::new(&batch.papers));
         (self.out)(Event::Papers(batch, prepared));
+        given - new
     }
 
     fn progress(&mut self, bytes: u64) {
@@ -1003,7 +1014,7 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> Report {
                             .iter()
                             .filter(|p| p.abstract_text.is_empty())
                             .count();
-                        sink.keyed(c.piece.papers, &c.piece.keys, &mut position);
+                        report.repeated += sink.keyed(c.piece.papers, &c.piece.keys, &mut position);
                         sink.progress(c.consumed);
                     }
                     Err(e) => report.error = Some(e),
@@ -1030,7 +1041,7 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> Report {
         let parsed = parse(&text, format);
         drop(text);
         let papers = papers_of(input, parsed, &mut report);
-        sink.papers(papers, &mut position);
+        report.repeated += sink.papers(papers, &mut position);
         sink.progress(consumed);
     }
     report.skipped.sort_by_key(|(line, _)| *line);
@@ -1332,6 +1343,16 @@ mod tests {
         assert_eq!(p.id.as_str(), "doi:10.1000/abc");
         assert_eq!(&*p.source, "a.bib");
         assert_eq!(p.also_in, vec![Arc::<str>::from("b.ris")]);
+        // The second file's report says its paper was listed already.
+        assert_eq!(loaded.reports[0].repeated, 0);
+        assert_eq!(loaded.reports[1].repeated, 1);
+        assert!(
+            loaded.reports[1]
+                .to_string()
+                .ends_with(", 1 listed already"),
+            "{}",
+            loaded.reports[1]
+        );
     }
 
     #[test]
@@ -1377,6 +1398,8 @@ mod tests {
         };
         let chunked = load(&[Input::Path(dir.path().join("a.jsonl"))], &small).unwrap();
         assert_eq!(chunked.corpus.len(), 3000, "the repeat is folded in");
+        assert_eq!(chunked.reports[0].papers, 3001);
+        assert_eq!(chunked.reports[0].repeated, 1, "and counted");
         assert_eq!(chunked.reports[0].skipped.len(), 1);
         assert_eq!(
             chunked.reports[0].skipped[0].0, 1236,
