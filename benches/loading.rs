@@ -2,7 +2,8 @@
 //! commands do and reports time, papers per second and peak memory
 //! (`VmHWM`, Linux) after each.
 //!
-//! `cargo bench --bench loading -- FILE...` (e.g. from
+//! `cargo bench --bench loading -- FILE...` (peak memory is the process's:
+//! give one file per run for its own figure; files e.g. from
 //! `cargo run --release --example gen_corpus -- jsonl 1M f.jsonl`).
 
 use std::time::Instant;
