@@ -651,6 +651,12 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 );
             }
             let inputs = Input::from_args(&cli.files);
+            if inputs.iter().any(|i| matches!(i, Input::Stdin)) && io::stdin().is_terminal() {
+                // The loader would read the keys meant for the reader.
+                anyhow::bail!(
+                    "standard input is the terminal: pipe a corpus into `paperboat -` (e.g. `curl … | paperboat -`)"
+                );
+            }
             let options = load_options(&cli.load);
             // Inputs that cannot be read at all are said before the
             // screen is taken; the rest streams in while the reader runs.

@@ -159,3 +159,14 @@ fn a_file_that_holds_no_paper_ends_the_reader_with_why() {
     assert!(pty.cooked());
     assert!(pty.screen_restored());
 }
+
+#[test]
+fn reading_standard_input_from_the_terminal_is_refused() {
+    let state = tempfile::tempdir().unwrap();
+    let mut pty = Pty::spawn(&["-"], 100, 30, state.path(), &[]);
+    let status = pty.wait_exit();
+    assert_eq!(status.exit_code(), 2, "{status:?}");
+    let raw = String::from_utf8_lossy(&pty.raw()).into_owned();
+    assert!(raw.contains("standard input is the terminal"), "{raw}");
+    assert!(!raw.contains("\x1b[?1049h"), "took the screen: {raw:?}");
+}
