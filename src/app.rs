@@ -112,6 +112,19 @@ pub struct Marks {
     pub read: bool,
 }
 
+impl Marks {
+    /// A paper's marks as the store has them.
+    fn of(state: &crate::store::State, id: &str) -> Marks {
+        match state.papers.get(id) {
+            Some(e) => Marks {
+                bookmarked: e.bookmark.is_some_and(|m| m.on),
+                read: e.read.is_some_and(|m| m.on),
+            },
+            None => Marks::default(),
+        }
+    }
+}
+
 /// Paper counts by mark, for the search line.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Counts {
@@ -412,9 +425,9 @@ pub struct App {
     /// The query the shown ranking answers (to tell a new query from a
     /// grown corpus when a ranking arrives).
     ranked_query: Option<(String, Scope)>,
-    /// A paper to select once the first ranking arrives (where the corpus
-    /// was left last time).
-    restore: Option<String>,
+    /// The paper to select once a ranking shows it (where the corpus was
+    /// left last time).
+    restore: Option<Restore>,
     last_refresh: Instant,
     last_retry: Instant,
     /// While the corpus streams in: how far loading has got.
@@ -423,6 +436,15 @@ pub struct App {
     pub failed: Option<LoadError>,
     /// Whether the reports are said in the status line once loading ends.
     announce_reports: bool,
+}
+
+/// Where the corpus was left last time, still to be selected.
+#[derive(Clone, Debug)]
+struct Restore {
+    /// The paper's id.
+    id: String,
+    /// Its index, once it has loaded.
+    at: Option<usize>,
 }
 
 /// How far a streaming load has got.
@@ -442,14 +464,9 @@ impl Loading {
     /// when the size is unknown.
     pub fn describe(&self) -> String {
         let so_far = short_count(self.papers);
-        match self.total {
-            Some(total) if self.bytes > 0 && total > self.bytes => {
-                let expected =
-                    (self.papers as f64 * total as f64 / self.bytes as f64).round() as usize;
-                format!(
-                    "loading {so_far}/{}",
-                    short_count(expected.max(self.papers))
-                )
+        match load::expected_papers(self.papers, self.bytes, self.total) {
+            Some(expected) if self.total > Some(self.bytes) => {
+                format!("loading {so_far}/{}", short_count(expected))
             }
             _ => format!("loading {so_far}"),
         }
@@ -521,10 +538,23 @@ impl App {
                 .as_deref()
                 .and_then(View::from_name)
                 .unwrap_or_default();
-            app.restore = place.selected;
+            app.restore = place.selected.map(|id| Restore { id, at: None });
         }
+        app.find_restore(0);
         app.reload_marks();
         app
+    }
+
+    /// Looks for the paper to restore among papers `from..`.
+    fn find_restore(&mut self, from: usize) {
+        if let Some(r) = &mut self.restore
+            && r.at.is_none()
+        {
+            r.at = self.corpus.papers[from..]
+                .iter()
+                .position(|p| p.id.as_str() == r.id)
+                .map(|k| from + k);
+        }
     }
 
     /// A reader whose corpus (named by `key`) is still to come: papers
@@ -556,16 +586,11 @@ impl App {
             load::Event::Papers(batch, prepared) => {
                 let first = self.corpus.len();
                 self.corpus.push(batch);
+                self.find_restore(first);
                 let new = &self.corpus.papers[first..];
                 let state = self.store.state();
                 for p in new {
-                    let m = match state.papers.get(p.id.as_str()) {
-                        Some(e) => Marks {
-                            bookmarked: e.bookmark.is_some_and(|m| m.on),
-                            read: e.read.is_some_and(|m| m.on),
-                        },
-                        None => Marks::default(),
-                    };
+                    let m = Marks::of(state, p.id.as_str());
                     self.counts.bookmarked += usize::from(m.bookmarked);
                     self.counts.read += usize::from(m.read);
                     self.marks.push(m);
@@ -588,13 +613,12 @@ impl App {
                     // Room for the papers expected, so that a large corpus
                     // is not copied as it grows.
                     let now = self.corpus.len();
-                    if let Some(total) = total
-                        && bytes > 0
+                    if let Some(expected) = load::expected_papers(now, bytes, total)
                         && self.corpus.papers.capacity() == now
                     {
-                        let expected = (now as f64 * total as f64 / bytes as f64 * 1.05) as usize;
-                        self.corpus.papers.reserve(expected.saturating_sub(now));
-                        self.marks.reserve(expected.saturating_sub(now));
+                        let more = (expected + expected / 20) - now;
+                        self.corpus.papers.reserve(more);
+                        self.marks.reserve(more);
                     }
                 }
             }
@@ -624,10 +648,6 @@ impl App {
         if self.announce_reports && self.status.is_none() {
             let said: Vec<String> = self.reports.iter().map(ToString::to_string).collect();
             self.status = Some(said.join(" · "));
-        }
-        if self.restore.is_some() && !self.search.is_running() {
-            // The paper left last time is gone from the corpus.
-            self.restore = None;
         }
     }
 
@@ -661,13 +681,7 @@ impl App {
     fn reload_marks(&mut self) {
         let state = self.store.state();
         for (i, p) in self.corpus.papers.iter().enumerate() {
-            self.marks[i] = match state.papers.get(p.id.as_str()) {
-                Some(e) => Marks {
-                    bookmarked: e.bookmark.is_some_and(|m| m.on),
-                    read: e.read.is_some_and(|m| m.on),
-                },
-                None => Marks::default(),
-            };
+            self.marks[i] = Marks::of(state, p.id.as_str());
         }
         self.count();
     }
@@ -780,12 +794,8 @@ impl App {
         let now = (r.query.clone(), r.scope);
         let same_query = self.ranked_query.as_ref() == Some(&now);
         self.ranked_query = Some(now);
-        let keep = if let Some(id) = self.restore.take() {
-            let found = self.corpus.papers.iter().position(|p| p.id.as_str() == id);
-            if found.is_none() && (self.search.is_running() || self.loading.is_some()) {
-                self.restore = Some(id);
-            }
-            found
+        let keep = if let Some(r) = &self.restore {
+            r.at
         } else if same_query && self.selected > 0 {
             // More papers arrived, or the rest of a partial ranking: stay
             // on the same paper. On the top row, follow the top as fzf
@@ -797,6 +807,14 @@ impl App {
             None
         };
         self.rebuild_rows(keep);
+        if let Some(r) = &self.restore {
+            // Done once the paper is selected; given up once nothing more
+            // can come (it left the corpus, or the query hides it).
+            let placed = r.at.is_some() && self.selected_paper() == r.at;
+            if placed || !(self.search.is_running() || self.loading.is_some()) {
+                self.restore = None;
+            }
+        }
         if self.selected_paper() != before {
             self.detail_scroll = 0;
             self.chosen_link = None;
@@ -1038,7 +1056,7 @@ impl App {
     /// Remembers where this corpus was left and saves; call on exit.
     pub fn save_place(&mut self) {
         // A place still to be found (the corpus is loading) stays saved.
-        let selected = self.restore.clone().or_else(|| {
+        let selected = self.restore.as_ref().map(|r| r.id.clone()).or_else(|| {
             self.selected_paper()
                 .map(|i| self.corpus.papers[i].id.to_string())
         });

@@ -524,6 +524,14 @@ pub enum Event {
     Report(Report),
 }
 
+/// The papers a load will likely end with, from the papers and bytes read
+/// so far: `None` until something is read or when the size is unknown.
+pub fn expected_papers(papers: usize, bytes: u64, total: Option<u64>) -> Option<usize> {
+    let total = total?;
+    (bytes > 0)
+        .then(|| ((papers as f64 * total as f64 / bytes as f64).round() as usize).max(papers))
+}
+
 /// Bytes a line-oriented input is read in at a time (by default).
 const CHUNK: usize = 16 << 20;
 /// The head read to decide what an input is.
@@ -1124,15 +1132,19 @@ pub fn load(inputs: &[Input], opts: &Options) -> Result<Loaded, LoadError> {
         Event::Report(r) => reports.push(r),
         Event::Progress {
             bytes,
-            total: Some(total),
+            total,
             papers,
-        } if bytes > 0 && corpus.papers.capacity() == corpus.len() => {
+        } => {
             // Room for the papers the rest of the input will likely hold,
             // so the corpus is not copied as it grows.
-            let expected = (papers as f64 * total as f64 / bytes as f64 * 1.05) as usize;
-            corpus.papers.reserve(expected.saturating_sub(corpus.len()));
+            if let Some(expected) = expected_papers(papers, bytes, total)
+                && corpus.papers.capacity() == corpus.len()
+            {
+                corpus
+                    .papers
+                    .reserve((expected + expected / 20) - corpus.len());
+            }
         }
-        Event::Progress { .. } => {}
     });
     if corpus.is_empty() {
         return Err(LoadError::NoPapers(reports));

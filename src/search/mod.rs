@@ -157,23 +157,26 @@ struct Items {
 }
 
 impl Items {
-    fn push(&mut self, title: &str) {
+    /// What is kept of one title: its readable text, length and mask.
+    fn item(title: &str) -> (Utf32String, u16, u64) {
         let plain = markup::plain_cow(title);
-        self.masks.push(title_mask(&plain));
+        let mask = title_mask(&plain);
         let u = Utf32String::from(plain.as_ref());
-        self.lens.push(u.len().min(u16::MAX as usize) as u16);
+        let len = u.len().min(u16::MAX as usize) as u16;
+        (u, len, mask)
+    }
+
+    fn push(&mut self, title: &str) {
+        let (u, len, mask) = Items::item(title);
         self.titles.push(u);
+        self.lens.push(len);
+        self.masks.push(mask);
     }
 
     fn set(&mut self, i: usize, title: &str) {
-        if i >= self.titles.len() {
-            return;
+        if i < self.titles.len() {
+            (self.titles[i], self.lens[i], self.masks[i]) = Items::item(title);
         }
-        let plain = markup::plain(title);
-        self.masks[i] = title_mask(&plain);
-        let u = Utf32String::from(plain);
-        self.lens[i] = u.len().min(u16::MAX as usize) as u16;
-        self.titles[i] = u;
     }
 
     /// The titles of `papers`, converted on up to `threads` threads.
