@@ -26,6 +26,7 @@
 //! columns must all match), publishes nothing until a full pass and sort are
 //! done, and leaves no room for a prefilter or for narrowing.
 
+pub mod fuzzy;
 pub mod index;
 pub mod query;
 
@@ -148,34 +149,84 @@ impl Results {
 /// Rows kept in order while the scan runs, and sorted first when it ends.
 pub const FIRST_PAGE: usize = 512;
 
-/// What the matcher keeps of each paper's title.
+/// Where a title's text is kept in [`Items`].
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    start: usize,
+    len: u32,
+    /// In [`Items::wide`] rather than [`Items::ascii`].
+    wide: bool,
+}
+
+/// What the matcher keeps of each paper's title. The titles' text lies
+/// end to end in two buffers rather than in an allocation each, so that a
+/// pass reads memory in order instead of chasing a pointer per title.
 #[derive(Default)]
 struct Items {
-    titles: Vec<Utf32String>,
+    /// ASCII titles' bytes.
+    ascii: Vec<u8>,
+    /// Other titles, a character per grapheme (as nucleo matches them).
+    wide: Vec<char>,
+    spans: Vec<Span>,
     lens: Vec<u16>,
     masks: Vec<u64>,
 }
 
 impl Items {
-    /// What is kept of one title: its readable text, length and mask.
-    fn item(title: &str) -> (Utf32String, u16, u64) {
+    /// How many titles there are.
+    fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// Title `i` as the matcher reads it.
+    fn title(&self, i: usize) -> Utf32Str<'_> {
+        let s = self.spans[i];
+        if s.wide {
+            Utf32Str::Unicode(&self.wide[s.start..][..s.len as usize])
+        } else {
+            Utf32Str::Ascii(&self.ascii[s.start..][..s.len as usize])
+        }
+    }
+
+    /// Stores one title's readable text; its span, length and mask.
+    fn store(&mut self, title: &str) -> (Span, u16, u64) {
         let plain = markup::plain_cow(title);
         let mask = title_mask(&plain);
-        let u = Utf32String::from(plain.as_ref());
-        let len = u.len().min(u16::MAX as usize) as u16;
-        (u, len, mask)
+        let span = if plain.is_ascii() {
+            let start = self.ascii.len();
+            self.ascii.extend_from_slice(plain.as_bytes());
+            Span {
+                start,
+                len: (self.ascii.len() - start) as u32,
+                wide: false,
+            }
+        } else {
+            let start = self.wide.len();
+            match Utf32String::from(plain.as_ref()) {
+                Utf32String::Ascii(text) => self.wide.extend(text.chars()),
+                Utf32String::Unicode(chars) => self.wide.extend_from_slice(&chars),
+            }
+            Span {
+                start,
+                len: (self.wide.len() - start) as u32,
+                wide: true,
+            }
+        };
+        (span, span.len.min(u32::from(u16::MAX)) as u16, mask)
     }
 
     fn push(&mut self, title: &str) {
-        let (u, len, mask) = Items::item(title);
-        self.titles.push(u);
+        let (span, len, mask) = self.store(title);
+        self.spans.push(span);
         self.lens.push(len);
         self.masks.push(mask);
     }
 
+    /// Replaces title `i` (its old text stays in the buffer unused:
+    /// titles change rarely).
     fn set(&mut self, i: usize, title: &str) {
-        if i < self.titles.len() {
-            (self.titles[i], self.lens[i], self.masks[i]) = Items::item(title);
+        if i < self.len() {
+            (self.spans[i], self.lens[i], self.masks[i]) = self.store(title);
         }
     }
 
@@ -200,7 +251,13 @@ impl Items {
     }
 
     fn append(&mut self, other: Items) {
-        self.titles.extend(other.titles);
+        let (ascii, wide) = (self.ascii.len(), self.wide.len());
+        self.spans.extend(other.spans.iter().map(|s| Span {
+            start: s.start + if s.wide { wide } else { ascii },
+            ..*s
+        }));
+        self.ascii.extend_from_slice(&other.ascii);
+        self.wide.extend_from_slice(&other.wide);
         self.lens.extend(other.lens);
         self.masks.extend(other.masks);
     }
@@ -387,7 +444,7 @@ impl Pass<'_> {
                     if mask & self.need != self.need {
                         continue;
                     }
-                    let title = self.items.titles[i].slice(..);
+                    let title = self.items.title(i);
                     let known = match (self.reuse, self.candidates) {
                         (Some(r), Some(c)) if k < self.reused => Some((r, c[k])),
                         _ => None,
@@ -412,13 +469,10 @@ impl Pass<'_> {
                         score
                     })
                 }
-                Scope::All => self.query.score_all(
-                    self.items.titles[i].slice(..),
-                    mask,
-                    idx,
-                    &self.abstracts,
-                    matcher,
-                ),
+                Scope::All => {
+                    self.query
+                        .score_all(self.items.title(i), mask, idx, &self.abstracts, matcher)
+                }
             };
             if let Some(score) = score {
                 let mut m = Match::new(idx, score, self.items.lens[i]);
@@ -567,7 +621,7 @@ fn worker(shared: Arc<Shared>) {
         let Ok(items) = shared.items.read() else {
             return;
         };
-        let n = shared.searchable(job.scope, items.titles.len());
+        let n = shared.searchable(job.scope, items.len());
         let query = Query::parse(&job.query);
         let cancelled = || shared.generation.load(Ordering::Acquire) != job.generation;
         let publish = |matches: Vec<Match>, searched: usize, sorted: usize, scanned: bool| {
@@ -658,6 +712,9 @@ fn worker(shared: Arc<Shared>) {
         let sorter = shared.clone();
         let job = job.clone();
         std::thread::spawn(move || {
+            // Behind the next keystroke's pass, which should not wait for
+            // this sort to end.
+            lower_priority();
             let mut rest = rest;
             rest[first..].sort_unstable_by(order);
             if sorter.generation.load(Ordering::Acquire) == job.generation {
@@ -680,7 +737,8 @@ fn worker(shared: Arc<Shared>) {
 const INDEX_STEP: usize = 16_384;
 
 /// Asks the OS to run the calling thread (and threads it starts) after
-/// others: the index is built on what the UI and the matcher leave over.
+/// others: the index is built, and rankings are sorted past their first
+/// page, on what the UI and the matcher leave over.
 fn lower_priority() {
     #[cfg(target_os = "linux")]
     // SAFETY: setpriority has no memory-safety preconditions; on Linux,
@@ -830,7 +888,7 @@ impl Search {
                 return;
             };
             let first = st.items;
-            st.items += prepared.items.titles.len();
+            st.items += prepared.items.len();
             st.pending.push(prepared.items);
             first
         };

@@ -6,6 +6,7 @@
 use nucleo::pattern::{Atom, AtomKind, CaseMatching, Normalization};
 use nucleo::{Matcher, Utf32Str};
 
+use super::fuzzy::Needle;
 use super::index::{Bits, needle_mask};
 
 /// One query word.
@@ -19,6 +20,22 @@ pub struct Word {
     pub mask: u64,
     /// `^…`, `…$`: only the title has a start and an end.
     pub anchored: bool,
+    /// The fast path for a fuzzy word, where it applies.
+    fast: Option<Needle>,
+}
+
+impl Word {
+    /// The word's score in `title` (nucleo's, by the fast path where it
+    /// applies).
+    #[inline]
+    pub fn score(&self, title: Utf32Str<'_>, matcher: &mut Matcher) -> Option<u16> {
+        if let (Some(fast), Utf32Str::Ascii(bytes)) = (&self.fast, title)
+            && let Some(score) = fast.score(bytes)
+        {
+            return score;
+        }
+        self.title.score(title, matcher)
+    }
 }
 
 /// A parsed query.
@@ -83,11 +100,15 @@ impl Query {
             } else {
                 needle_mask(&needle)
             };
+            let fast = (title.kind == AtomKind::Fuzzy && !title.negative)
+                .then(|| Needle::new(&needle, !needle.chars().any(char::is_uppercase)))
+                .flatten();
             words.push(Word {
                 title,
                 needle,
                 mask,
                 anchored,
+                fast,
             });
         }
         Query { words }
@@ -122,7 +143,7 @@ impl Query {
         let last = self.words.len().saturating_sub(1);
         let (mut score, mut head) = (base, base);
         for (j, w) in self.words.iter().enumerate().skip(from) {
-            score += u32::from(w.title.score(title, matcher)?);
+            score += u32::from(w.score(title, matcher)?);
             if j < last {
                 head = score;
             }
@@ -154,7 +175,7 @@ impl Query {
             }
             // The title cannot match a word whose letters it lacks.
             let in_title = if title_mask & w.mask == w.mask {
-                w.title.score(title, matcher)
+                w.score(title, matcher)
             } else {
                 None
             };

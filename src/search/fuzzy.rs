@@ -1,0 +1,548 @@
+//! nucleo's fuzzy score for ASCII titles, computed without nucleo's setup.
+//!
+//! Most of a keystroke's time on a large corpus went to nucleo working out
+//! each title's character classes and copying it into its matrix before it
+//! scored it. For an ASCII title and an ASCII query word this module gives
+//! the same score from the title's bytes: the same prefilter, the same
+//! window, the same dynamic programme over the same rows, with the bonus of
+//! a column read from a table, and only the cells that hold a match worked
+//! out. The
+//! result is identical to `nucleo_matcher`'s `fuzzy_match` (a property test
+//! holds it to that); anything it does not cover is left to nucleo.
+
+use std::cell::RefCell;
+
+// nucleo-matcher 0.3.1's scoring constants (score.rs) and default config.
+const SCORE_MATCH: u16 = 16;
+const PENALTY_GAP_START: u16 = 3;
+const PENALTY_GAP_EXTENSION: u16 = 1;
+const BONUS_BOUNDARY: u16 = SCORE_MATCH / 2;
+const BONUS_CAMEL123: u16 = BONUS_BOUNDARY - PENALTY_GAP_START;
+const BONUS_NON_WORD: u16 = BONUS_BOUNDARY;
+const BONUS_CONSECUTIVE: u16 = PENALTY_GAP_START + PENALTY_GAP_EXTENSION;
+const BONUS_FIRST_CHAR_MULTIPLIER: u16 = 2;
+const BONUS_BOUNDARY_WHITE: u16 = BONUS_BOUNDARY + 2;
+const BONUS_BOUNDARY_DELIMITER: u16 = BONUS_BOUNDARY + 1;
+const DELIMITERS: &[u8] = b"/,:;|";
+/// Windows longer than this are left to nucleo (which may switch to its
+/// greedy matcher for very long ones).
+const MAX_WINDOW: usize = 1024;
+
+// Character classes, in nucleo's order.
+const WHITESPACE: u8 = 0;
+const NON_WORD: u8 = 1;
+const DELIMITER: u8 = 2;
+const LOWER: u8 = 3;
+const UPPER: u8 = 4;
+const NUMBER: u8 = 6;
+
+const fn class_of(c: u8) -> u8 {
+    match c {
+        b'a'..=b'z' => LOWER,
+        b'A'..=b'Z' => UPPER,
+        b'0'..=b'9' => NUMBER,
+        b' ' | b'\t' | b'\n' | b'\x0C' | b'\r' => WHITESPACE,
+        _ => {
+            let mut i = 0;
+            while i < DELIMITERS.len() {
+                if DELIMITERS[i] == c {
+                    return DELIMITER;
+                }
+                i += 1;
+            }
+            NON_WORD
+        }
+    }
+}
+
+/// nucleo's `Config::bonus_for` with the default config.
+const fn bonus_for(prev: u8, class: u8) -> u16 {
+    if class > DELIMITER {
+        match prev {
+            WHITESPACE => return BONUS_BOUNDARY_WHITE,
+            DELIMITER => return BONUS_BOUNDARY_DELIMITER,
+            NON_WORD => return BONUS_BOUNDARY,
+            _ => {}
+        }
+    }
+    if (prev == LOWER && class == UPPER) || (prev != NUMBER && class == NUMBER) {
+        BONUS_CAMEL123
+    } else if class == WHITESPACE {
+        BONUS_BOUNDARY_WHITE
+    } else if class == NON_WORD {
+        BONUS_NON_WORD
+    } else {
+        0
+    }
+}
+
+/// The class of every byte (non-ASCII bytes never reach here).
+const CLASS: [u8; 256] = {
+    let mut t = [NON_WORD; 256];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = class_of(b as u8);
+        b += 1;
+    }
+    t
+};
+
+/// `BONUS[prev class][class]`.
+const BONUS: [[u8; 8]; 8] = {
+    let mut t = [[0u8; 8]; 8];
+    let mut p = 0;
+    while p < 8 {
+        let mut c = 0;
+        while c < 8 {
+            t[p][c] = bonus_for(p as u8, c as u8) as u8;
+            c += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// A query word ready for [`Needle::score`]: ASCII, lower case when case
+/// is ignored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Needle {
+    bytes: Box<[u8]>,
+    ignore_case: bool,
+}
+
+/// A matrix cell: the best score with this needle character matched here,
+/// and the bonus a consecutive match inherits.
+#[derive(Clone, Copy, Default)]
+struct Cell {
+    score: u16,
+    consecutive: u8,
+}
+
+/// The cells of one row that hold a match (the others hold none), by column.
+type Row = Vec<(u16, Cell)>;
+
+#[derive(Default)]
+struct Scratch {
+    /// Per needle character, a bit per title byte: where it occurs.
+    occ: Vec<u64>,
+    cur: Row,
+    next: Row,
+    rows: Vec<usize>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::default();
+}
+
+/// Sets in `set` (a bit per byte of `hay`) where `c` occurs, ASCII case
+/// folded when `ignore_case`; sixteen bytes at a time on x86-64.
+fn occurrences(set: &mut [u64], hay: &[u8], c: u8, ignore_case: bool) {
+    // Upper- and lower-case letters differ only in bit 5, and no other
+    // byte lands on a lower-case letter with it set.
+    let fold = if ignore_case && c.is_ascii_lowercase() {
+        0x20
+    } else {
+        0
+    };
+    for (out, block) in set.iter_mut().zip(hay.chunks(64)) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE2 is part of every x86-64 processor (the target's
+        // baseline), which is all that `block_bits` asks for.
+        let bits = unsafe { block_bits(block, c, fold) };
+        #[cfg(not(target_arch = "x86_64"))]
+        let bits = block_bits(block, c, fold);
+        *out = bits;
+    }
+}
+
+/// A bit for each byte of `block` (at most 64) that is `c` once `fold`
+/// is or-ed in.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+fn block_bits(block: &[u8], c: u8, fold: u8) -> u64 {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+    let pat = _mm_set1_epi8(c as i8);
+    let fold = _mm_set1_epi8(fold as i8);
+    let bits = |sixteen: &[u8; 16]| {
+        // SAFETY: `sixteen` is 16 readable bytes; the load is unaligned.
+        let v = unsafe { _mm_loadu_si128(sixteen.as_ptr().cast::<__m128i>()) };
+        u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(v, fold), pat)) as u16)
+    };
+    let mut acc = 0u64;
+    let chunks = block.chunks_exact(16);
+    let tail = chunks.remainder();
+    let mut shift = 0;
+    for chunk in chunks {
+        if let Ok(sixteen) = chunk.try_into() {
+            acc |= bits(sixteen) << shift;
+        }
+        shift += 16;
+    }
+    if !tail.is_empty() {
+        let mut bytes = [0u8; 16];
+        bytes[..tail.len()].copy_from_slice(tail);
+        acc |= (bits(&bytes) & ((1 << tail.len()) - 1)) << shift;
+    }
+    acc
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn block_bits(block: &[u8], c: u8, fold: u8) -> u64 {
+    block
+        .iter()
+        .enumerate()
+        .fold(0, |acc, (i, &b)| acc | (u64::from(b | fold == c) << i))
+}
+
+/// The first place at or after `from` in `set`.
+#[inline]
+fn next_bit(set: &[u64], from: usize) -> Option<usize> {
+    let mut w = from / 64;
+    let mut bits = *set.get(w)? & (!0u64 << (from % 64));
+    loop {
+        if bits != 0 {
+            return Some(w * 64 + bits.trailing_zeros() as usize);
+        }
+        w += 1;
+        bits = *set.get(w)?;
+    }
+}
+
+/// The last place in `set`.
+#[inline]
+fn last_bit(set: &[u64]) -> Option<usize> {
+    let w = set.iter().rposition(|&b| b != 0)?;
+    Some(w * 64 + 63 - set[w].leading_zeros() as usize)
+}
+
+/// Calls `f` with every place in `from..to` in `set`, in order, until it
+/// returns true.
+#[inline]
+fn each_bit(set: &[u64], from: usize, to: usize, mut f: impl FnMut(usize) -> bool) {
+    if from >= to {
+        return;
+    }
+    let first = from / 64;
+    for (w, &word) in set.iter().enumerate().take((to - 1) / 64 + 1).skip(first) {
+        let mut bits = word;
+        if w == first {
+            bits &= !0u64 << (from % 64);
+        }
+        while bits != 0 {
+            let k = w * 64 + bits.trailing_zeros() as usize;
+            if k >= to || f(k) {
+                return;
+            }
+            bits &= bits - 1;
+        }
+    }
+}
+
+/// A title's bytes with the class of the character before a column.
+struct Window<'a> {
+    hay: &'a [u8],
+    /// Where the window starts in the title.
+    start: usize,
+}
+
+impl Window<'_> {
+    /// The bonus of a match at title byte `k`.
+    #[inline(always)]
+    fn bonus(&self, k: usize) -> u16 {
+        let prev = if k == 0 {
+            WHITESPACE
+        } else {
+            CLASS[self.hay[k - 1] as usize]
+        };
+        u16::from(BONUS[prev as usize][CLASS[self.hay[k] as usize] as usize])
+    }
+}
+
+impl Needle {
+    /// The fast path for a fuzzy word `needle` matched with `ignore_case`
+    /// (as nucleo's smart case decided), when it covers it.
+    pub fn new(needle: &str, ignore_case: bool) -> Option<Needle> {
+        (needle.is_ascii() && !needle.is_empty()).then(|| Needle {
+            bytes: needle.as_bytes().into(),
+            ignore_case,
+        })
+    }
+
+    /// nucleo's fuzzy score of this needle in the ASCII text `hay`:
+    /// `Some(None)` when it does not match, `None` when nucleo must answer.
+    pub fn score(&self, hay: &[u8]) -> Option<Option<u16>> {
+        let needle = &self.bytes[..];
+        let (n, m) = (hay.len(), needle.len());
+        if m >= n || n > usize::from(u16::MAX) {
+            return None;
+        }
+        SCRATCH.with(|s| {
+            let s = &mut *s.borrow_mut();
+            let words = n.div_ceil(64);
+            s.occ.clear();
+            s.occ.resize(m * words, 0);
+            for (j, &c) in needle.iter().enumerate() {
+                occurrences(&mut s.occ[j * words..][..words], hay, c, self.ignore_case);
+            }
+            let occ = |j: usize| &s.occ[j * words..][..words];
+            if m == 1 {
+                return Some(single(occ(0), hay));
+            }
+            // nucleo's prefilter: the first place the first character can
+            // match, the greedy end, and the last place the last character
+            // occurs after it.
+            let start = match next_bit(occ(0), 0) {
+                Some(k) if k <= n - m => k,
+                _ => return Some(None),
+            };
+            s.rows.clear();
+            s.rows.push(start);
+            let mut greedy_end = start + 1;
+            for j in 1..m {
+                let Some(k) = next_bit(occ(j), greedy_end) else {
+                    return Some(None);
+                };
+                s.rows.push(k);
+                greedy_end = k + 1;
+            }
+            let end = last_bit(occ(m - 1)).map_or(greedy_end, |k| (k + 1).max(greedy_end));
+            if end - start > MAX_WINDOW {
+                return None;
+            }
+            let window = Window { hay, start };
+            if end - start == m {
+                return Some(Some(consecutive_score(&window, m)));
+            }
+            let Scratch {
+                occ,
+                cur,
+                next,
+                rows,
+            } = s;
+            let occ = |j: usize| &occ[j * words..][..words];
+            Some(Some(optimal(m, &occ, end, &window, rows, cur, next)))
+        })
+    }
+}
+
+/// nucleo's `substring_match_1_ascii`: the best place for one character.
+fn single(occ: &[u64], hay: &[u8]) -> Option<u16> {
+    let window = Window { hay, start: 0 };
+    let mut best = None;
+    each_bit(occ, 0, hay.len(), |k| {
+        let bonus = window.bonus(k);
+        let score = bonus * BONUS_FIRST_CHAR_MULTIPLIER + SCORE_MATCH;
+        if best.is_none_or(|b| score > b) {
+            best = Some(score);
+        }
+        // Nothing beats a match after white space.
+        bonus >= BONUS_BOUNDARY_WHITE
+    });
+    best
+}
+
+/// nucleo's `calculate_score` for a window that is the needle itself.
+fn consecutive_score(window: &Window, m: usize) -> u16 {
+    let mut first = window.bonus(window.start);
+    let mut score = SCORE_MATCH + first * BONUS_FIRST_CHAR_MULTIPLIER;
+    for k in window.start + 1..window.start + m {
+        let mut b = window.bonus(k);
+        if b >= BONUS_BOUNDARY && b > first {
+            first = b;
+        }
+        b = b.max(first).max(BONUS_CONSECUTIVE);
+        score += SCORE_MATCH + b;
+    }
+    score
+}
+
+/// nucleo's `next_m_cell`: needle character `j + 1` matched at a column
+/// whose bonus is `bonus`, after `diag` (character `j` matched at the
+/// column before; score 0 when it is not) or a gap worth `gap`.
+#[inline(always)]
+fn next_cell(gap: u16, bonus: u16, diag: Cell) -> Cell {
+    if diag.score == 0 {
+        return Cell {
+            score: gap + bonus + SCORE_MATCH,
+            consecutive: bonus as u8,
+        };
+    }
+    let mut consecutive = u16::from(diag.consecutive).max(BONUS_CONSECUTIVE);
+    if bonus >= BONUS_BOUNDARY && bonus > consecutive {
+        consecutive = bonus;
+    }
+    let on = diag.score + consecutive.max(bonus);
+    let skip = gap + bonus;
+    if on > skip {
+        Cell {
+            score: on + SCORE_MATCH,
+            consecutive: consecutive as u8,
+        }
+    } else {
+        Cell {
+            score: skip + SCORE_MATCH,
+            consecutive: bonus as u8,
+        }
+    }
+}
+
+/// nucleo's optimal alignment over the window `window.start..end`, row by
+/// row: row `j` (needle character `j`, at the places `occ(j)`) starts at
+/// `rows[j]`, its greedy place, and holds a match only where that
+/// character occurs, so only those cells are worked out. nucleo's gap
+/// score at column `k` is the best of `score - 3 - (k - 1 - c)` over the
+/// previous row's matches at `c < k` (never below 0), which a running
+/// maximum of `score + c` gives.
+fn optimal<'a>(
+    m: usize,
+    occ: &impl Fn(usize) -> &'a [u64],
+    end: usize,
+    window: &Window,
+    rows: &[usize],
+    cur: &mut Row,
+    next: &mut Row,
+) -> u16 {
+    let start = window.start;
+    cur.clear();
+    each_bit(occ(0), start, end, |k| {
+        let b = window.bonus(k);
+        cur.push((
+            (k - start) as u16,
+            Cell {
+                score: b * BONUS_FIRST_CHAR_MULTIPLIER + SCORE_MATCH,
+                consecutive: b as u8,
+            },
+        ));
+        false
+    });
+    for (j, &row) in rows.iter().enumerate().take(m).skip(1) {
+        next.clear();
+        // No match before: no gap score.
+        let mut best = -(1 << 20);
+        let mut i = 0;
+        each_bit(occ(j), row, end, |k| {
+            let q = k - start;
+            while let Some(&(c, cell)) = cur.get(i)
+                && usize::from(c) + 2 <= q
+            {
+                best = best.max(i32::from(cell.score) + i32::from(c));
+                i += 1;
+            }
+            let diag = match cur.get(i) {
+                Some(&(c, cell)) if usize::from(c) + 1 == q => cell,
+                _ => Cell::default(),
+            };
+            let gap = (best - q as i32 - 1).max(0) as u16;
+            next.push((q as u16, next_cell(gap, window.bonus(k), diag)));
+            false
+        });
+        std::mem::swap(cur, next);
+    }
+    cur.iter().map(|(_, c)| c.score).max().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nucleo::pattern::{Atom, AtomKind, CaseMatching, Normalization};
+    use nucleo::{Config, Matcher, Utf32Str};
+    use proptest::prelude::*;
+
+    fn nucleo_score(hay: &str, needle: &str) -> Option<u16> {
+        let atom = Atom::new(
+            needle,
+            CaseMatching::Smart,
+            Normalization::Smart,
+            AtomKind::Fuzzy,
+            false,
+        );
+        let mut m = Matcher::new(Config::DEFAULT);
+        let mut buf = Vec::new();
+        atom.score(Utf32Str::new(hay, &mut buf), &mut m)
+    }
+
+    fn ours(hay: &str, needle: &str) -> Option<Option<u16>> {
+        let ignore_case = !needle.chars().any(|c| c.is_ascii_uppercase());
+        Needle::new(needle, ignore_case)?.score(hay.as_bytes())
+    }
+
+    #[test]
+    fn agrees_with_nucleo_on_titles() {
+        let titles = [
+            "Reinforcement Learning from Human Feedback",
+            "RL for LLMs: a survey",
+            "Sparse attention for long contexts",
+            "SparseNet: sparse-attention/long ctx",
+            "rlrlrl rl-rl rl_rl RLRL",
+            "A3C: asynchronous actor-critic",
+        ];
+        for t in titles {
+            for q in [
+                "rl", "RL", "sparse", "spat", "lc", "a3", "ac", "learning", "rlrl",
+            ] {
+                if let Some(fast) = ours(t, q) {
+                    assert_eq!(fast, nucleo_score(t, q), "{q:?} in {t:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn scores_what_it_covers() {
+        assert_eq!(
+            ours("Reinforcement Learning", "rl"),
+            Some(nucleo_score("Reinforcement Learning", "rl"))
+        );
+        assert!(ours("Reinforcement Learning", "rl").unwrap().is_some());
+        assert_eq!(ours("Sparse attention", "xyz"), Some(None));
+        // Non-ASCII words and needles as long as the title are nucleo's.
+        assert_eq!(ours("Sparse", "s"), Some(nucleo_score("Sparse", "s")));
+        assert_eq!(ours("Sparse", "spärse"), None);
+        assert_eq!(ours("ab", "ab"), None);
+    }
+
+    #[test]
+    fn agrees_with_nucleo_exhaustively_on_short_texts() {
+        // Every text of up to five characters over a small alphabet, every
+        // two- and three-character needle over it: most match, and every
+        // covered score is nucleo's.
+        let alphabet = ['a', 'b', 'A', ' ', '-', '1'];
+        let mut texts = vec![String::new()];
+        let mut all = Vec::new();
+        for _ in 0..5 {
+            texts = texts
+                .iter()
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            all.extend(texts.iter().cloned());
+        }
+        let needles = [
+            "a", "A", "-", "ab", "ba", "aa", "a1", "Ab", "a-b", "aba", "b a",
+        ];
+        let mut scored = 0;
+        for t in &all {
+            for q in needles {
+                if let Some(fast) = ours(t, q) {
+                    assert_eq!(fast, nucleo_score(t, q), "{q:?} in {t:?}");
+                    scored += usize::from(fast.is_some());
+                }
+            }
+        }
+        assert!(scored > 10_000, "only {scored} matches scored");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+        #[test]
+        fn same_score_as_nucleo(
+            hay in "[aAbBcC1 _/:.-]{1,150}",
+            needle in "[abcABC1_/.-]{1,5}",
+        ) {
+            if let Some(fast) = ours(&hay, &needle) {
+                prop_assert_eq!(fast, nucleo_score(&hay, &needle));
+            }
+        }
+    }
+}
