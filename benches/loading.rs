@@ -21,6 +21,7 @@ fn peak_mib() -> Option<f64> {
 }
 
 fn main() {
+    paperboat::alloc::keep_freed_memory();
     let files: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| a != "--bench")

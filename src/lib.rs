@@ -7,6 +7,7 @@
 //! place state changes; [`ui::draw`] reads the state and never changes it.
 //! The non-interactive commands in [`cli`] share the same corpus and search.
 
+pub mod alloc;
 pub mod app;
 pub mod cli;
 pub mod config;

@@ -684,9 +684,16 @@ struct Piece {
     skipped: Vec<(usize, String)>,
 }
 
-/// Parses a piece of a line-oriented input whose first line is `first_line`.
-fn parse_piece(text: &str, format: Format, first_line: usize, list: &Arc<str>) -> Piece {
-    let n = memchr_count(text.as_bytes()) + 1;
+/// Parses a piece of a line-oriented input whose first line is `first_line`
+/// and which holds `lines` line ends.
+fn parse_piece(
+    text: &str,
+    format: Format,
+    first_line: usize,
+    lines: usize,
+    list: &Arc<str>,
+) -> Piece {
+    let n = lines + 1;
     let mut papers = Vec::with_capacity(n);
     let mut keys = Vec::with_capacity(n);
     let mut skipped = Vec::new();
@@ -724,14 +731,17 @@ fn parse_piece(text: &str, format: Format, first_line: usize, list: &Arc<str>) -
     }
 }
 
-/// Parses a chunk of whole lines on every core, in order.
-fn parse_chunk(text: &str, format: Format, first_line: usize, list: &Arc<str>) -> Piece {
+/// Parses a chunk of whole lines on every core, in order; also gives the
+/// number of line ends in it.
+fn parse_chunk(text: &str, format: Format, first_line: usize, list: &Arc<str>) -> (Piece, usize) {
     let threads = parse_threads();
     if threads == 1 || text.len() < 1 << 20 {
-        return parse_piece(text, format, first_line, list);
+        let lines = memchr_count(text.as_bytes());
+        return (parse_piece(text, format, first_line, lines, list), lines);
     }
-    // Cut at line ends into a piece a thread.
-    let mut pieces: Vec<(&str, usize)> = Vec::new();
+    // Cut at line ends into a piece a thread; each piece's lines are
+    // counted once, here.
+    let mut pieces: Vec<(&str, usize, usize)> = Vec::new();
     let mut rest = text;
     let mut line = first_line;
     for k in 0..threads {
@@ -746,22 +756,24 @@ fn parse_chunk(text: &str, format: Format, first_line: usize, list: &Arc<str>) -
         let cut = if want >= rest.len() {
             rest.len()
         } else {
-            rest[want..].find('\n').map_or(rest.len(), |i| want + i + 1)
+            memchr::memchr(b'\n', &rest.as_bytes()[want..]).map_or(rest.len(), |i| want + i + 1)
         };
         let (piece, tail) = rest.split_at(cut);
-        pieces.push((piece, line));
-        line += memchr_count(piece.as_bytes());
+        let lines = memchr_count(piece.as_bytes());
+        pieces.push((piece, line, lines));
+        line += lines;
         rest = tail;
     }
     let parts: Vec<Piece> = std::thread::scope(|s| {
         let handles: Vec<_> = pieces
             .iter()
-            .map(|&(piece, line)| {
+            .map(|&(piece, line, lines)| {
                 s.spawn(move || {
                     parse_piece(
                         piece.strip_suffix('\n').unwrap_or(piece),
                         format,
                         line,
+                        lines,
                         list,
                     )
                 })
@@ -782,7 +794,7 @@ fn parse_chunk(text: &str, format: Format, first_line: usize, list: &Arc<str>) -
         out.keys.extend(p.keys);
         out.skipped.extend(p.skipped);
     }
-    out
+    (out, line - first_line)
 }
 
 /// Line ends in `bytes`.
@@ -950,8 +962,7 @@ fn read_chunks(
                     invalid,
                     consumed,
                 }) => {
-                    let lines_here = memchr_count(text.as_bytes());
-                    let piece = parse_chunk(&text, format, line, list);
+                    let (piece, lines_here) = parse_chunk(&text, format, line, list);
                     drop(text);
                     line += lines_here;
                     tx.send(Ok(Chunk {
