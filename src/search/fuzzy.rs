@@ -110,6 +110,16 @@ pub struct Needle {
     ignore_case: bool,
 }
 
+/// The most one needle character adds to a score: a match and the largest
+/// bonus (a consecutive match inherits at most that too). The first
+/// character's bonus counts twice, so a word of `m` characters scores at
+/// most `m * MAX_PER_CHAR + MAX_FIRST_EXTRA`, and a word grown by `k`
+/// characters scores at most `k * MAX_PER_CHAR` more than it did (its
+/// alignment, cut back, is one of the shorter word's).
+pub const MAX_PER_CHAR: u32 = (SCORE_MATCH + BONUS_BOUNDARY_WHITE) as u32;
+/// See [`MAX_PER_CHAR`].
+pub const MAX_FIRST_EXTRA: u32 = BONUS_BOUNDARY_WHITE as u32;
+
 /// A matrix cell: the best score with this needle character matched here,
 /// and the bonus a consecutive match inherits.
 #[derive(Clone, Copy, Default)]
@@ -268,6 +278,28 @@ impl Needle {
             bytes: needle.as_bytes().into(),
             ignore_case,
         })
+    }
+
+    /// Whether the needle matches the ASCII text `hay` at all (nucleo's
+    /// prefilter, which decides for ASCII): `None` when nucleo must answer.
+    pub fn matches(&self, hay: &[u8]) -> Option<bool> {
+        let needle = &self.bytes[..];
+        let (n, m) = (hay.len(), needle.len());
+        if m >= n {
+            return None;
+        }
+        let same = |b: u8, c: u8| {
+            if self.ignore_case {
+                b.to_ascii_lowercase() == c
+            } else {
+                b == c
+            }
+        };
+        let Some(start) = hay[..n - m + 1].iter().position(|&b| same(b, needle[0])) else {
+            return Some(false);
+        };
+        let mut rest = hay[start + 1..].iter();
+        Some(needle[1..].iter().all(|&c| rest.any(|&b| same(b, c))))
     }
 
     /// nucleo's fuzzy score of this needle in the ASCII text `hay`:
@@ -535,6 +567,30 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(4000))]
+        // What ranking prunes by: a word scores at most MAX_PER_CHAR per
+        // character (and the first character's extra), and one character
+        // more adds at most MAX_PER_CHAR; `matches` agrees with scoring.
+        #[test]
+        fn growth_is_bounded(
+            hay in "[aAbBcC1 _/:.-]{1,80}",
+            needle in "[abcABC1_/.-]{1,5}",
+            more in "[abcABC1_/.-]",
+        ) {
+            let longer = format!("{needle}{more}");
+            let short = nucleo_score(&hay, &needle);
+            let long = nucleo_score(&hay, &longer);
+            if let Some(s) = short {
+                prop_assert!(u32::from(s) <= needle.len() as u32 * MAX_PER_CHAR + MAX_FIRST_EXTRA);
+            }
+            if let (Some(s), Some(l)) = (short, long) {
+                prop_assert!(u32::from(l) <= u32::from(s) + MAX_PER_CHAR, "{l} > {s} + 26");
+            }
+            let ignore_case = !longer.chars().any(|c| c.is_ascii_uppercase());
+            if let Some(m) = Needle::new(&longer, ignore_case).unwrap().matches(hay.as_bytes()) {
+                prop_assert_eq!(m, long.is_some());
+            }
+        }
+
         #[test]
         fn same_score_as_nucleo(
             hay in "[aAbBcC1 _/:.-]{1,150}",

@@ -94,6 +94,20 @@ impl Match {
         }
     }
 
+    /// A match whose score is only known to be at most `bound`.
+    fn bounded(idx: u32, bound: u32, len: u16) -> Match {
+        Match {
+            head: BOUND,
+            ..Match::new(idx, bound, len)
+        }
+    }
+
+    /// False for a match that holds only a bound on its score (see
+    /// [`Prune`]); true for every match of a finished ranking.
+    pub fn is_exact(&self) -> bool {
+        self.head != BOUND
+    }
+
     /// A candidate not yet scored.
     fn unscored(idx: u32) -> Match {
         Match {
@@ -114,6 +128,9 @@ impl Match {
         self.score() & (TITLE_TIER - 1)
     }
 }
+
+/// [`Match::head`] of a match that holds only a bound.
+const BOUND: u32 = u32::MAX;
 
 /// Best first; ties by input order.
 fn order(a: &Match, b: &Match) -> std::cmp::Ordering {
@@ -381,6 +398,21 @@ struct Pass<'a> {
     /// already know of this query's score.
     reuse: Option<Reuse>,
     reused: usize,
+    /// Which of those candidates need no score to find the first page.
+    prune: Option<Prune>,
+}
+
+/// A query that grows the previous one can score at most `growth` more
+/// than it on any title, and at least [`FIRST_PAGE`] titles score `below`
+/// or more: a candidate whose previous score plus `growth` is under
+/// `below` cannot reach the first page. It is only checked to match, and
+/// kept with that bound ([`Match::bounded`]) until [`settle`] scores it,
+/// after the first page is shown. On a million titles this leaves most of
+/// them unscored from the third letter of a word on.
+#[derive(Clone, Copy, Debug)]
+struct Prune {
+    growth: u32,
+    below: u32,
 }
 
 /// How a query relates to the previous one, word by word (title scope).
@@ -449,6 +481,21 @@ impl Pass<'_> {
                         (Some(r), Some(c)) if k < self.reused => Some((r, c[k])),
                         _ => None,
                     };
+                    if let (Some(p), Some((_, m))) = (self.prune, known) {
+                        let bound = m.score().saturating_add(p.growth);
+                        if bound < p.below {
+                            match self.query.last_word_matches(title) {
+                                Some(true) => {
+                                    out.push(Match::bounded(idx, bound, self.items.lens[i]));
+                                    continue;
+                                }
+                                Some(false) => continue,
+                                None => {}
+                            }
+                        }
+                    }
+                    // A bound is no score to build on.
+                    let known = known.filter(|(_, m)| m.is_exact());
                     let scored = match known {
                         Some((Reuse::Head, m)) => self.query.score_title_from(
                             title,
@@ -538,7 +585,8 @@ fn run_pass(
                 continue;
             };
             received += 1;
-            best.extend_from_slice(&part);
+            // Bounds are not scores: they never make the page.
+            best.extend(part.iter().filter(|m| m.is_exact()));
             if best.len() > 2 * FIRST_PAGE {
                 keep_best(&mut best);
             }
@@ -553,13 +601,23 @@ fn run_pass(
     if !ok || cancelled() {
         return None;
     }
-    // The final first page: the best page, in order, at the front.
-    let k = FIRST_PAGE.min(all.len());
-    if all.len() > k {
-        all.select_nth_unstable_by(k.saturating_sub(1), order);
+    // The final first page, in order, then the other matches in the order
+    // they were scanned (the papers' order, near enough): a query that
+    // extends this one reads the titles in that order, and memory read in
+    // order is read much faster.
+    keep_best(&mut best);
+    let mut on_page = vec![0u64; pass.n.div_ceil(64)];
+    for m in &best {
+        on_page[m.idx as usize / 64] |= 1 << (m.idx % 64);
     }
-    all[..k].sort_unstable_by(order);
-    Some((all, k))
+    let first = best.len();
+    let mut out = best;
+    out.reserve(all.len() - first);
+    out.extend(
+        all.into_iter()
+            .filter(|m| on_page[m.idx as usize / 64] & (1 << (m.idx % 64)) == 0),
+    );
+    Some((out, first))
 }
 
 fn worker(shared: Arc<Shared>) {
@@ -646,10 +704,13 @@ fn worker(shared: Arc<Shared>) {
         let prev = done
             .as_ref()
             .filter(|d| d.scope == job.scope && d.scanned && extends(&job.query, &d.query));
+        // The same words (`sparse ` after `sparse`): the same ranking.
+        let same =
+            prev.is_some_and(|p| p.query == job.query || Query::parse(&p.query).same_as(&query));
         let mut candidates: Vec<Match> = Vec::new();
         let mut kept: Vec<Match> = Vec::new();
         if let Some(prev) = prev {
-            if prev.query == job.query {
+            if same {
                 kept = prev.matches.clone();
             } else {
                 candidates = prev.matches.clone();
@@ -665,6 +726,23 @@ fn worker(shared: Arc<Shared>) {
                 .collect(),
             _ => Vec::new(),
         };
+        let prev_query = prev
+            .filter(|_| !same && job.scope == Scope::Title)
+            .map(|p| Query::parse(&p.query));
+        let reuse = prev_query
+            .as_ref()
+            .and_then(|pq| Reuse::between(pq, &query));
+        let prune = match (prev, &prev_query, reuse) {
+            (Some(p), Some(pq), Some(_)) => query.growth_over(pq).and_then(|growth| {
+                // Enough of the previous best to find a page's worth, and
+                // little next to the pass.
+                let want = (p.matches.len() / 32).clamp(4 * FIRST_PAGE, 32 * FIRST_PAGE);
+                let sample = &p.matches[..p.matches.len().min(want)];
+                page_floor(&items, &query, sample, &mut matchers[0])
+                    .map(|below| Prune { growth, below })
+            }),
+            _ => None,
+        };
         let pass = Pass {
             items: &items,
             query: &query,
@@ -673,16 +751,9 @@ fn worker(shared: Arc<Shared>) {
             need: query.title_mask(),
             candidates: prev.map(|_| candidates.as_slice()),
             n,
-            reuse: prev
-                .filter(|p| p.query != job.query && job.scope == Scope::Title)
-                .and_then(|p| Reuse::between(&Query::parse(&p.query), &query)),
-            reused: prev.map_or(0, |p| {
-                if p.query == job.query {
-                    0
-                } else {
-                    p.matches.len()
-                }
-            }),
+            reuse,
+            reused: prev.map_or(0, |p| if same { 0 } else { p.matches.len() }),
+            prune,
         };
         let mut partial = |best: &[Match], searched: usize| {
             publish(best.to_vec(), searched, best.len(), false);
@@ -691,24 +762,46 @@ fn worker(shared: Arc<Shared>) {
         else {
             continue;
         };
-        drop(items);
         if !kept.is_empty() {
             matches.extend(kept);
+            if !settle(&items, &query, &mut matches, &mut matchers, &cancelled) {
+                continue;
+            }
+            drop(items);
             matches.sort_unstable_by(order);
             let total = matches.len();
             done = Some(publish(matches, n, total, true));
             continue;
         }
         if first >= matches.len() {
+            if !settle(&items, &query, &mut matches, &mut matchers, &cancelled) {
+                continue;
+            }
+            drop(items);
             let total = matches.len();
             done = Some(publish(matches, n, total, true));
             continue;
         }
-        // The first page is final: show it now, and sort the rest on the
-        // side so that the next keystroke need not wait for it. The next
-        // query narrows from this set, whose order does not matter to it.
-        let rest = matches.clone();
+        // The first page is final: show it now. Score what was only
+        // bounded, and sort the rest on the side, so that the next
+        // keystroke need not wait for either (it cancels the scoring, and
+        // narrows from bounds where scores are missing). The next query
+        // narrows from this set, whose order does not matter to it.
+        let mut rest = matches.clone();
         done = Some(publish(matches, n, first, true));
+        if rest[first..].iter().any(|m| !m.is_exact()) {
+            if !settle(
+                &items,
+                &query,
+                &mut rest[first..],
+                &mut matchers,
+                &cancelled,
+            ) {
+                continue;
+            }
+            done = Some(publish(rest.clone(), n, first, true));
+        }
+        drop(items);
         let sorter = shared.clone();
         let job = job.clone();
         std::thread::spawn(move || {
@@ -731,6 +824,70 @@ fn worker(shared: Arc<Shared>) {
             }
         });
     }
+}
+
+/// The score that at least [`FIRST_PAGE`] of `sample` reach for `query`,
+/// if that many of them match: no title scoring less is on the first page.
+fn page_floor(
+    items: &Items,
+    query: &Query,
+    sample: &[Match],
+    matcher: &mut Matcher,
+) -> Option<u32> {
+    let mut scores: Vec<u32> = sample
+        .iter()
+        .filter_map(|m| query.score_title(items.title(m.idx as usize), matcher))
+        .collect();
+    if scores.len() < FIRST_PAGE {
+        return None;
+    }
+    scores.select_nth_unstable_by(FIRST_PAGE - 1, |a, b| b.cmp(a));
+    Some(scores[FIRST_PAGE - 1])
+}
+
+/// Scores, on every core, the matches that hold only a bound; false when
+/// a newer request cancels it first.
+fn settle(
+    items: &Items,
+    query: &Query,
+    matches: &mut [Match],
+    matchers: &mut [Matcher],
+    cancelled: &(dyn Fn() -> bool + Sync),
+) -> bool {
+    if matches.iter().all(Match::is_exact) {
+        return true;
+    }
+    let per = matches.len().div_ceil(matchers.len()).max(1);
+    std::thread::scope(|s| {
+        let parts: Vec<_> = matches
+            .chunks_mut(per)
+            .zip(matchers.iter_mut())
+            .map(|(part, matcher)| {
+                s.spawn(move || {
+                    for (k, m) in part.iter_mut().enumerate() {
+                        if k % CANCEL_EVERY == 0 && cancelled() {
+                            return false;
+                        }
+                        if m.is_exact() {
+                            continue;
+                        }
+                        let i = m.idx as usize;
+                        // It matched: it has a score.
+                        let (score, head) = query
+                            .score_title_from(items.title(i), matcher, 0, 0)
+                            .unwrap_or_default();
+                        *m = Match {
+                            head,
+                            ..Match::new(m.idx, score, items.lens[i])
+                        };
+                    }
+                    true
+                })
+            })
+            .collect();
+        // Threads not joined here are joined as the scope ends.
+        parts.into_iter().all(|h| h.join().unwrap_or(false))
+    })
 }
 
 /// Abstracts the indexer takes at a time (split among its threads).
@@ -1106,6 +1263,7 @@ pub fn rank_papers(papers: &[Paper], query: &str, scope: Scope) -> Vec<Match> {
         n: papers.len(),
         reuse: None,
         reused: 0,
+        prune: None,
     };
     let mut matchers: Vec<Matcher> = (0..match_threads())
         .map(|_| Matcher::new(Config::DEFAULT))
@@ -1430,6 +1588,60 @@ mod tests {
             let (got, want) = (shown(&s), fresh(&papers, q));
             assert_eq!(got.len(), want.len(), "{q}");
             assert!(got == want, "{q}: scores differ from a fresh ranking");
+        }
+    }
+
+    /// Ranks `q` for `papers` narrowing from `prev`'s ranking, pruned as
+    /// the worker prunes: the pass's matches and first page, then the
+    /// matches once settled.
+    fn pruned_pass(papers: &[Paper], prev: &str, q: &str) -> (Vec<Match>, usize, Vec<Match>) {
+        let items = Items::build(papers, 2);
+        let (old, query) = (Query::parse(prev), Query::parse(q));
+        let candidates = rank_papers(papers, prev, Scope::Title);
+        let mut matchers: Vec<Matcher> = (0..2).map(|_| Matcher::new(Config::DEFAULT)).collect();
+        let below = page_floor(&items, &query, &candidates, &mut matchers[0]).unwrap();
+        let pass = Pass {
+            items: &items,
+            query: &query,
+            scope: Scope::Title,
+            abstracts: Vec::new(),
+            need: query.title_mask(),
+            candidates: Some(&candidates),
+            n: papers.len(),
+            reuse: Reuse::between(&old, &query),
+            reused: candidates.len(),
+            prune: Some(Prune {
+                growth: query.growth_over(&old).unwrap(),
+                below,
+            }),
+        };
+        let (matches, first) = run_pass(&pass, &mut matchers, &|| false, &mut |_, _| {}).unwrap();
+        let mut settled = matches.clone();
+        assert!(settle(&items, &query, &mut settled, &mut matchers, &|| {
+            false
+        }));
+        settled.sort_unstable_by(order);
+        (matches, first, settled)
+    }
+
+    #[test]
+    fn pruned_titles_never_belong_on_the_first_page_and_settle_to_their_scores() {
+        let papers = many(20_000);
+        for (prev, q) in [
+            ("di", "dif"),
+            ("dif", "diff"),
+            ("sparse", "sparse a"),
+            ("r", "rl"),
+        ] {
+            let (matches, first, settled) = pruned_pass(&papers, prev, q);
+            let want = rank_papers(&papers, q, Scope::Title);
+            let bounded = matches.iter().filter(|m| !m.is_exact()).count();
+            assert!(bounded > 0, "{q}: only {bounded} titles left unscored");
+            assert_eq!(first, FIRST_PAGE);
+            assert!(matches[..first].iter().all(Match::is_exact), "{q}");
+            assert_eq!(&matches[..first], &want[..first], "{q}: first page");
+            assert_eq!(matches.len(), want.len(), "{q}: matches");
+            assert_eq!(settled, want, "{q}: settled");
         }
     }
 

@@ -6,7 +6,7 @@
 use nucleo::pattern::{Atom, AtomKind, CaseMatching, Normalization};
 use nucleo::{Matcher, Utf32Str};
 
-use super::fuzzy::Needle;
+use super::fuzzy::{MAX_FIRST_EXTRA, MAX_PER_CHAR, Needle};
 use super::index::{Bits, needle_mask};
 
 /// One query word.
@@ -114,9 +114,49 @@ impl Query {
         Query { words }
     }
 
+    /// True when both queries are the same words (whatever the spacing).
+    pub fn same_as(&self, other: &Query) -> bool {
+        self.words.len() == other.words.len()
+            && self
+                .words
+                .iter()
+                .zip(&other.words)
+                .all(|(a, b)| a.title == b.title)
+    }
+
     /// True when the query matches everything.
     pub fn is_empty(&self) -> bool {
         self.words.is_empty()
+    }
+
+    /// How much more than `prev` this query can score on any title, when it
+    /// only grows `prev`'s last word (a plain fuzzy one) or adds a plain
+    /// fuzzy word: a title whose score for `prev` plus this cannot reach a
+    /// ranking's first page need not be scored for it yet.
+    pub fn growth_over(&self, prev: &Query) -> Option<u32> {
+        let last = self.words.last()?;
+        last.fast.as_ref()?;
+        let chars = last.needle.chars().count() as u32;
+        if self.words.len() == prev.words.len() + 1 {
+            return Some(chars * MAX_PER_CHAR + MAX_FIRST_EXTRA);
+        }
+        let old = prev.words.last()?;
+        old.fast.as_ref()?;
+        // Both ASCII (they have a fast path). A capital turns smart case
+        // to exact case, which only takes matches away.
+        let (a, b) = (old.needle.to_lowercase(), last.needle.to_lowercase());
+        let more = b.len().checked_sub(a.len())? as u32;
+        (self.words.len() == prev.words.len() && b.starts_with(&a) && more > 0)
+            .then_some(more * MAX_PER_CHAR)
+    }
+
+    /// Whether the last word matches `title` at all, where that is cheaper
+    /// to tell than its score (`None`: score it).
+    pub fn last_word_matches(&self, title: Utf32Str<'_>) -> Option<bool> {
+        match (&self.words.last()?.fast, title) {
+            (Some(fast), Utf32Str::Ascii(bytes)) => fast.matches(bytes),
+            _ => None,
+        }
     }
 
     /// The characters a title must hold to match the whole query.
