@@ -309,10 +309,15 @@ fn load_options(args: &LoadArgs) -> load::Options {
 /// refused) is said on stderr.
 fn load_files(args: &LoadArgs, files: &[PathBuf]) -> anyhow::Result<Loaded> {
     let loaded = load::load(&Input::from_args(files), &load_options(args))?;
-    for r in loaded.reports.iter().filter(|r| !r.clean()) {
+    say_reports(&loaded.reports);
+    Ok(loaded)
+}
+
+/// Says on stderr what loaded with a warning.
+fn say_reports(reports: &[load::Report]) {
+    for r in reports.iter().filter(|r| !r.clean()) {
         eprintln!("paperboat: {r}");
     }
-    Ok(loaded)
 }
 
 fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
@@ -335,36 +340,83 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn search(args: &SearchArgs) -> anyhow::Result<ExitCode> {
+    if args.json || args.scope == ScopeArg::All {
+        return search_papers(args);
+    }
+    // `<id>\t<title>` lines need only titles and ids: papers are not kept.
+    let (list, reports) =
+        load::load_titles(&Input::from_args(&args.files), &load_options(&args.load))?;
+    say_reports(&reports);
+    let matches = search::rank_titles(&list.titles, &args.query);
+    print_matches(args, &matches, |out, m| {
+        let i = m.idx as usize;
+        writeln!(
+            out,
+            "{}\t{}",
+            list.short_id(i),
+            markup::plain_cow(&list.titles[i])
+        )
+    })?;
+    // The process ends next: the OS takes the memory back at once, where
+    // freeing a million titles one by one takes a tenth of a second.
+    std::mem::forget(list);
+    Ok(found(&matches))
+}
+
+/// `search --json` or over abstracts: whole papers.
+fn search_papers(args: &SearchArgs) -> anyhow::Result<ExitCode> {
     let loaded = load_files(&args.load, &args.files)?;
     let corpus = &loaded.corpus;
     let matches = search::rank_papers(&corpus.papers, &args.query, args.scope.into());
+    print_matches(args, &matches, |out, m| {
+        let i = m.idx as usize;
+        let p = &corpus.papers[i];
+        let title = markup::plain_cow(&p.title);
+        if args.json {
+            let hit = Hit {
+                id: p.id.as_str(),
+                short_id: corpus.short_id(i),
+                title,
+                abstract_text: &p.abstract_text,
+                source: &p.source,
+                score: m.points(),
+                authors: &p.authors,
+                year: p.year,
+                venue: p.venue.as_deref(),
+                links: &p.links,
+            };
+            serde_json::to_writer(&mut *out, &hit)?;
+            writeln!(out)
+        } else {
+            writeln!(out, "{}\t{}", corpus.short_id(i), title)
+        }
+    })?;
+    // As in `search`.
+    std::mem::forget(loaded);
+    Ok(found(&matches))
+}
+
+/// Exit status 1 when nothing matched, as grep and fzf --filter.
+fn found(matches: &[search::Match]) -> ExitCode {
+    if matches.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Prints the matches (at most `--limit`), one `line` each, formatted in
+/// blocks on every core and written in order.
+fn print_matches(
+    args: &SearchArgs,
+    matches: &[search::Match],
+    line: impl Fn(&mut Vec<u8>, &search::Match) -> io::Result<()> + Sync,
+) -> anyhow::Result<()> {
     let shown = &matches[..args.limit.unwrap_or(usize::MAX).min(matches.len())];
-    // One line (or JSON object) per match, formatted in blocks on every
-    // core and written in order.
     let format_block = |block: &[search::Match]| -> io::Result<Vec<u8>> {
         let mut out = Vec::with_capacity(block.len() * 64);
         for m in block {
-            let i = m.idx as usize;
-            let p = &corpus.papers[i];
-            let title = markup::plain_cow(&p.title);
-            if args.json {
-                let hit = Hit {
-                    id: p.id.as_str(),
-                    short_id: corpus.short_id(i),
-                    title,
-                    abstract_text: &p.abstract_text,
-                    source: &p.source,
-                    score: m.points(),
-                    authors: &p.authors,
-                    year: p.year,
-                    venue: p.venue.as_deref(),
-                    links: &p.links,
-                };
-                serde_json::to_writer(&mut out, &hit)?;
-                writeln!(out)?;
-            } else {
-                writeln!(out, "{}\t{}", corpus.short_id(i), title)?;
-            }
+            line(&mut out, m)?;
         }
         Ok(out)
     };
@@ -378,15 +430,6 @@ fn search(args: &SearchArgs) -> anyhow::Result<ExitCode> {
             }
         }
         Ok(())
-    })?;
-    let found = !matches.is_empty();
-    // The process ends next: the OS takes the corpus back at once, where
-    // freeing a million papers one by one takes a tenth of a second.
-    std::mem::forget(loaded);
-    Ok(if !found {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
     })
 }
 

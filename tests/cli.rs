@@ -205,3 +205,56 @@ fn show_prints_the_paper_wrapped_and_plain_when_piped() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("zzzzzzz"));
 }
+
+#[test]
+fn plain_lines_agree_with_json_on_ids_titles_and_order() {
+    // Plain output keeps titles and ids only; it must print what the
+    // whole-paper path prints, repeated derived titles (made unique with
+    // the short id) and repeated papers (shown once) included.
+    let state = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("list.txt");
+    std::fs::write(
+        &file,
+        "List\n\nWe study sparse attention.\n\nWe study sparse attention!\n\n\
+         Sparse Attention Title\nAn abstract.\n\nWe study sparse attention.\n",
+    )
+    .unwrap();
+    let more = dir.path().join("more.jsonl");
+    std::fs::write(
+        &more,
+        "{\"id\":\"2401.00001\",\"title\":\"Sparse routing\",\"abstract\":\"x\"}\n",
+    )
+    .unwrap();
+    let files = [file.to_str().unwrap(), more.to_str().unwrap()];
+    for q in ["sparse", "", "zzqq"] {
+        let plain = run(
+            &[&["search", q][..], &files[..]].concat(),
+            None,
+            state.path(),
+        );
+        let json = run(
+            &[&["search", "--json", q][..], &files[..]].concat(),
+            None,
+            state.path(),
+        );
+        assert_eq!(plain.status.code(), json.status.code(), "{q}");
+        let from_json: Vec<String> = stdout(&json)
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                format!(
+                    "{}\t{}",
+                    v["short_id"].as_str().unwrap(),
+                    v["title"].as_str().unwrap()
+                )
+            })
+            .collect();
+        let lines: Vec<String> = stdout(&plain).lines().map(str::to_string).collect();
+        assert_eq!(lines, from_json, "{q}");
+        if q == "sparse" {
+            assert_eq!(lines.len(), 4, "{lines:?}");
+            assert!(lines.iter().any(|l| l.contains(" [")), "{lines:?}");
+        }
+    }
+}

@@ -82,6 +82,15 @@ impl PaperId {
         &self.0
     }
 
+    /// The id as shown: a hash id cut to `short_len` hex digits.
+    pub fn shown(&self, short_len: usize) -> &str {
+        if self.is_hash() {
+            &self.0[..short_len.min(self.0.len())]
+        } else {
+            &self.0
+        }
+    }
+
     /// True for content-hash ids, which are shown shortened.
     pub fn is_hash(&self) -> bool {
         self.0.len() == 16 && self.0.bytes().all(|b| b.is_ascii_hexdigit())
@@ -451,20 +460,12 @@ impl Corpus {
     }
 
     fn make_titles_unique(&mut self) -> Vec<usize> {
-        if !self.papers.iter().any(|p| p.title_derived) {
-            return Vec::new();
-        }
-        let mut count: HashMap<&str, usize> = HashMap::new();
-        for p in &self.papers {
-            *count.entry(p.title.as_str()).or_default() += 1;
-        }
-        let dupes: Vec<usize> = self
-            .papers
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.title_derived && count[p.title.as_str()] > 1)
-            .map(|(i, _)| i)
-            .collect();
+        let papers = &self.papers;
+        let dupes = colliding_derived(
+            papers.len(),
+            |i| &papers[i].title,
+            |i| papers[i].title_derived,
+        );
         for &i in &dupes {
             let short = self.short_id(i).to_string();
             self.papers[i].title = format!("{} [{short}]", self.papers[i].title);
@@ -486,12 +487,7 @@ impl Corpus {
     /// which all of this corpus's hash ids differ (at least
     /// [`MIN_SHORT_ID`]); other ids whole.
     pub fn short_id(&self, i: usize) -> &str {
-        let id = &self.papers[i].id;
-        if id.is_hash() {
-            &id.as_str()[..self.short_len]
-        } else {
-            id.as_str()
-        }
+        self.papers[i].id.shown(self.short_len)
     }
 
     /// The paper with id (or unique id prefix) `text`.
@@ -519,6 +515,72 @@ impl Corpus {
             1 => Lookup::Found(hits[0]),
             _ => Lookup::Ambiguous(hits),
         }
+    }
+}
+
+/// The derived titles (`derived(i)`) that another title equals: these get
+/// their paper's short id, so that no two papers read the same.
+fn colliding_derived<'a>(
+    n: usize,
+    title: impl Fn(usize) -> &'a str,
+    derived: impl Fn(usize) -> bool,
+) -> Vec<usize> {
+    if !(0..n).any(&derived) {
+        return Vec::new();
+    }
+    let mut count: HashMap<&str, usize> = HashMap::new();
+    for i in 0..n {
+        *count.entry(title(i)).or_default() += 1;
+    }
+    (0..n)
+        .filter(|&i| derived(i) && count[title(i)] > 1)
+        .collect()
+}
+
+/// Titles and ids of papers, without the rest of them: what `search`
+/// prints, for a corpus too large to hold whole at little cost.
+#[derive(Debug, Default)]
+pub struct TitleList {
+    /// The titles, in corpus order (derived ones made unique).
+    pub titles: Vec<String>,
+    /// The ids.
+    pub ids: Vec<PaperId>,
+    derived: Vec<bool>,
+    short_len: usize,
+}
+
+impl TitleList {
+    /// Keeps the title and id of each of `papers`, dropping the rest.
+    pub fn push(&mut self, papers: Vec<Paper>) {
+        for p in papers {
+            self.derived.push(p.title_derived);
+            self.titles.push(p.title);
+            self.ids.push(p.id);
+        }
+    }
+
+    /// Room for `more` papers.
+    pub fn reserve(&mut self, more: usize) {
+        self.titles.reserve(more);
+        self.ids.reserve(more);
+        self.derived.reserve(more);
+    }
+
+    /// Once every paper is in: as [`Corpus::finish`].
+    pub fn finish(&mut self) {
+        self.short_len = short_id_len(self.ids.iter());
+        let titles = &self.titles;
+        let derived = &self.derived;
+        let dupes = colliding_derived(titles.len(), |i| &titles[i], |i| derived[i]);
+        for i in dupes {
+            let short = self.ids[i].shown(self.short_len).to_string();
+            self.titles[i] = format!("{} [{short}]", self.titles[i]);
+        }
+    }
+
+    /// As [`Corpus::short_id`].
+    pub fn short_id(&self, i: usize) -> &str {
+        self.ids[i].shown(self.short_len)
     }
 }
 

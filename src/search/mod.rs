@@ -248,18 +248,18 @@ impl Items {
     }
 
     /// The titles of `papers`, converted on up to `threads` threads.
-    fn build(papers: &[Paper], threads: usize) -> Items {
-        let one = |part: &[Paper]| {
+    fn build<T: Sync>(all: &[T], threads: usize, title: impl Fn(&T) -> &str + Sync) -> Items {
+        let one = |part: &[T]| {
             let mut items = Items::default();
-            for p in part {
-                items.push(&p.title);
+            for t in part {
+                items.push(title(t));
             }
             items
         };
-        if threads <= 1 || papers.len() < 16_384 {
-            return one(papers);
+        if threads <= 1 || all.len() < 16_384 {
+            return one(all);
         }
-        let parts = crate::parallel::map_split(papers, threads, |_, part| one(part));
+        let parts = crate::parallel::map_split(all, threads, |_, part| one(part));
         let mut items = Items::default();
         for p in parts {
             items.append(p);
@@ -1237,12 +1237,9 @@ impl Drop for Search {
 /// Ranks `papers` for `query` on the caller's thread, using every core:
 /// the engine behind `paperboat search`.
 pub fn rank_papers(papers: &[Paper], query: &str, scope: Scope) -> Vec<Match> {
-    let items = Items::build(papers, match_threads());
+    let items = Items::build(papers, match_threads(), |p| &p.title);
     let parsed = Query::parse(query);
-    if parsed.is_empty() {
-        return (0..papers.len() as u32).map(Match::unscored).collect();
-    }
-    let abstracts = if scope == Scope::All {
+    let abstracts = if scope == Scope::All && !parsed.is_empty() {
         let abstracts: Vec<Arc<str>> = papers.iter().map(|p| p.abstract_text.clone()).collect();
         let ix = index_piece(0, &abstracts, match_threads(), &|| false).unwrap_or_default();
         parsed
@@ -1253,14 +1250,27 @@ pub fn rank_papers(papers: &[Paper], query: &str, scope: Scope) -> Vec<Match> {
     } else {
         Vec::new()
     };
+    rank_items(&items, &parsed, scope, abstracts)
+}
+
+/// [`rank_papers`] in the title scope for titles alone.
+pub fn rank_titles<S: AsRef<str> + Sync>(titles: &[S], query: &str) -> Vec<Match> {
+    let items = Items::build(titles, match_threads(), |t| t.as_ref());
+    rank_items(&items, &Query::parse(query), Scope::Title, Vec::new())
+}
+
+fn rank_items(items: &Items, query: &Query, scope: Scope, abstracts: Vec<Bits>) -> Vec<Match> {
+    if query.is_empty() {
+        return (0..items.len() as u32).map(Match::unscored).collect();
+    }
     let pass = Pass {
-        items: &items,
-        query: &parsed,
+        items,
+        query,
         scope,
         abstracts,
-        need: parsed.title_mask(),
+        need: query.title_mask(),
         candidates: None,
-        n: papers.len(),
+        n: items.len(),
         reuse: None,
         reused: 0,
         prune: None,
@@ -1595,7 +1605,7 @@ mod tests {
     /// the worker prunes: the pass's matches and first page, then the
     /// matches once settled.
     fn pruned_pass(papers: &[Paper], prev: &str, q: &str) -> (Vec<Match>, usize, Vec<Match>) {
-        let items = Items::build(papers, 2);
+        let items = Items::build(papers, 2, |p| &p.title);
         let (old, query) = (Query::parse(prev), Query::parse(q));
         let candidates = rank_papers(papers, prev, Scope::Title);
         let mut matchers: Vec<Matcher> = (0..2).map(|_| Matcher::new(Config::DEFAULT)).collect();
