@@ -6,9 +6,9 @@
 //! the same score from the title's bytes: the same prefilter, the same
 //! window, the same dynamic programme over the same rows, with the bonus of
 //! a column read from a table, and only the cells that hold a match worked
-//! out. The
-//! result is identical to `nucleo_matcher`'s `fuzzy_match` (a property test
-//! holds it to that); anything it does not cover is left to nucleo.
+//! out. The result is identical to `nucleo_matcher`'s `fuzzy_match` (an
+//! exhaustive test and a property test hold it to that); anything it does
+//! not cover is left to nucleo.
 
 use std::cell::RefCell;
 
@@ -24,9 +24,12 @@ const BONUS_FIRST_CHAR_MULTIPLIER: u16 = 2;
 const BONUS_BOUNDARY_WHITE: u16 = BONUS_BOUNDARY + 2;
 const BONUS_BOUNDARY_DELIMITER: u16 = BONUS_BOUNDARY + 1;
 const DELIMITERS: &[u8] = b"/,:;|";
-/// Windows longer than this are left to nucleo (which may switch to its
-/// greedy matcher for very long ones).
+/// Windows longer than this, and needles longer than [`MAX_NEEDLE`], are
+/// left to nucleo: its matrix has room for 100 KiB of cells, and past that
+/// it switches to its greedy matcher, whose scores differ.
 const MAX_WINDOW: usize = 1024;
+/// See [`MAX_WINDOW`] (1024 × 64 cells fit nucleo's matrix).
+const MAX_NEEDLE: usize = 64;
 
 // Character classes, in nucleo's order.
 const WHITESPACE: u8 = 0;
@@ -307,7 +310,7 @@ impl Needle {
     pub fn score(&self, hay: &[u8]) -> Option<Option<u16>> {
         let needle = &self.bytes[..];
         let (n, m) = (hay.len(), needle.len());
-        if m >= n || n > usize::from(u16::MAX) {
+        if m >= n || m > MAX_NEEDLE || n > usize::from(u16::MAX) {
             return None;
         }
         SCRATCH.with(|s| {
@@ -533,6 +536,8 @@ mod tests {
         assert_eq!(ours("Sparse", "s"), Some(nucleo_score("Sparse", "s")));
         assert_eq!(ours("Sparse", "spärse"), None);
         assert_eq!(ours("ab", "ab"), None);
+        let long = "a".repeat(MAX_NEEDLE + 1);
+        assert_eq!(ours(&format!("{long}b"), &long), None);
     }
 
     #[test]
