@@ -733,13 +733,22 @@ fn parse_piece(
     }
 }
 
-/// Parses a chunk of whole lines on every core, in order; also gives the
-/// number of line ends in it.
-fn parse_chunk(text: &str, format: Format, first_line: usize, list: &Arc<str>) -> (Piece, usize) {
+/// Parses a chunk of whole lines on every core: its pieces in order (not
+/// joined, which would copy every paper once more), and the number of line
+/// ends in it.
+fn parse_chunk(
+    text: &str,
+    format: Format,
+    first_line: usize,
+    list: &Arc<str>,
+) -> (Vec<Piece>, usize) {
     let threads = parse_threads();
     if threads == 1 || text.len() < 1 << 20 {
         let lines = memchr_count(text.as_bytes());
-        return (parse_piece(text, format, first_line, lines, list), lines);
+        return (
+            vec![parse_piece(text, format, first_line, lines, list)],
+            lines,
+        );
     }
     // Cut at line ends into a piece a thread; each piece's lines are
     // counted once, here.
@@ -786,17 +795,7 @@ fn parse_chunk(text: &str, format: Format, first_line: usize, list: &Arc<str>) -
             .map(|h| h.join().unwrap_or_default())
             .collect()
     });
-    let mut out = Piece {
-        papers: Vec::with_capacity(parts.iter().map(|p| p.papers.len()).sum()),
-        keys: Vec::new(),
-        skipped: Vec::new(),
-    };
-    for p in parts {
-        out.papers.extend(p.papers);
-        out.keys.extend(p.keys);
-        out.skipped.extend(p.skipped);
-    }
-    (out, line - first_line)
+    (parts, line - first_line)
 }
 
 /// Line ends in `bytes`.
@@ -854,7 +853,7 @@ fn too_big(opts: &Options) -> String {
 
 /// A parsed chunk of a line-oriented input.
 struct Chunk {
-    piece: Piece,
+    pieces: Vec<Piece>,
     invalid: usize,
     consumed: u64,
 }
@@ -974,11 +973,11 @@ fn read_chunks(
                     invalid,
                     consumed,
                 }) => {
-                    let (piece, lines_here) = parse_chunk(&text, format, line, list);
+                    let (pieces, lines_here) = parse_chunk(&text, format, line, list);
                     drop(text);
                     line += lines_here;
                     tx.send(Ok(Chunk {
-                        piece,
+                        pieces,
                         invalid,
                         consumed,
                     }))
@@ -1038,7 +1037,7 @@ fn read_mapped(
                 (std::borrow::Cow::Owned(t), n)
             }
         };
-        let (piece, lines_here) = parse_chunk(&text, format, line, list);
+        let (pieces, lines_here) = parse_chunk(&text, format, line, list);
         drop(text);
         line += lines_here;
         // SAFETY: nothing refers into this range any more (the papers own
@@ -1047,7 +1046,7 @@ fn read_mapped(
         let _ =
             unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, at, end - at) };
         let chunk = Chunk {
-            piece,
+            pieces,
             invalid,
             consumed: (end - at) as u64,
         };
@@ -1101,15 +1100,16 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> Report {
                 match chunk {
                     Ok(c) => {
                         report.invalid_utf8 += c.invalid;
-                        report.skipped.extend(c.piece.skipped);
-                        report.papers += c.piece.papers.len();
-                        report.without_abstract += c
-                            .piece
-                            .papers
-                            .iter()
-                            .filter(|p| p.abstract_text.is_empty())
-                            .count();
-                        report.repeated += sink.keyed(c.piece.papers, &c.piece.keys, &mut position);
+                        for piece in c.pieces {
+                            report.skipped.extend(piece.skipped);
+                            report.papers += piece.papers.len();
+                            report.without_abstract += piece
+                                .papers
+                                .iter()
+                                .filter(|p| p.abstract_text.is_empty())
+                                .count();
+                            report.repeated += sink.keyed(piece.papers, &piece.keys, &mut position);
+                        }
                         sink.progress(c.consumed);
                     }
                     Err(e) => report.error = Some(e),

@@ -259,8 +259,9 @@ impl Items {
         if threads <= 1 || all.len() < 16_384 {
             return one(all);
         }
-        let parts = crate::parallel::map_split(all, threads, |_, part| one(part));
-        let mut items = Items::default();
+        let mut parts = crate::parallel::map_split(all, threads, |_, part| one(part)).into_iter();
+        // The first part is the start: only the others are copied.
+        let mut items = parts.next().unwrap_or_default();
         for p in parts {
             items.append(p);
         }
