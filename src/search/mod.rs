@@ -6,9 +6,12 @@
 //! uses nucleo's matcher and fzf-style query syntax ([`Query`]).
 //!
 //! What makes it fast at a million titles:
-//! - a character mask per title rules most titles out before nucleo runs;
+//! - a character mask per title rules most titles out before scoring;
+//! - ASCII titles are scored by [`fuzzy`] (nucleo's score, without its
+//!   per-title set-up); titles lie end to end in one buffer;
 //! - a query that extends the previous finished one (more characters
-//!   typed) rescans only that query's matches;
+//!   typed) rescans only that query's matches, in the papers' order, and
+//!   only checks those that cannot reach the first page ([`Prune`]);
 //! - the scan is split over the cores, and a newer query cancels it within
 //!   a couple of thousand titles;
 //! - the best page is kept as the scan goes and published every few frames
@@ -185,7 +188,6 @@ struct Items {
     /// Other titles, a character per grapheme (as nucleo matches them).
     wide: Vec<char>,
     spans: Vec<Span>,
-    lens: Vec<u16>,
     masks: Vec<u64>,
 }
 
@@ -193,6 +195,11 @@ impl Items {
     /// How many titles there are.
     fn len(&self) -> usize {
         self.spans.len()
+    }
+
+    /// The length of title `i` as ranking ties count it.
+    fn title_len(&self, i: usize) -> u16 {
+        self.spans[i].len.min(u32::from(u16::MAX)) as u16
     }
 
     /// Title `i` as the matcher reads it.
@@ -205,8 +212,8 @@ impl Items {
         }
     }
 
-    /// Stores one title's readable text; its span, length and mask.
-    fn store(&mut self, title: &str) -> (Span, u16, u64) {
+    /// Stores one title's readable text; its span and mask.
+    fn store(&mut self, title: &str) -> (Span, u64) {
         let plain = markup::plain_cow(title);
         let mask = title_mask(&plain);
         let span = if plain.is_ascii() {
@@ -229,13 +236,12 @@ impl Items {
                 wide: true,
             }
         };
-        (span, span.len.min(u32::from(u16::MAX)) as u16, mask)
+        (span, mask)
     }
 
     fn push(&mut self, title: &str) {
-        let (span, len, mask) = self.store(title);
+        let (span, mask) = self.store(title);
         self.spans.push(span);
-        self.lens.push(len);
         self.masks.push(mask);
     }
 
@@ -243,7 +249,7 @@ impl Items {
     /// titles change rarely).
     fn set(&mut self, i: usize, title: &str) {
         if i < self.len() {
-            (self.spans[i], self.lens[i], self.masks[i]) = self.store(title);
+            (self.spans[i], self.masks[i]) = self.store(title);
         }
     }
 
@@ -276,7 +282,6 @@ impl Items {
         }));
         self.ascii.extend_from_slice(&other.ascii);
         self.wide.extend_from_slice(&other.wide);
-        self.lens.extend(other.lens);
         self.masks.extend(other.masks);
     }
 }
@@ -487,7 +492,7 @@ impl Pass<'_> {
                         if bound < p.below {
                             match self.query.last_word_matches(title) {
                                 Some(true) => {
-                                    out.push(Match::bounded(idx, bound, self.items.lens[i]));
+                                    out.push(Match::bounded(idx, bound, self.items.title_len(i)));
                                     continue;
                                 }
                                 Some(false) => continue,
@@ -523,7 +528,7 @@ impl Pass<'_> {
                 }
             };
             if let Some(score) = score {
-                let mut m = Match::new(idx, score, self.items.lens[i]);
+                let mut m = Match::new(idx, score, self.items.title_len(i));
                 m.head = head;
                 out.push(m);
             }
@@ -879,7 +884,7 @@ fn settle(
                             .unwrap_or_default();
                         *m = Match {
                             head,
-                            ..Match::new(m.idx, score, items.lens[i])
+                            ..Match::new(m.idx, score, items.title_len(i))
                         };
                     }
                     true
