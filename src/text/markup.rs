@@ -108,31 +108,28 @@ pub fn render(src: &str) -> Rich {
 /// True when `src` may hold markup; text without any of its trigger
 /// characters renders as itself, which [`plain`] uses to skip the parser.
 pub fn has_markup(src: &str) -> bool {
-    /// 1: always markup; 2: markup when doubled; 3: `http`.
-    const CLASS: [u8; 256] = {
-        let mut t = [0u8; 256];
-        let always = b"\\$*_<[`~{}";
-        let mut k = 0;
-        while k < always.len() {
-            t[always[k] as usize] = 1;
-            k += 1;
-        }
-        t[b'\'' as usize] = 2;
-        t[b'-' as usize] = 2;
-        t[b'h' as usize] = 3;
-        t
-    };
+    // Three passes the compiler turns into vector code, rather than one
+    // with a branch per byte: common letters (`h`, `-`) made that one slow.
     let b = src.as_bytes();
-    for (i, &c) in b.iter().enumerate() {
-        match CLASS[c as usize] {
-            0 => {}
-            1 => return true,
-            2 if b.get(i + 1) == Some(&c) => return true,
-            3 if b[i..].starts_with(b"http") => return true,
-            _ => {}
-        }
-    }
-    false
+    let always = b.iter().fold(false, |hit, &c| {
+        hit | matches!(
+            c,
+            b'\\' | b'$' | b'*' | b'_' | b'<' | b'[' | b'`' | b'~' | b'{' | b'}'
+        )
+    });
+    always
+        // `''` and `--`.
+        || b.iter()
+            .zip(b.iter().skip(1))
+            .fold(false, |hit, (&x, &y)| hit | ((x == y) & ((x == b'\'') | (x == b'-'))))
+        || b
+            .iter()
+            .zip(&b[1.min(b.len())..])
+            .zip(&b[2.min(b.len())..])
+            .zip(&b[3.min(b.len())..])
+            .fold(false, |hit, (((&h, &t), &u), &p)| {
+                hit | ((h == b'h') & (t == b't') & (u == b't') & (p == b'p'))
+            })
 }
 
 /// The readable text of `src`, markup removed.
@@ -1173,7 +1170,30 @@ mod props {
         .prop_map(|v| v.concat())
     }
 
+    /// [`has_markup`] as first written: a byte at a time.
+    fn has_markup_bytewise(src: &str) -> bool {
+        let b = src.as_bytes();
+        for (i, &c) in b.iter().enumerate() {
+            match c {
+                b'\\' | b'$' | b'*' | b'_' | b'<' | b'[' | b'`' | b'~' | b'{' | b'}' => {
+                    return true;
+                }
+                b'\'' | b'-' if b.get(i + 1) == Some(&c) => return true,
+                b'h' if b[i..].starts_with(b"http") => return true,
+                _ => {}
+            }
+        }
+        false
+    }
+
     proptest! {
+        #[test]
+        fn markup_is_found_as_a_byte_at_a_time(
+            s in prop_oneof![markupish(), "[-'hatp x]{0,12}", any::<String>()]
+        ) {
+            prop_assert_eq!(has_markup(&s), has_markup_bytewise(&s), "{:?}", s);
+        }
+
         #[test]
         fn rendering_never_panics_and_spans_cover_the_text(s in markupish()) {
             let r = render(&s);
