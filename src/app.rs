@@ -623,6 +623,8 @@ impl App {
                 }
             }
             load::Event::Report(r) => self.reports.push(r),
+            // Only a load for titles alone hands titles on.
+            load::Event::Titles(_) => {}
         }
     }
 

@@ -347,15 +347,10 @@ fn search(args: &SearchArgs) -> anyhow::Result<ExitCode> {
     let (list, reports) =
         load::load_titles(&Input::from_args(&args.files), &load_options(&args.load))?;
     say_reports(&reports);
-    let matches = search::rank_titles(&list.titles, &args.query);
+    let matches = list.rank(&args.query);
     print_matches(args, &matches, |out, m| {
-        let i = m.idx as usize;
-        writeln!(
-            out,
-            "{}\t{}",
-            list.short_id(i),
-            markup::plain_cow(&list.titles[i])
-        )
+        list.write_line(out, m.idx as usize);
+        Ok(())
     })?;
     // The process ends next: the OS takes the memory back at once, where
     // freeing a million titles one by one takes a tenth of a second.

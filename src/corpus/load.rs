@@ -513,6 +513,9 @@ pub enum Event {
     /// Papers new to the corpus (and lists that earlier ones are in too),
     /// with the matcher's share of the work done when it was asked for.
     Papers(Batch, Option<Prepared>),
+    /// Titles and ids of papers new to the corpus: what a load for
+    /// [`load_titles`] hands on for line-oriented inputs (never [`stream`]).
+    Titles(TitleList),
     /// Bytes read so far, of how many (unknown for stdin), and papers.
     Progress {
         /// Bytes read.
@@ -678,12 +681,16 @@ fn parse_threads() -> usize {
         .clamp(1, 8)
 }
 
-/// A parsed piece of input: papers, their dedup keys, skipped records.
+/// A parsed piece of input: papers (or only their titles), their dedup
+/// keys, skipped records.
 #[derive(Default)]
 struct Piece {
     papers: Vec<Paper>,
+    /// In place of `papers` when only titles are kept.
+    titles: TitleList,
     keys: Vec<u128>,
     skipped: Vec<(usize, String)>,
+    without_abstract: usize,
 }
 
 /// Parses a piece of a line-oriented input whose first line is `first_line`
@@ -694,43 +701,71 @@ fn parse_piece(
     first_line: usize,
     lines: usize,
     list: &Arc<str>,
+    keep: Keep,
 ) -> Piece {
+    const NONE: &str = "no title and no abstract";
     let n = lines + 1;
-    let mut papers = Vec::with_capacity(n);
-    let mut keys = Vec::with_capacity(n);
-    let mut skipped = Vec::new();
+    let titles_only = keep == Keep::Titles;
+    let mut piece = Piece::default();
+    if titles_only {
+        piece.titles.reserve(n, text.len());
+    } else {
+        piece.papers.reserve(n);
+    }
+    piece.keys.reserve(n);
+    let Piece {
+        papers,
+        titles,
+        keys,
+        skipped,
+        without_abstract,
+    } = &mut piece;
     let mut push = |record: super::Record, skipped: &mut Vec<(usize, String)>| {
         let line = record.line;
         match record.into_paper(list, 0) {
             Some(p) => {
                 keys.push(id_key(&p.id));
-                papers.push(p);
+                *without_abstract += usize::from(p.abstract_text.is_empty());
+                if titles_only {
+                    titles.push_paper(p);
+                } else {
+                    papers.push(p);
+                }
             }
-            None => skipped.push((line, "no title and no abstract".to_string())),
+            None => skipped.push((line, NONE.to_string())),
         }
     };
     match format {
         Format::Jsonl => {
             for (k, line) in text.split('\n').enumerate() {
                 match json::parse_line(line, first_line + k) {
-                    Ok(Some(r)) => push(r, &mut skipped),
+                    Ok(Some(r)) => push(r, skipped),
                     Ok(None) => {}
                     Err(why) => skipped.push((first_line + k, sanitize::line(&why))),
+                }
+            }
+        }
+        // Title lines need no record and no paper.
+        _ if titles_only => {
+            for (line, l, short) in text::lines_of(text) {
+                let line = line + first_line - 1;
+                match titles.push_line(l, short, line) {
+                    Some((key, has_abstract)) => {
+                        keys.push(key);
+                        *without_abstract += usize::from(!has_abstract);
+                    }
+                    None => skipped.push((line, NONE.to_string())),
                 }
             }
         }
         _ => {
             for mut r in text::lines_records(text) {
                 r.line += first_line - 1;
-                push(r, &mut skipped);
+                push(r, skipped);
             }
         }
     }
-    Piece {
-        papers,
-        keys,
-        skipped,
-    }
+    piece
 }
 
 /// Parses a chunk of whole lines on every core: its pieces in order (not
@@ -741,12 +776,13 @@ fn parse_chunk(
     format: Format,
     first_line: usize,
     list: &Arc<str>,
+    keep: Keep,
 ) -> (Vec<Piece>, usize) {
     let threads = parse_threads();
     if threads == 1 || text.len() < 1 << 20 {
         let lines = memchr_count(text.as_bytes());
         return (
-            vec![parse_piece(text, format, first_line, lines, list)],
+            vec![parse_piece(text, format, first_line, lines, list, keep)],
             lines,
         );
     }
@@ -786,6 +822,7 @@ fn parse_chunk(
                         line,
                         lines,
                         list,
+                        keep,
                     )
                 })
             })
@@ -807,7 +844,7 @@ fn memchr_count(bytes: &[u8]) -> usize {
 /// papers they repeat, made ready for the matcher when asked.
 struct Sink<'a> {
     dedup: Dedup,
-    prepare: bool,
+    keep: Keep,
     papers: usize,
     bytes: u64,
     total: Option<u64>,
@@ -831,13 +868,30 @@ impl Sink<'_> {
         let batch = self.dedup.accept_keyed(papers, keys);
         let new = batch.papers.len();
         self.papers += new;
-        let prepared = self.prepare.then(|| Prepared::new(&batch.papers));
+        let prepared = (self.keep == Keep::Prepared).then(|| Prepared::new(&batch.papers));
         (self.out)(Event::Papers(batch, prepared));
         given - new
     }
 
+    /// Hands on the titles whose papers are new; returns how many were
+    /// listed already.
+    fn titles(&mut self, titles: TitleList, keys: &[u128]) -> usize {
+        let fresh = self.dedup.fresh(keys);
+        let new = fresh.iter().filter(|&&f| f).count();
+        let mut kept = TitleList::default();
+        kept.append(titles, Some(&fresh));
+        self.papers += new;
+        (self.out)(Event::Titles(kept));
+        keys.len() - new
+    }
+
     fn progress(&mut self, bytes: u64) {
         self.bytes += bytes;
+        // Room for the papers expected, so that the index of ids is not
+        // rebuilt each time it doubles.
+        if let Some(n) = expected_papers(self.papers, self.bytes, self.total) {
+            self.dedup.expect(n + n / 20);
+        }
         (self.out)(Event::Progress {
             bytes: self.bytes,
             total: self.total,
@@ -950,6 +1004,7 @@ fn read_chunks(
     opts: &Options,
     format: Format,
     list: &Arc<str>,
+    keep: Keep,
     tx: std::sync::mpsc::SyncSender<Result<Chunk, String>>,
 ) {
     if let Source::File(f) = &source
@@ -960,7 +1015,7 @@ fn read_chunks(
         // them); that is the one risk taken for not copying the file.
         && let Ok(map) = unsafe { memmap2::Mmap::map(f) }
     {
-        return read_mapped(&map, opts, format, list, tx);
+        return read_mapped(&map, opts, format, list, keep, tx);
     }
     let (text_tx, text_rx) = std::sync::mpsc::sync_channel(1);
     std::thread::scope(|s| {
@@ -973,7 +1028,7 @@ fn read_chunks(
                     invalid,
                     consumed,
                 }) => {
-                    let (pieces, lines_here) = parse_chunk(&text, format, line, list);
+                    let (pieces, lines_here) = parse_chunk(&text, format, line, list, keep);
                     drop(text);
                     line += lines_here;
                     tx.send(Ok(Chunk {
@@ -1006,6 +1061,7 @@ fn read_mapped(
     opts: &Options,
     format: Format,
     list: &Arc<str>,
+    keep: Keep,
     tx: std::sync::mpsc::SyncSender<Result<Chunk, String>>,
 ) {
     let bytes = &map[..];
@@ -1037,7 +1093,7 @@ fn read_mapped(
                 (std::borrow::Cow::Owned(t), n)
             }
         };
-        let (pieces, lines_here) = parse_chunk(&text, format, line, list);
+        let (pieces, lines_here) = parse_chunk(&text, format, line, list, keep);
         drop(text);
         line += lines_here;
         // SAFETY: nothing refers into this range any more (the papers own
@@ -1095,20 +1151,21 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> Report {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Chunk, String>>(1);
         std::thread::scope(|s| {
             let list = &list;
-            s.spawn(move || read_chunks(source, buf, more, known, opts, format, list, tx));
+            let keep = sink.keep;
+            s.spawn(move || read_chunks(source, buf, more, known, opts, format, list, keep, tx));
             for chunk in rx {
                 match chunk {
                     Ok(c) => {
                         report.invalid_utf8 += c.invalid;
                         for piece in c.pieces {
                             report.skipped.extend(piece.skipped);
-                            report.papers += piece.papers.len();
-                            report.without_abstract += piece
-                                .papers
-                                .iter()
-                                .filter(|p| p.abstract_text.is_empty())
-                                .count();
-                            report.repeated += sink.keyed(piece.papers, &piece.keys, &mut position);
+                            report.without_abstract += piece.without_abstract;
+                            report.papers += piece.keys.len();
+                            report.repeated += if keep == Keep::Titles {
+                                sink.titles(piece.titles, &piece.keys)
+                            } else {
+                                sink.keyed(piece.papers, &piece.keys, &mut position)
+                            };
                         }
                         sink.progress(c.consumed);
                     }
@@ -1182,6 +1239,27 @@ fn expand(inputs: &[Input]) -> Vec<Result<Input, Report>> {
 /// for the matcher when `prepare`), and a report after each input. Inputs
 /// that cannot be read are reported and the rest load.
 pub fn stream(inputs: &[Input], opts: &Options, prepare: bool, out: &mut dyn FnMut(Event)) {
+    let keep = if prepare {
+        Keep::Prepared
+    } else {
+        Keep::Papers
+    };
+    stream_keeping(inputs, opts, keep, out);
+}
+
+/// What a load hands on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Keep {
+    /// Papers.
+    Papers,
+    /// Papers, made ready for the matcher.
+    Prepared,
+    /// Only titles and ids, where the format allows ([`Event::Titles`]).
+    Titles,
+}
+
+/// [`stream`], keeping what `keep` says.
+fn stream_keeping(inputs: &[Input], opts: &Options, keep: Keep, out: &mut dyn FnMut(Event)) {
     let items = expand(inputs);
     let total: Option<u64> = items
         .iter()
@@ -1194,7 +1272,7 @@ pub fn stream(inputs: &[Input], opts: &Options, prepare: bool, out: &mut dyn FnM
         .sum();
     let mut sink = Sink {
         dedup: Dedup::default(),
-        prepare,
+        keep,
         papers: 0,
         bytes: 0,
         total,
@@ -1213,8 +1291,8 @@ pub fn stream(inputs: &[Input], opts: &Options, prepare: bool, out: &mut dyn FnM
 /// load; it is an error only when no input yields a paper.
 pub fn load(inputs: &[Input], opts: &Options) -> Result<Loaded, LoadError> {
     let mut corpus = Corpus::default();
-    let reports = gather(inputs, opts, &mut |batch, expected| {
-        if let Some(batch) = batch {
+    let reports = gather(inputs, opts, Keep::Papers, &mut |event, expected| {
+        if let Some(Event::Papers(batch, _)) = event {
             corpus.push(batch);
         }
         // Room for the papers the rest of the input will likely hold, so
@@ -1244,17 +1322,12 @@ pub fn load_titles(
     opts: &Options,
 ) -> Result<(TitleList, Vec<Report>), LoadError> {
     let mut list = TitleList::default();
-    let reports = gather(inputs, opts, &mut |batch, expected| {
-        if let Some(batch) = batch {
-            list.push(batch.papers);
-        }
-        if let Some(n) = expected
-            && list.titles.capacity() == list.titles.len()
-        {
-            list.reserve(n.saturating_sub(list.titles.len()));
-        }
+    let reports = gather(inputs, opts, Keep::Titles, &mut |event, _| match event {
+        Some(Event::Papers(batch, _)) => list.push(batch.papers),
+        Some(Event::Titles(titles)) => list.append(titles, None),
+        _ => {}
     });
-    if list.titles.is_empty() {
+    if list.is_empty() {
         return Err(LoadError::NoPapers(reports));
     }
     list.finish();
@@ -1267,20 +1340,21 @@ pub fn load_titles(
 fn gather(
     inputs: &[Input],
     opts: &Options,
-    keep: &mut dyn FnMut(Option<Batch>, Option<usize>),
+    keep: Keep,
+    take: &mut dyn FnMut(Option<Event>, Option<usize>),
 ) -> Vec<Report> {
     let mut reports = Vec::new();
-    stream(inputs, opts, false, &mut |e| match e {
-        Event::Papers(batch, _) => keep(Some(batch), None),
+    stream_keeping(inputs, opts, keep, &mut |e| match e {
         Event::Report(r) => reports.push(r),
         Event::Progress {
             bytes,
             total,
             papers,
-        } => keep(
+        } => take(
             None,
             expected_papers(papers, bytes, total).map(|n| n + n / 20),
         ),
+        papers => take(Some(papers), None),
     });
     reports
 }
@@ -1592,6 +1666,105 @@ mod tests {
             .collect();
         assert_eq!(got, want);
         assert_eq!(got[0], "Paper 1 on sparse attention for long contexts");
+    }
+
+    #[test]
+    fn titles_alone_load_as_the_papers_do() {
+        // `load_titles` reads `lines` without making papers: what it keeps
+        // must be what `load` makes of the same files, in a small file and
+        // in a mapped one cut into chunks and pieces (repeats across them),
+        // and whatever the lines hold.
+        let odd = [
+            "Learning $\\alpha$-divergences with *bold* claims",
+            "See http://example.org for the title",
+            "Double  spaced  title",
+            "It's -- a dash and ''quotes''",
+            "\u{1b}[31mRed\u{1b}[0m escape in a title",
+            "\ttabbed\ttitle\t",
+            "\u{7}\u{7}",
+            "Über große Modelle für naïve Leser",
+            "   padded title   ",
+            "A title with a \u{200b}zero-width space",
+        ];
+        let long = |k: usize| {
+            format!(
+                "We study sparse attention in long contexts, case {}. {} Number {k}.",
+                k % 3,
+                "More words follow here to make the line an abstract. ".repeat(7)
+            )
+        };
+        let mut text = String::new();
+        let mut k = 0usize;
+        while text.len() < MAP_FROM as usize + 900_000 {
+            k += 1;
+            let line = match k % 13 {
+                0 => odd[(k / 13) % odd.len()].to_string(),
+                1 => long(k),
+                // A repeat of a title some way back (or of an odd one).
+                2 => format!("Paper {} on sparse attention", k / 50),
+                3 => String::new(),
+                _ => format!("Paper {k} on diffusion models for {}", k % 97),
+            };
+            text.push_str(&line);
+            text.push_str(if k.is_multiple_of(5) { "\r\n" } else { "\n" });
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("big.txt");
+        let mut bytes = text.into_bytes();
+        bytes.extend_from_slice(b"Invalid \xFF byte in a title\n");
+        std::fs::write(&big, &bytes).unwrap();
+        let small = dir.path().join("small.txt");
+        std::fs::write(&small, &bytes[..40_000]).unwrap();
+        let opts = Options {
+            format: Some(Format::Lines),
+            chunk: 1_500_000,
+            ..Options::default()
+        };
+        for inputs in [
+            vec![Input::Path(small.clone())],
+            vec![Input::Path(big.clone())],
+            vec![Input::Path(small), Input::Path(big)],
+        ] {
+            let loaded = load(&inputs, &opts).unwrap();
+            let (list, reports) = load_titles(&inputs, &opts).unwrap();
+            let papers = &loaded.corpus.papers;
+            assert!(papers.len() > 300, "{}", papers.len());
+            assert_eq!(list.len(), papers.len());
+            for (i, p) in papers.iter().enumerate() {
+                let want = format!(
+                    "{}\t{}\n",
+                    loaded.corpus.short_id(i),
+                    crate::text::markup::plain(&p.title)
+                );
+                let mut got = Vec::new();
+                list.write_line(&mut got, i);
+                assert_eq!(String::from_utf8(got).unwrap(), want, "paper {i}");
+            }
+            assert!(
+                papers
+                    .iter()
+                    .any(|p| p.title_derived && p.title.contains(" ["))
+            );
+            assert_eq!(reports.len(), loaded.reports.len());
+            for (a, b) in reports.iter().zip(&loaded.reports) {
+                assert_eq!(
+                    (a.papers, a.without_abstract, a.repeated, a.invalid_utf8),
+                    (b.papers, b.without_abstract, b.repeated, b.invalid_utf8)
+                );
+                assert_eq!(a.skipped, b.skipped);
+                assert!(a.repeated > 0);
+            }
+            for q in ["sparse", "über", "'escape", "zzqq"] {
+                let key = |m: &crate::search::Match| (m.idx, m.key);
+                let got: Vec<_> = list.rank(q).iter().map(key).collect();
+                let want: Vec<_> =
+                    crate::search::rank_papers(papers, q, crate::search::Scope::Title)
+                        .iter()
+                        .map(key)
+                        .collect();
+                assert_eq!(got, want, "{q}");
+            }
+        }
     }
 
     #[test]

@@ -226,20 +226,26 @@ fn parse_separated(input: &str, marker: &str) -> Parsed {
     }
 }
 
-/// The records of the `lines` format, one at a time.
-pub fn lines_records(input: &str) -> impl Iterator<Item = Record> + '_ {
+/// The papers of the `lines` format, one at a time: (1-based line, text
+/// trimmed, whether the text is a title rather than an abstract).
+pub fn lines_of(input: &str) -> impl Iterator<Item = (usize, &str, bool)> + '_ {
     numbered_lines(input)
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(line, l)| {
             let l = l.trim();
             let short = l.len() <= MAX_LINES_TITLE || l.chars().count() <= MAX_LINES_TITLE;
-            Record {
-                title: short.then(|| l.to_string()),
-                abstract_text: (!short).then(|| l.to_string()),
-                line,
-                ..Record::default()
-            }
+            (line, l, short)
         })
+}
+
+/// The records of the `lines` format, one at a time.
+pub fn lines_records(input: &str) -> impl Iterator<Item = Record> + '_ {
+    lines_of(input).map(|(line, l, short)| Record {
+        title: short.then(|| l.to_string()),
+        abstract_text: (!short).then(|| l.to_string()),
+        line,
+        ..Record::default()
+    })
 }
 
 /// Parses the `lines` format: one paper per non-blank line, a title when it

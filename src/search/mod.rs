@@ -32,6 +32,7 @@
 pub mod fuzzy;
 pub mod index;
 pub mod query;
+mod titles;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -46,6 +47,7 @@ use crate::text::markup;
 use index::{Bits, WordIndex, title_mask};
 use query::TITLE_TIER;
 pub use query::{Query, extends};
+pub use titles::{TitleIndex, retain_sparse};
 
 /// What a query is matched against.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -214,8 +216,12 @@ impl Items {
 
     /// Stores one title's readable text; its span and mask.
     fn store(&mut self, title: &str) -> (Span, u64) {
-        let plain = markup::plain_cow(title);
-        let mask = title_mask(&plain);
+        self.store_plain(&markup::plain_cow(title))
+    }
+
+    /// [`Items::store`] for a title made readable already.
+    fn store_plain(&mut self, plain: &str) -> (Span, u64) {
+        let mask = title_mask(plain);
         let span = if plain.is_ascii() {
             let start = self.ascii.len();
             self.ascii.extend_from_slice(plain.as_bytes());
@@ -226,7 +232,7 @@ impl Items {
             }
         } else {
             let start = self.wide.len();
-            match Utf32String::from(plain.as_ref()) {
+            match Utf32String::from(plain) {
                 Utf32String::Ascii(text) => self.wide.extend(text.chars()),
                 Utf32String::Unicode(chars) => self.wide.extend_from_slice(&chars),
             }
@@ -240,7 +246,23 @@ impl Items {
     }
 
     fn push(&mut self, title: &str) {
-        let (span, mask) = self.store(title);
+        self.push_plain(&markup::plain_cow(title));
+    }
+
+    /// Adds a title known to be ASCII, with its mask.
+    fn push_ascii(&mut self, text: &[u8], mask: u64) {
+        let start = self.ascii.len();
+        self.ascii.extend_from_slice(text);
+        self.spans.push(Span {
+            start,
+            len: text.len() as u32,
+            wide: false,
+        });
+        self.masks.push(mask);
+    }
+
+    fn push_plain(&mut self, plain: &str) {
+        let (span, mask) = self.store_plain(plain);
         self.spans.push(span);
         self.masks.push(mask);
     }
@@ -1259,13 +1281,23 @@ pub fn rank_papers(papers: &[Paper], query: &str, scope: Scope) -> Vec<Match> {
     rank_items(&items, &parsed, scope, abstracts)
 }
 
-/// [`rank_papers`] in the title scope for titles alone.
-pub fn rank_titles<S: AsRef<str> + Sync>(titles: &[S], query: &str) -> Vec<Match> {
-    let items = Items::build(titles, match_threads(), |t| t.as_ref());
-    rank_items(&items, &Query::parse(query), Scope::Title, Vec::new())
+fn rank_items(items: &Items, query: &Query, scope: Scope, abstracts: Vec<Bits>) -> Vec<Match> {
+    let mut matches = matches_of(items, query, scope, abstracts, &mut matchers());
+    if !query.is_empty() {
+        matches.sort_unstable_by(order);
+    }
+    matches
 }
 
-fn rank_items(items: &Items, query: &Query, scope: Scope, abstracts: Vec<Bits>) -> Vec<Match> {
+/// The matches of `query` among `items`, in no particular order (but in
+/// the items' order for an empty query).
+fn matches_of(
+    items: &Items,
+    query: &Query,
+    scope: Scope,
+    abstracts: Vec<Bits>,
+    matchers: &mut [Matcher],
+) -> Vec<Match> {
     if query.is_empty() {
         return (0..items.len() as u32).map(Match::unscored).collect();
     }
@@ -1281,14 +1313,45 @@ fn rank_items(items: &Items, query: &Query, scope: Scope, abstracts: Vec<Bits>) 
         reused: 0,
         prune: None,
     };
-    let mut matchers: Vec<Matcher> = (0..match_threads())
+    match run_pass(&pass, matchers, &|| false, &mut |_, _| {}) {
+        Some((matches, _)) => matches,
+        None => Vec::new(),
+    }
+}
+
+/// A matcher per matching thread.
+fn matchers() -> Vec<Matcher> {
+    (0..match_threads())
         .map(|_| Matcher::new(Config::DEFAULT))
-        .collect();
-    let Some((mut matches, _)) = run_pass(&pass, &mut matchers, &|| false, &mut |_, _| {}) else {
-        return Vec::new();
-    };
-    matches.sort_unstable_by(order);
-    matches
+        .collect()
+}
+
+/// Ranks titles kept in parts, each with the index of its first title,
+/// as one list (see [`TitleIndex::rank`]).
+pub fn rank_title_parts<'a>(
+    parts: impl Iterator<Item = (&'a TitleIndex, usize)>,
+    query: &str,
+) -> Vec<Match> {
+    let query = Query::parse(query);
+    let mut matchers = matchers();
+    let mut all = Vec::new();
+    for (part, start) in parts {
+        let matches = matches_of(
+            part.items(),
+            &query,
+            Scope::Title,
+            Vec::new(),
+            &mut matchers,
+        );
+        all.extend(matches.into_iter().map(|mut m| {
+            m.idx += start as u32;
+            m
+        }));
+    }
+    if !query.is_empty() {
+        all.sort_unstable_by(order);
+    }
+    all
 }
 
 #[cfg(test)]

@@ -39,6 +39,15 @@ pub fn line_owned(input: String) -> String {
     }
 }
 
+/// [`line`], borrowing `input` when it is clean already (the common case).
+pub fn line_cow(input: &str) -> std::borrow::Cow<'_, str> {
+    if already_clean(input) {
+        std::borrow::Cow::Borrowed(input)
+    } else {
+        std::borrow::Cow::Owned(clean(input, Shape::Line))
+    }
+}
+
 /// [`block`] for a string the caller gives up (see [`line_owned`]).
 pub fn block_owned(input: String) -> String {
     if already_clean(&input) {
