@@ -341,28 +341,42 @@ pub fn decode(bytes: Vec<u8>) -> (String, usize) {
             s.drain(..start);
             (s, 0)
         }
-        Err(e) => {
-            let bytes = e.into_bytes();
-            let mut invalid = 0;
-            let mut rest = &bytes[start..];
-            let mut out = String::with_capacity(rest.len());
-            loop {
-                match std::str::from_utf8(rest) {
-                    Ok(s) => {
-                        out.push_str(s);
-                        break;
-                    }
-                    Err(e) => {
-                        let (good, bad) = rest.split_at(e.valid_up_to());
-                        out.push_str(std::str::from_utf8(good).unwrap_or_default());
-                        out.push('\u{FFFD}');
-                        invalid += 1;
-                        let skip = e.error_len().unwrap_or(bad.len());
-                        rest = &bad[skip..];
-                    }
-                }
+        Err(e) => replace_invalid(&e.into_bytes()[start..]),
+    }
+}
+
+/// UTF-8 `bytes` as text, each invalid sequence replaced by U+FFFD; and
+/// how many were replaced.
+fn replace_invalid(bytes: &[u8]) -> (String, usize) {
+    let mut invalid = 0;
+    let mut rest = bytes;
+    let mut out = String::with_capacity(rest.len());
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                out.push_str(s);
+                break;
             }
-            (out, invalid)
+            Err(e) => {
+                let (good, bad) = rest.split_at(e.valid_up_to());
+                out.push_str(std::str::from_utf8(good).unwrap_or_default());
+                out.push('\u{FFFD}');
+                invalid += 1;
+                let skip = e.error_len().unwrap_or(bad.len());
+                rest = &bad[skip..];
+            }
+        }
+    }
+    (out, invalid)
+}
+
+/// [`replace_invalid`], borrowing `bytes` when they are valid.
+fn utf8_lossy(bytes: &[u8]) -> (std::borrow::Cow<'_, str>, usize) {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => (std::borrow::Cow::Borrowed(s), 0),
+        Err(_) => {
+            let (s, n) = replace_invalid(bytes);
+            (std::borrow::Cow::Owned(s), n)
         }
     }
 }
@@ -769,70 +783,79 @@ fn parse_piece(
 }
 
 /// Parses a chunk of whole lines on every core: its pieces in order (not
-/// joined, which would copy every paper once more), and the number of line
-/// ends in it.
+/// joined, which would copy every paper once more), the number of line
+/// ends in it and of invalid UTF-8 sequences replaced. Each thread checks,
+/// counts and parses its own piece: the thread that reads the input only
+/// cuts it.
 fn parse_chunk(
-    text: &str,
+    text: &[u8],
     format: Format,
     first_line: usize,
     list: &Arc<str>,
     keep: Keep,
-) -> (Vec<Piece>, usize) {
-    let threads = parse_threads();
-    if threads == 1 || text.len() < 1 << 20 {
-        let lines = memchr_count(text.as_bytes());
-        return (
-            vec![parse_piece(text, format, first_line, lines, list, keep)],
+) -> (Vec<Piece>, usize, usize) {
+    // A piece is parsed as if it started on line 1; its skipped records
+    // are renumbered once the lines before it are counted.
+    let one = |bytes: &[u8], strip: bool| {
+        let lines = memchr_count(bytes);
+        let bytes = match bytes.strip_suffix(b"\n") {
+            Some(b) if strip => b,
+            _ => bytes,
+        };
+        let (text, invalid) = utf8_lossy(bytes);
+        (
+            parse_piece(&text, format, 1, lines, list, keep),
             lines,
-        );
-    }
-    // Cut at line ends into a piece a thread; each piece's lines are
-    // counted once, here.
-    let mut pieces: Vec<(&str, usize, usize)> = Vec::new();
-    let mut rest = text;
-    let mut line = first_line;
-    for k in 0..threads {
-        if rest.is_empty() {
-            break;
+            invalid,
+        )
+    };
+    let threads = parse_threads();
+    let parsed = if threads == 1 || text.len() < 1 << 20 {
+        vec![one(text, false)]
+    } else {
+        // Cut at line ends into a piece a thread.
+        let mut cuts: Vec<&[u8]> = Vec::new();
+        let mut rest = text;
+        for k in 0..threads {
+            if rest.is_empty() {
+                break;
+            }
+            let want = if k + 1 == threads {
+                rest.len()
+            } else {
+                text.len() / threads
+            };
+            let cut = if want >= rest.len() {
+                rest.len()
+            } else {
+                memchr::memchr(b'\n', &rest[want..]).map_or(rest.len(), |i| want + i + 1)
+            };
+            let (piece, tail) = rest.split_at(cut);
+            cuts.push(piece);
+            rest = tail;
         }
-        let want = if k + 1 == threads {
-            rest.len()
-        } else {
-            text.len() / threads
-        };
-        let cut = if want >= rest.len() {
-            rest.len()
-        } else {
-            memchr::memchr(b'\n', &rest.as_bytes()[want..]).map_or(rest.len(), |i| want + i + 1)
-        };
-        let (piece, tail) = rest.split_at(cut);
-        let lines = memchr_count(piece.as_bytes());
-        pieces.push((piece, line, lines));
+        std::thread::scope(|s| {
+            let handles: Vec<_> = cuts
+                .iter()
+                .map(|&piece| s.spawn(move || one(piece, true)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_default())
+                .collect()
+        })
+    };
+    let (mut line, mut invalid) = (first_line, 0);
+    let mut pieces = Vec::with_capacity(parsed.len());
+    for (mut piece, lines, replaced) in parsed {
+        for (at, _) in &mut piece.skipped {
+            *at += line - 1;
+        }
         line += lines;
-        rest = tail;
+        invalid += replaced;
+        pieces.push(piece);
     }
-    let parts: Vec<Piece> = std::thread::scope(|s| {
-        let handles: Vec<_> = pieces
-            .iter()
-            .map(|&(piece, line, lines)| {
-                s.spawn(move || {
-                    parse_piece(
-                        piece.strip_suffix('\n').unwrap_or(piece),
-                        format,
-                        line,
-                        lines,
-                        list,
-                        keep,
-                    )
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
-    (parts, line - first_line)
+    (pieces, line - first_line, invalid)
 }
 
 /// Line ends in `bytes`.
@@ -912,22 +935,21 @@ struct Chunk {
     consumed: u64,
 }
 
-/// A chunk of a line-oriented input, read and decoded.
-struct Decoded {
-    text: String,
-    invalid: usize,
+/// A chunk of a line-oriented input as read.
+struct Raw {
+    bytes: Vec<u8>,
     consumed: u64,
 }
 
-/// Reads a line-oriented input a chunk of whole lines at a time, decoded,
-/// sending each on; an error ends it.
+/// Reads a line-oriented input a chunk of whole lines at a time, sending
+/// each on (checked as UTF-8 where it is parsed); an error ends it.
 fn read_texts(
     mut source: Source,
     mut buf: Vec<u8>,
     mut more: bool,
     known: Option<u64>,
     opts: &Options,
-    tx: std::sync::mpsc::SyncSender<Result<Decoded, String>>,
+    tx: std::sync::mpsc::SyncSender<Result<Raw, String>>,
 ) {
     let mut first = true;
     let mut read = buf.len() as u64;
@@ -970,23 +992,15 @@ fn read_texts(
             buf.len()
         };
         let rest = buf.split_off(cut);
-        let chunk = std::mem::replace(&mut buf, rest);
-        let consumed = chunk.len() as u64;
-        let (mut text, invalid) = decode(chunk);
-        if first && text.starts_with('\u{feff}') {
-            text.drain(..3);
+        let mut bytes = std::mem::replace(&mut buf, rest);
+        let consumed = bytes.len() as u64;
+        // A byte-order mark is no part of the first line.
+        if first && bytes.starts_with(b"\xEF\xBB\xBF") {
+            bytes.drain(..3);
         }
         first = false;
         let done = !more && buf.is_empty();
-        if tx
-            .send(Ok(Decoded {
-                text,
-                invalid,
-                consumed,
-            }))
-            .is_err()
-            || done
-        {
+        if tx.send(Ok(Raw { bytes, consumed })).is_err() || done {
             return;
         }
     }
@@ -1023,13 +1037,10 @@ fn read_chunks(
         let mut line = 1;
         for decoded in text_rx {
             let sent = match decoded {
-                Ok(Decoded {
-                    text,
-                    invalid,
-                    consumed,
-                }) => {
-                    let (pieces, lines_here) = parse_chunk(&text, format, line, list, keep);
-                    drop(text);
+                Ok(Raw { bytes, consumed }) => {
+                    let (pieces, lines_here, invalid) =
+                        parse_chunk(&bytes, format, line, list, keep);
+                    drop(bytes);
                     line += lines_here;
                     tx.send(Ok(Chunk {
                         pieces,
@@ -1086,15 +1097,7 @@ fn read_mapped(
         };
         let raw = &bytes[at + skip..end];
         skip = 0;
-        let (text, invalid) = match std::str::from_utf8(raw) {
-            Ok(t) => (std::borrow::Cow::Borrowed(t), 0),
-            Err(_) => {
-                let (t, n) = decode(raw.to_vec());
-                (std::borrow::Cow::Owned(t), n)
-            }
-        };
-        let (pieces, lines_here) = parse_chunk(&text, format, line, list, keep);
-        drop(text);
+        let (pieces, lines_here, invalid) = parse_chunk(raw, format, line, list, keep);
         line += lines_here;
         // SAFETY: nothing refers into this range any more (the papers own
         // their text), and a read-only file mapping given up this way is
