@@ -763,9 +763,13 @@ fn worker(shared: Arc<Shared>) {
         let prune = match (prev, &prev_query, reuse) {
             (Some(p), Some(pq), Some(_)) => query.growth_over(pq).and_then(|growth| {
                 // Enough of the previous best to find a page's worth, and
-                // little next to the pass.
+                // little next to the pass: where it would be a good part
+                // of the pass, scoring everything is cheaper.
                 let want = (p.matches.len() / 32).clamp(4 * FIRST_PAGE, 32 * FIRST_PAGE);
-                let sample = &p.matches[..p.matches.len().min(want)];
+                if p.matches.len() < 4 * want {
+                    return None;
+                }
+                let sample = &p.matches[..want];
                 page_floor(&items, &query, sample, &mut matchers[0])
                     .map(|below| Prune { growth, below })
             }),
