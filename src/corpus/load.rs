@@ -722,7 +722,13 @@ fn parse_piece(
     let titles_only = keep == Keep::Titles;
     let mut piece = Piece::default();
     if titles_only {
-        piece.titles.reserve(n, text.len());
+        // A `lines` piece is nearly all titles; JSON has far more besides.
+        let bytes = if format == Format::Jsonl {
+            0
+        } else {
+            text.len()
+        };
+        piece.titles.reserve(n, bytes);
     } else {
         piece.papers.reserve(n);
     }

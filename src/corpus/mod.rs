@@ -444,6 +444,7 @@ impl Dedup {
                     }
                 };
                 if new {
+                    // No list: a load for titles alone keeps none.
                     self.first_source.push(u32::MAX);
                 }
                 new
