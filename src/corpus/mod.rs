@@ -418,9 +418,7 @@ impl Dedup {
                 }
             }
         }
-        // In place: nothing moves until the first repeat.
-        let mut k = keep.iter();
-        papers.retain(|_| *k.next().unwrap_or(&true));
+        crate::search::retain_kept(&mut papers, &keep);
         Batch { papers, also_in }
     }
 
@@ -671,10 +669,8 @@ impl TitlePart {
     /// Keeps only the papers `keep` says.
     fn retain(&mut self, keep: &[bool]) {
         self.titles.retain(keep);
-        let mut k = keep.iter();
-        self.ids.retain(|_| *k.next().unwrap_or(&true));
-        let mut k = keep.iter();
-        self.derived.retain(|_| *k.next().unwrap_or(&true));
+        crate::search::retain_kept(&mut self.ids, keep);
+        crate::search::retain_kept(&mut self.derived, keep);
         crate::search::retain_sparse(&mut self.marked_at, &mut self.marked, keep);
     }
 }

@@ -47,7 +47,7 @@ use crate::text::markup;
 use index::{Bits, WordIndex, title_mask};
 use query::TITLE_TIER;
 pub use query::{Query, extends};
-pub use titles::{TitleIndex, retain_sparse};
+pub use titles::{TitleIndex, retain_kept, retain_sparse};
 
 /// What a query is matched against.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]

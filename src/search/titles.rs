@@ -107,10 +107,8 @@ impl TitleIndex {
     /// Keeps only the titles `keep` says (the others' text stays in the
     /// buffer unused: repeats are few).
     pub fn retain(&mut self, keep: &[bool]) {
-        let mut k = keep.iter();
-        self.items.spans.retain(|_| *k.next().unwrap_or(&true));
-        let mut k = keep.iter();
-        self.items.masks.retain(|_| *k.next().unwrap_or(&true));
+        retain_kept(&mut self.items.spans, keep);
+        retain_kept(&mut self.items.masks, keep);
         retain_sparse(&mut self.wide_at, &mut self.wide_text, keep);
     }
 
@@ -127,6 +125,13 @@ impl TitleIndex {
     pub fn rank(&self, query: &str) -> Vec<Match> {
         rank_items(&self.items, &Query::parse(query), Scope::Title, Vec::new())
     }
+}
+
+/// Keeps the entries of `list` that `keep` says (in place: nothing moves
+/// before the first one dropped).
+pub fn retain_kept<T>(list: &mut Vec<T>, keep: &[bool]) {
+    let mut k = keep.iter();
+    list.retain(|_| *k.next().unwrap_or(&true));
 }
 
 /// Keeps the entries of a sparse list (`at`: ascending indices into a list
