@@ -652,18 +652,8 @@ impl TitlePart {
     fn set(&mut self, i: usize, title: String) {
         let plain = markup::plain_cow(&title).into_owned();
         self.titles.set(i, &plain);
-        match self.marked_at.binary_search(&(i as u32)) {
-            Ok(k) if plain == title => {
-                self.marked_at.remove(k);
-                self.marked.remove(k);
-            }
-            Ok(k) => self.marked[k] = title.into(),
-            Err(k) if plain != title => {
-                self.marked_at.insert(k, i as u32);
-                self.marked.insert(k, title.into());
-            }
-            Err(_) => {}
-        }
+        let marked = (plain != title).then(|| title.into());
+        crate::search::set_sparse(&mut self.marked_at, &mut self.marked, i, marked);
     }
 
     /// Keeps only the papers `keep` says.

@@ -47,7 +47,7 @@ use crate::text::markup;
 use index::{Bits, WordIndex, title_mask};
 use query::TITLE_TIER;
 pub use query::{Query, extends};
-pub use titles::{TitleIndex, retain_kept, retain_sparse};
+pub use titles::{TitleIndex, retain_kept, retain_sparse, set_sparse};
 
 /// What a query is matched against.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -1331,7 +1331,7 @@ fn matchers() -> Vec<Matcher> {
 }
 
 /// Ranks titles kept in parts, each with the index of its first title,
-/// as one list (see [`TitleIndex::rank`]).
+/// as one list, best first (as [`rank_papers`] in the title scope).
 pub fn rank_title_parts<'a>(
     parts: impl Iterator<Item = (&'a TitleIndex, usize)>,
     query: &str,

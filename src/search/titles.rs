@@ -1,7 +1,7 @@
 //! Titles without their papers, ready to rank and to print: what
 //! `paperboat search` keeps of a corpus.
 
-use super::{Items, Match, Query, Scope, rank_items};
+use super::Items;
 
 /// Titles' readable text (markup rendered), in the matcher's buffers. An
 /// ASCII title is printed from the matcher's own bytes; the others, which
@@ -39,11 +39,6 @@ impl TitleIndex {
         self.items.spans.reserve(more);
         self.items.masks.reserve(more);
         self.items.ascii.reserve(bytes);
-    }
-
-    /// The bytes of ASCII text held.
-    pub fn text_len(&self) -> usize {
-        self.items.ascii.len()
     }
 
     /// Adds a title's readable text.
@@ -84,19 +79,8 @@ impl TitleIndex {
         if i >= self.len() {
             return;
         }
-        let at = self.wide_at.binary_search(&(i as u32));
-        match (at, plain.is_ascii()) {
-            (Ok(k), false) => self.wide_text[k] = plain.into(),
-            (Ok(k), true) => {
-                self.wide_at.remove(k);
-                self.wide_text.remove(k);
-            }
-            (Err(k), false) => {
-                self.wide_at.insert(k, i as u32);
-                self.wide_text.insert(k, plain.into());
-            }
-            (Err(_), true) => {}
-        }
+        let wide = (!plain.is_ascii()).then(|| plain.into());
+        set_sparse(&mut self.wide_at, &mut self.wide_text, i, wide);
         (self.items.spans[i], self.items.masks[i]) = self.items.store_plain(plain);
     }
 
@@ -111,19 +95,22 @@ impl TitleIndex {
         retain_kept(&mut self.items.masks, keep);
         retain_sparse(&mut self.wide_at, &mut self.wide_text, keep);
     }
+}
 
-    /// Adds `other`'s titles after these.
-    pub fn append(&mut self, other: TitleIndex) {
-        let base = self.len() as u32;
-        self.items.append(other.items);
-        self.wide_at.extend(other.wide_at.iter().map(|k| k + base));
-        self.wide_text.extend(other.wide_text);
-    }
-
-    /// The titles matching `query`, best first (as
-    /// [`super::rank_papers`] in the title scope).
-    pub fn rank(&self, query: &str) -> Vec<Match> {
-        rank_items(&self.items, &Query::parse(query), Scope::Title, Vec::new())
+/// Sets entry `i` of a sparse list (`at`: ascending indices; `values`:
+/// theirs) to `value`, or removes it for `None`.
+pub fn set_sparse<T>(at: &mut Vec<u32>, values: &mut Vec<T>, i: usize, value: Option<T>) {
+    match (at.binary_search(&(i as u32)), value) {
+        (Ok(k), Some(v)) => values[k] = v,
+        (Ok(k), None) => {
+            at.remove(k);
+            values.remove(k);
+        }
+        (Err(k), Some(v)) => {
+            at.insert(k, i as u32);
+            values.insert(k, v);
+        }
+        (Err(_), None) => {}
     }
 }
 
@@ -160,6 +147,8 @@ pub fn retain_sparse<T: Default>(at: &mut Vec<u32>, values: &mut Vec<T>, keep: &
 mod tests {
     use super::*;
 
+    use crate::search::{Match, Scope, rank_title_parts};
+
     fn index(titles: &[&str]) -> TitleIndex {
         let mut t = TitleIndex::default();
         for s in titles {
@@ -168,10 +157,29 @@ mod tests {
         t
     }
 
+    /// Ranks parts as `search` does, each after the ones before it.
+    fn rank_parts(parts: &[&TitleIndex], query: &str) -> Vec<Match> {
+        let starts = parts.iter().scan(0, |at, p| {
+            let start = *at;
+            *at += p.len();
+            Some(start)
+        });
+        rank_title_parts(parts.iter().copied().zip(starts), query)
+    }
+
+    fn rank(t: &TitleIndex, query: &str) -> Vec<Match> {
+        rank_parts(&[t], query)
+    }
+
     #[test]
-    fn text_reads_back_ascii_and_wide_titles_after_appends_and_changes() {
-        let mut t = index(&["Plain one", "Über große Modelle", "Second plain"]);
-        t.append(index(&["naïve Bayes", "ascii again"]));
+    fn text_reads_back_ascii_and_wide_titles_after_changes() {
+        let mut t = index(&[
+            "Plain one",
+            "Über große Modelle",
+            "Second plain",
+            "naïve Bayes",
+            "ascii again",
+        ]);
         let all: Vec<&str> = (0..t.len()).map(|i| t.text(i)).collect();
         assert_eq!(
             all,
@@ -199,11 +207,11 @@ mod tests {
             ]
         );
         // Ranking reads the changed text.
-        let ranked: Vec<u32> = t.rank("ascii").iter().map(|m| m.idx).collect();
+        let ranked: Vec<u32> = rank(&t, "ascii").iter().map(|m| m.idx).collect();
         assert_eq!(ranked.len(), 2);
         assert!(ranked.contains(&1) && ranked.contains(&4));
-        assert!(t.rank("über").is_empty());
-        assert_eq!(t.rank("stillwide").len(), 1);
+        assert!(rank(&t, "über").is_empty());
+        assert_eq!(rank(&t, "stillwide").len(), 1);
     }
 
     #[test]
@@ -212,7 +220,10 @@ mod tests {
         t.retain(&[true, false, true, true, false, true]);
         let all: Vec<&str> = (0..t.len()).map(|i| t.text(i)).collect();
         assert_eq!(all, ["a one", "b three", "é four", "ö six"]);
-        assert_eq!(t.rank("six").iter().map(|m| m.idx).collect::<Vec<_>>(), [3]);
+        assert_eq!(
+            rank(&t, "six").iter().map(|m| m.idx).collect::<Vec<_>>(),
+            [3]
+        );
     }
 
     #[test]
@@ -235,9 +246,13 @@ mod tests {
                 .unwrap()
             })
             .collect();
-        let t = index(&titles);
+        // In two parts, as the loading threads make them.
+        let (first, second) = (index(&titles[..2]), index(&titles[2..]));
         for q in ["rl", "sparse", "sp att", "'diffusion", "^s !auto", "zzz"] {
-            let a: Vec<(u32, u32)> = t.rank(q).iter().map(|m| (m.idx, m.points())).collect();
+            let a: Vec<(u32, u32)> = rank_parts(&[&first, &second], q)
+                .iter()
+                .map(|m| (m.idx, m.points()))
+                .collect();
             let b: Vec<(u32, u32)> = super::super::rank_papers(&papers, q, Scope::Title)
                 .iter()
                 .map(|m| (m.idx, m.points()))
