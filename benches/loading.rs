@@ -9,7 +9,7 @@
 use std::time::Instant;
 
 use paperboat::corpus::Corpus;
-use paperboat::corpus::load::{Event, Input, Options, stream};
+use paperboat::corpus::load::{Event, Input, Options, expected_papers, stream};
 use paperboat::search::Search;
 
 /// Peak resident memory so far, in MiB (Linux).
@@ -41,11 +41,27 @@ fn main() {
             &Options::default(),
             searchable,
             &mut |e| {
-                if let Event::Papers(batch, prepared) = e {
-                    if let (Some(s), Some(p)) = (search.as_mut(), prepared) {
-                        s.extend_prepared(p);
+                match e {
+                    Event::Papers(batch, prepared) => {
+                        if let (Some(s), Some(p)) = (search.as_mut(), prepared) {
+                            s.extend_prepared(p);
+                        }
+                        corpus.push(batch);
                     }
-                    corpus.push(batch);
+                    Event::Progress {
+                        bytes,
+                        total,
+                        papers,
+                    } => {
+                        // As the reader does.
+                        if let Some(n) = expected_papers(papers, bytes, total) {
+                            corpus.expect(n);
+                            if let Some(s) = &search {
+                                s.expect(n);
+                            }
+                        }
+                    }
+                    _ => {}
                 }
             },
         );

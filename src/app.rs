@@ -605,20 +605,16 @@ impl App {
             load::Event::Progress {
                 bytes,
                 total,
-                papers: _,
+                papers,
             } => {
                 if let Some(l) = &mut self.loading {
                     l.bytes = bytes;
                     l.total = total;
-                    // Room for the papers expected, so that a large corpus
-                    // is not copied as it grows.
-                    let now = self.corpus.len();
-                    if let Some(expected) = load::expected_papers(now, bytes, total)
-                        && self.corpus.papers.capacity() == now
-                    {
-                        let more = (expected + expected / 20) - now;
-                        self.corpus.papers.reserve(more);
-                        self.marks.reserve(more);
+                    if let Some(expected) = load::expected_papers(papers, bytes, total) {
+                        if let Some(more) = self.corpus.expect(expected) {
+                            self.marks.reserve_exact(more);
+                        }
+                        self.search.expect(expected);
                     }
                 }
             }
@@ -636,6 +632,7 @@ impl App {
             return;
         }
         self.search.hold_index(false);
+        self.search.expect(0);
         if self.corpus.is_empty() {
             self.failed = Some(LoadError::NoPapers(std::mem::take(&mut self.reports)));
             self.quit = true;

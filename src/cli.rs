@@ -275,15 +275,15 @@ struct Hit<'a> {
     short_id: &'a str,
     title: std::borrow::Cow<'a, str>,
     #[serde(rename = "abstract")]
-    abstract_text: &'a str,
+    abstract_text: std::borrow::Cow<'a, str>,
     source: &'a str,
     score: u32,
-    authors: &'a [String],
+    authors: &'a crate::corpus::Authors,
     #[serde(skip_serializing_if = "Option::is_none")]
     year: Option<i32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     venue: Option<&'a str>,
-    links: &'a [String],
+    links: Vec<String>,
 }
 
 /// Writes through `f`; a closed pipe ends the output quietly.
@@ -372,13 +372,13 @@ fn search_papers(args: &SearchArgs) -> anyhow::Result<ExitCode> {
                 id: p.id.as_str(),
                 short_id: corpus.short_id(i),
                 title,
-                abstract_text: &p.abstract_text,
+                abstract_text: p.abstract_text.text(),
                 source: &p.source,
                 score: m.points(),
                 authors: &p.authors,
                 year: p.year,
                 venue: p.venue.as_deref(),
-                links: &p.links,
+                links: p.links(),
             };
             serde_json::to_writer(&mut *out, &hit)?;
             writeln!(out)

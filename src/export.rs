@@ -35,14 +35,14 @@ pub struct JsonPaper<'a> {
     pub title: String,
     /// Abstract as the file had it (sanitized).
     #[serde(rename = "abstract")]
-    pub abstract_text: &'a str,
+    pub abstract_text: std::borrow::Cow<'a, str>,
     /// List name.
     pub source: &'a str,
     /// Further lists holding the paper.
     #[serde(skip_serializing_if = "<[std::sync::Arc<str>]>::is_empty")]
     pub also_in: &'a [std::sync::Arc<str>],
     /// Authors.
-    pub authors: &'a [String],
+    pub authors: &'a crate::corpus::Authors,
     /// Year.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub year: Option<i32>,
@@ -50,7 +50,7 @@ pub struct JsonPaper<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub venue: Option<&'a str>,
     /// Links.
-    pub links: &'a [String],
+    pub links: Vec<String>,
     /// Bookmarked.
     pub bookmarked: bool,
     /// Read.
@@ -65,13 +65,13 @@ impl<'a> JsonPaper<'a> {
             id: p.id.as_str(),
             short_id: corpus.short_id(i),
             title: markup::plain(&p.title),
-            abstract_text: &p.abstract_text,
+            abstract_text: p.abstract_text.text(),
             source: &p.source,
             also_in: &p.also_in,
             authors: &p.authors,
             year: p.year,
             venue: p.venue.as_deref(),
-            links: &p.links,
+            links: p.links(),
             bookmarked: state.is_on(p.id.as_str(), Field::Bookmark),
             read: state.is_on(p.id.as_str(), Field::Read),
         }
@@ -160,8 +160,8 @@ fn markdown(
             meta.push("✓ read".to_string());
         }
         writeln!(out, "{}", meta.join(" · "))?;
-        let rich = markup::render(&p.abstract_text);
-        let mut links = p.links.clone();
+        let rich = markup::render(&p.abstract_text.text());
+        let mut links = p.links();
         for l in rich.links {
             if !links.contains(&l) {
                 links.push(l);
@@ -246,13 +246,13 @@ fn bibtex_entry(out: &mut dyn Write, corpus: &Corpus, i: usize) -> io::Result<()
         field("eprint", a)?;
         field("archiveprefix", "arXiv")?;
     }
-    if let Some(url) = p.links.first() {
+    if let Some(url) = p.links().first() {
         field("url", url)?;
     }
     if !p.abstract_text.is_empty() {
         field(
             "abstract",
-            &markup::plain(&p.abstract_text).replace('\n', " "),
+            &markup::plain(&p.abstract_text.text()).replace('\n', " "),
         )?;
     }
     field("note", &format!("paperboat id {id}"))?;

@@ -46,6 +46,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::error::Category;
 
+use super::abstracts::plain_json_string;
 use super::{Parsed, Record};
 
 /// Keys under which a wrapper object holds its papers, in no particular
@@ -354,6 +355,43 @@ macro_rules! deserialize_leniently {
 }
 
 deserialize_leniently!(Text, Authors, AuthorName, Urls, ExternalIds);
+
+/// A field that may be left in the file: a plain string (see
+/// [`plain_json_string`]) as written, quotes and escapes included; any
+/// other value as a [`Text`].
+enum MaybePlain<'a> {
+    Plain(&'a str),
+    Text(Text<'a>),
+}
+
+impl Default for MaybePlain<'_> {
+    fn default() -> Self {
+        MaybePlain::Text(Text::Missing)
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for MaybePlain<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = <&'de serde_json::value::RawValue>::deserialize(d)?.get();
+        if plain_json_string(raw) {
+            return Ok(MaybePlain::Plain(raw));
+        }
+        serde_json::from_str(raw)
+            .map(MaybePlain::Text)
+            .map_err(de::Error::custom)
+    }
+}
+
+/// A JSON string (quotes included) as a [`Text`].
+fn string_text(raw: &str) -> Option<Text<'_>> {
+    serde_json::from_str::<Text>(raw).ok()
+}
+
+/// A JSON string (quotes included) as the text a record has of it: its
+/// whitespace folded, `None` when blank or not a string.
+pub fn string_folded(raw: &str) -> Option<String> {
+    string_text(raw)?.into_folded()
+}
 
 impl<'de> Deserialize<'de> for Year {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -756,7 +794,7 @@ struct Paper<'a> {
     title_capital: Text<'a>,
 
     #[serde(borrow, rename = "abstract")]
-    abstract_text: Text<'a>,
+    abstract_text: MaybePlain<'a>,
     #[serde(borrow, rename = "Abstract")]
     abstract_capital: Text<'a>,
     #[serde(borrow, rename = "paperAbstract")]
@@ -892,11 +930,28 @@ fn bare_doi(doi: String) -> String {
     doi
 }
 
-impl Paper<'_> {
+impl<'a> Paper<'a> {
+    /// The record, with its abstract decoded.
     fn into_record(self, line: usize) -> Record {
+        let (mut record, plain) = self.into_record_deferring(line);
+        if let Some(raw) = plain {
+            record.abstract_text = string_folded(raw);
+        }
+        record
+    }
+
+    /// The record and, when its abstract is a plain string, that string as
+    /// written (quotes included) in place of the record's abstract.
+    fn into_record_deferring(self, line: usize) -> (Record, Option<&'a str>) {
         let title = first_text([self.title, self.title_capital]);
+        // A plain string is never blank, so it comes first as the field
+        // does.
+        let (plain, first) = match self.abstract_text {
+            MaybePlain::Plain(raw) => (Some(raw), Text::Missing),
+            MaybePlain::Text(t) => (None, t),
+        };
         let abstract_text = first_text([
-            self.abstract_text,
+            first,
             self.abstract_capital,
             self.paper_abstract,
             self.abstract_note,
@@ -966,9 +1021,9 @@ impl Paper<'_> {
         let doi = first_text([self.doi, self.doi_upper, self.external_ids.doi])
             .map(bare_doi)
             .filter(|d| !d.is_empty());
-        Record {
+        let record = Record {
             title,
-            abstract_text,
+            abstract_text: abstract_text.filter(|_| plain.is_none()),
             authors,
             year,
             venue,
@@ -976,7 +1031,8 @@ impl Paper<'_> {
             arxiv,
             doi,
             line,
-        }
+        };
+        (record, plain)
     }
 }
 
@@ -1016,6 +1072,23 @@ fn kind(b: u8) -> &'static str {
 /// Parses one line of JSON Lines (`line_no` is 1-based): Ok(None) for a
 /// blank line, Err(reason) for a line that is not a JSON object.
 pub fn parse_line(line: &str, line_no: usize) -> Result<Option<Record>, String> {
+    Ok(
+        parse_line_deferring(line, line_no)?.map(|(mut record, plain)| {
+            if let Some(raw) = plain {
+                record.abstract_text = string_folded(raw);
+            }
+            record
+        }),
+    )
+}
+
+/// [`parse_line`], but a plain abstract (see [`plain_json_string`]) is
+/// given as written, a slice of `line`, rather than decoded into the
+/// record.
+pub fn parse_line_deferring(
+    line: &str,
+    line_no: usize,
+) -> Result<Option<(Record, Option<&str>)>, String> {
     let line = line.strip_prefix('\u{FEFF}').unwrap_or(line);
     let trimmed = line.trim_start();
     let lead = line.len() - trimmed.len();
@@ -1030,7 +1103,7 @@ pub fn parse_line(line: &str, line_no: usize) -> Result<Option<Record>, String> 
         });
     }
     match serde_json::from_str::<Paper>(trimmed) {
-        Ok(paper) => Ok(Some(paper.into_record(line_no))),
+        Ok(paper) => Ok(Some(paper.into_record_deferring(line_no))),
         Err(e) => Err(describe(&e, (e.line() == 1).then(|| lead + e.column()))),
     }
 }

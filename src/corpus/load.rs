@@ -9,12 +9,14 @@
 //! skipped, with lines. One input that cannot be read never stops the
 //! others; only when no input yields a paper is loading an error.
 
+use std::borrow::Cow;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use thiserror::Error;
 
+use super::abstracts::{Abstract, FileText};
 use super::{
     Batch, Corpus, Dedup, Paper, Parsed, TitleList, atom, bibtex, csv, id_key, json, ris, text,
 };
@@ -709,6 +711,8 @@ struct Piece {
 
 /// Parses a piece of a line-oriented input whose first line is `first_line`
 /// and which holds `lines` line ends.
+/// `in_file` is the file `text` lies in as it is and where: a plain JSON
+/// abstract is then left there (see [`Abstract`]).
 fn parse_piece(
     text: &str,
     format: Format,
@@ -716,6 +720,7 @@ fn parse_piece(
     lines: usize,
     list: &Arc<str>,
     keep: Keep,
+    in_file: Option<(&Arc<FileText>, u64)>,
 ) -> Piece {
     const NONE: &str = "no title and no abstract";
     let n = lines + 1;
@@ -740,9 +745,11 @@ fn parse_piece(
         skipped,
         without_abstract,
     } = &mut piece;
-    let mut push = |record: super::Record, skipped: &mut Vec<(usize, String)>| {
+    let mut push = |record: super::Record,
+                    deferred: Option<(Abstract, &str)>,
+                    skipped: &mut Vec<(usize, String)>| {
         let line = record.line;
-        match record.into_paper(list, 0) {
+        match record.into_paper_deferring(list, 0, deferred) {
             Some(p) => {
                 keys.push(id_key(&p.id));
                 *without_abstract += usize::from(p.abstract_text.is_empty());
@@ -758,8 +765,25 @@ fn parse_piece(
     match format {
         Format::Jsonl => {
             for (k, line) in text.split('\n').enumerate() {
-                match json::parse_line(line, first_line + k) {
-                    Ok(Some(r)) => push(r, skipped),
+                match json::parse_line_deferring(line, first_line + k) {
+                    Ok(Some((mut r, plain))) => {
+                        let deferred = plain.and_then(|raw| {
+                            let (file, at) = in_file?;
+                            let within = raw.as_ptr() as usize - text.as_ptr() as usize;
+                            let abs = Abstract::Json {
+                                file: file.clone(),
+                                at: at + within as u64,
+                                len: u32::try_from(raw.len()).ok()?,
+                            };
+                            Some((abs, raw))
+                        });
+                        if deferred.is_none()
+                            && let Some(raw) = plain
+                        {
+                            r.abstract_text = json::string_folded(raw);
+                        }
+                        push(r, deferred, skipped)
+                    }
                     Ok(None) => {}
                     Err(why) => skipped.push((first_line + k, sanitize::line(&why))),
                 }
@@ -781,7 +805,7 @@ fn parse_piece(
         _ => {
             for mut r in text::lines_records(text) {
                 r.line += first_line - 1;
-                push(r, skipped);
+                push(r, None, skipped);
             }
         }
     }
@@ -793,24 +817,34 @@ fn parse_piece(
 /// ends in it and of invalid UTF-8 sequences replaced. Each thread checks,
 /// counts and parses its own piece: the thread that reads the input only
 /// cuts it.
+///
+/// `in_file` is the file the chunk lies in as it is and where, when it
+/// does (see [`parse_piece`]).
 fn parse_chunk(
     text: &[u8],
     format: Format,
     first_line: usize,
     list: &Arc<str>,
     keep: Keep,
+    in_file: Option<(&Arc<FileText>, u64)>,
 ) -> (Vec<Piece>, usize, usize) {
     // A piece is parsed as if it started on line 1; its skipped records
     // are renumbered once the lines before it are counted.
     let one = |bytes: &[u8], strip: bool| {
         let lines = memchr_count(bytes);
+        let at = (bytes.as_ptr() as usize - text.as_ptr() as usize) as u64;
         let bytes = match bytes.strip_suffix(b"\n") {
             Some(b) if strip => b,
             _ => bytes,
         };
         let (text, invalid) = utf8_lossy(bytes);
+        // Text with invalid UTF-8 replaced is no longer the file's.
+        let in_file = match text {
+            Cow::Borrowed(_) => in_file.map(|(file, start)| (file, start + at)),
+            Cow::Owned(_) => None,
+        };
         (
-            parse_piece(&text, format, 1, lines, list, keep),
+            parse_piece(&text, format, 1, lines, list, keep, in_file),
             lines,
             invalid,
         )
@@ -1017,6 +1051,7 @@ fn read_texts(
 /// chunk overlaps parsing this one.
 #[allow(clippy::too_many_arguments)]
 fn read_chunks(
+    input: &Input,
     source: Source,
     buf: Vec<u8>,
     more: bool,
@@ -1035,7 +1070,13 @@ fn read_chunks(
         // them); that is the one risk taken for not copying the file.
         && let Ok(map) = unsafe { memmap2::Mmap::map(f) }
     {
-        return read_mapped(&map, opts, format, list, keep, tx);
+        // Plain JSON abstracts are left in the file, read back through a
+        // handle of their own (see `Abstract`).
+        let in_file = match input {
+            Input::Path(path) if format == Format::Jsonl => FileText::open(f, path),
+            _ => None,
+        };
+        return read_mapped(&map, opts, format, list, keep, in_file.as_ref(), tx);
     }
     let (text_tx, text_rx) = std::sync::mpsc::sync_channel(1);
     std::thread::scope(|s| {
@@ -1045,7 +1086,7 @@ fn read_chunks(
             let sent = match decoded {
                 Ok(Raw { bytes, consumed }) => {
                     let (pieces, lines_here, invalid) =
-                        parse_chunk(&bytes, format, line, list, keep);
+                        parse_chunk(&bytes, format, line, list, keep, None);
                     drop(bytes);
                     line += lines_here;
                     tx.send(Ok(Chunk {
@@ -1079,6 +1120,7 @@ fn read_mapped(
     format: Format,
     list: &Arc<str>,
     keep: Keep,
+    file: Option<&Arc<FileText>>,
     tx: std::sync::mpsc::SyncSender<Result<Chunk, String>>,
 ) {
     let bytes = &map[..];
@@ -1102,14 +1144,15 @@ fn read_mapped(
             }
         };
         let raw = &bytes[at + skip..end];
-        skip = 0;
-        let (pieces, lines_here, invalid) = parse_chunk(raw, format, line, list, keep);
+        let in_file = file.map(|f| (f, (at + skip) as u64));
+        let (pieces, lines_here, invalid) = parse_chunk(raw, format, line, list, keep, in_file);
         line += lines_here;
         // SAFETY: nothing refers into this range any more (the papers own
         // their text), and a read-only file mapping given up this way is
         // read again from the file if touched.
         let _ =
             unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, at, end - at) };
+        skip = 0;
         let chunk = Chunk {
             pieces,
             invalid,
@@ -1161,7 +1204,11 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> Report {
         std::thread::scope(|s| {
             let list = &list;
             let keep = sink.keep;
-            s.spawn(move || read_chunks(source, buf, more, known, opts, format, list, keep, tx));
+            s.spawn(move || {
+                read_chunks(
+                    input, source, buf, more, known, opts, format, list, keep, tx,
+                )
+            });
             for chunk in rx {
                 match chunk {
                     Ok(c) => {
@@ -1401,11 +1448,13 @@ mod tests {
         assert!(
             papers[0]
                 .abstract_text
+                .text()
                 .starts_with("Finding human-understandable circuits")
         );
         assert!(
             papers[19]
                 .abstract_text
+                .text()
                 .starts_with("Pass@$k$ and other methods")
         );
         assert_eq!(papers[18].position, 18);
@@ -1421,7 +1470,7 @@ mod tests {
                 .corpus
                 .papers
                 .into_iter()
-                .map(|p| (p.abstract_text, p.id))
+                .map(|p| (p.abstract_text.text().into_owned(), p.id))
                 .collect::<std::collections::HashMap<_, _>>()
         };
         let a = ids("L\n\nFirst abstract.\n\nSecond abstract.");
@@ -1527,7 +1576,10 @@ mod tests {
         }
         let (loaded, _d) = load_text("u16.txt", &utf16);
         assert_eq!(loaded.corpus.len(), 2);
-        assert_eq!(&*loaded.corpus.papers[0].abstract_text, "Über abstracts.");
+        assert_eq!(
+            loaded.corpus.papers[0].abstract_text.text(),
+            "Über abstracts."
+        );
         let (loaded, _d) = load_text("bad.txt", b"L\n\nBad \xff\xfe bytes \xc3 here.\n\nFine.");
         assert_eq!(
             loaded.reports[0].invalid_utf8, 3,
@@ -1538,7 +1590,12 @@ mod tests {
                 .to_string()
                 .contains("3 invalid UTF-8 sequences replaced")
         );
-        assert!(loaded.corpus.papers[0].abstract_text.contains('\u{FFFD}'));
+        assert!(
+            loaded.corpus.papers[0]
+                .abstract_text
+                .text()
+                .contains('\u{FFFD}')
+        );
     }
 
     #[test]
@@ -1675,6 +1732,105 @@ mod tests {
             .collect();
         assert_eq!(got, want);
         assert_eq!(got[0], "Paper 1 on sparse attention for long contexts");
+    }
+
+    #[test]
+    fn plain_abstracts_stay_in_a_mapped_file_and_read_back_as_decoded() {
+        // Abstracts of every kind, in a mapped file cut into chunks and
+        // pieces: what is left in the file reads back as what decoding it
+        // when loaded made, and the rest is decoded as before.
+        let kinds = [
+            r#""id": "2401.{n:05}", "title": "Paper {n}", "abstract": "  Plain text\n  over lines, \"quoted\", a \\alpha and a/b. ""#,
+            r#""id": "2401.{n:05}", "title": "Paper {n}", "abstract": "Caf\u00e9 {n} with an escape""#,
+            r#""id": "2401.{n:05}", "title": "Paper {n}", "abstract": "Café {n} in UTF-8""#,
+            r#""id": "2401.{n:05}", "title": "Paper {n}", "abstract": " \n\t ""#,
+            r#""id": "2401.{n:05}", "title": "Paper {n}", "abstract": "\u001b[31m""#,
+            r#""id": "2401.{n:05}", "title": "Paper {n}", "abstract": ["List {n}", "form"]"#,
+            r#""id": "2401.{n:05}", "title": "Paper {n}", "abstract": "", "summary": "Summary {n}""#,
+            r#""title": "Untitled id {n}", "abstract": "Hashed from this text {n}.""#,
+            r#""id": "2401.{n:05}", "abstract": "No title: derived from this {n}. More.""#,
+            r#""id": "2401.{n:05}", "title": "\u001b[2J", "abstract": "Title cleaned away {n}.""#,
+            r#""doi": "10.1/{n}", "title": "Paper {n}", "abstract": "Plain with a DOI {n}""#,
+        ];
+        let mut bytes = Vec::new();
+        let mut n = 0;
+        while bytes.len() < MAP_FROM as usize + 200_000 {
+            n += 1;
+            let line = if n == 20_000 {
+                // Invalid UTF-8: this piece is decoded, not left in place.
+                format!("{{\"id\": \"2401.{n:05}\", \"title\": \"Bad \u{FFFD}\", \"abstract\": \"Plain {n}\"}}\n").replace('\u{FFFD}', "\u{1}")
+            } else {
+                format!(
+                    "{{{}}}\n",
+                    kinds[n % kinds.len()]
+                        .replace("{n:05}", &format!("{n:05}"))
+                        .replace("{n}", &n.to_string())
+                )
+            };
+            bytes.extend_from_slice(line.as_bytes());
+        }
+        let bad = bytes.iter().position(|&b| b == 1).unwrap();
+        bytes[bad] = 0xFF;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.jsonl");
+        std::fs::write(&path, &bytes).unwrap();
+        let opts = Options {
+            chunk: 1536 << 10,
+            ..Options::default()
+        };
+        let loaded = load(&[Input::Path(path.clone())], &opts).unwrap();
+        let report = &loaded.reports[0];
+        assert_eq!(report.invalid_utf8, 1);
+
+        let (text, _) = decode(bytes);
+        let list: Arc<str> = "big.jsonl".into();
+        let want: Vec<Paper> = parse(&text, Format::Jsonl)
+            .records
+            .into_iter()
+            .filter_map(|r| r.into_paper(&list, 0))
+            .collect();
+        let key = |p: &Paper| {
+            (
+                p.id.clone(),
+                p.title.clone(),
+                p.title_derived,
+                p.abstract_text.read().unwrap().into_owned(),
+                p.authors.clone(),
+                p.links(),
+            )
+        };
+        let got = &loaded.corpus.papers;
+        assert_eq!(got.len(), want.len());
+        for (g, w) in got.iter().zip(&want) {
+            assert_eq!(key(g), key(w));
+        }
+        assert_eq!(
+            report.without_abstract,
+            want.iter().filter(|p| p.abstract_text.is_empty()).count()
+        );
+        // What was left in the file: only plain abstracts, most of them.
+        let in_file: Vec<&Paper> = got
+            .iter()
+            .filter(|p| matches!(p.abstract_text, Abstract::Json { .. }))
+            .collect();
+        let plain = want
+            .iter()
+            .filter(|p| {
+                let t = p.abstract_text.read().unwrap();
+                t.starts_with("Plain") && !p.id.is_hash()
+            })
+            .count();
+        assert!(in_file.iter().all(|p| !p.title_derived && !p.id.is_hash()));
+        // All but those of the piece with invalid UTF-8, which was decoded.
+        assert!(in_file.len() < plain && in_file.len() > plain * 2 / 3);
+        let at = |n: usize| {
+            let id = format!("arxiv:2401.{n:05}");
+            got.iter().find(|p| p.id.as_str() == id).unwrap()
+        };
+        assert!(matches!(at(11).abstract_text, Abstract::Json { .. }));
+        for n in [19_998, 20_000, 20_009] {
+            assert!(matches!(at(n).abstract_text, Abstract::Text(_)), "{n}");
+        }
     }
 
     #[test]

@@ -42,7 +42,7 @@ use std::time::{Duration, Instant};
 
 use nucleo::{Config, Matcher, Utf32Str, Utf32String};
 
-use crate::corpus::Paper;
+use crate::corpus::{Abstract, Paper};
 use crate::text::markup;
 use index::{Bits, WordIndex, title_mask};
 use query::TITLE_TIER;
@@ -297,6 +297,27 @@ impl Items {
     }
 
     fn append(&mut self, other: Items) {
+        self.append_expecting(other, 0);
+    }
+
+    /// [`Items::append`], when about `papers` titles will be held in all:
+    /// what must grow is given room for them (and 5% more) rather than
+    /// doubled, so that a million titles are neither copied each time
+    /// they double nor take twice their room.
+    fn append_expecting(&mut self, other: Items, papers: usize) {
+        let n = self.len() + other.len();
+        if papers > n {
+            let room = papers + papers / 20;
+            if self.spans.capacity() < n {
+                self.spans.reserve_exact(room - self.spans.len());
+                self.masks.reserve_exact(room - self.masks.len());
+            }
+            let bytes = self.ascii.len() + other.ascii.len();
+            if self.ascii.capacity() < bytes {
+                let want = (bytes as f64 / n as f64 * room as f64) as usize;
+                self.ascii.reserve_exact(want.max(bytes) - self.ascii.len());
+            }
+        }
         let (ascii, wide) = (self.ascii.len(), self.wide.len());
         self.spans.extend(other.spans.iter().map(|s| Span {
             start: s.start + if s.wide { wide } else { ascii },
@@ -317,7 +338,7 @@ pub struct Prepared {
     items: Items,
     /// The abstracts, shared with the papers (indexed later, on the
     /// indexer's threads).
-    abstracts: Vec<Arc<str>>,
+    abstracts: Vec<Abstract>,
 }
 
 impl Prepared {
@@ -350,6 +371,8 @@ struct State {
     pending: Vec<Items>,
     /// Titles changed since they were added, applied the same way.
     retitled: Vec<(usize, String)>,
+    /// The papers a load in progress expects to end with (0 when none).
+    expected: usize,
     shutdown: bool,
 }
 
@@ -673,6 +696,7 @@ fn worker(shared: Arc<Shared>) {
                 if st.has_pending() {
                     let pending = std::mem::take(&mut st.pending);
                     let retitled = std::mem::take(&mut st.retitled);
+                    let expected = st.expected;
                     drop(st);
                     if !retitled.is_empty() {
                         // Scores of the changed titles are stale: rank
@@ -682,7 +706,7 @@ fn worker(shared: Arc<Shared>) {
                     // No pass holds the titles now: this wait is short.
                     if let Ok(mut items) = shared.items.write() {
                         for more in pending {
-                            items.append(more);
+                            items.append_expecting(more, expected);
                         }
                         for (i, title) in retitled {
                             items.set(i, &title);
@@ -941,17 +965,21 @@ fn lower_priority() {
 /// `None` when `stopped` says so first.
 fn index_piece(
     first: u32,
-    abstracts: &[Arc<str>],
+    abstracts: &[Abstract],
     threads: usize,
     stopped: &(dyn Fn() -> bool + Sync),
 ) -> Option<WordIndex> {
-    let build = |from: usize, part: &[Arc<str>]| {
+    let build = |from: usize, part: &[Abstract]| {
         let mut ix = WordIndex::default();
         for (k, text) in part.iter().enumerate() {
             if k % 256 == 0 && stopped() {
                 return None;
             }
-            ix.add(first + (from + k) as u32, &markup::plain_cow(text));
+            // An abstract that can no longer be read (its file changed)
+            // has no words to find.
+            if let Ok(text) = text.read() {
+                ix.add(first + (from + k) as u32, &markup::plain_cow(&text));
+            }
         }
         Some(ix)
     };
@@ -970,7 +998,7 @@ fn index_piece(
 
 /// Builds the abstract index from papers sent to it, at low priority and
 /// not while held (see [`Search::hold_index`]).
-fn indexer(shared: Arc<Shared>, rx: mpsc::Receiver<(u32, Vec<Arc<str>>)>) {
+fn indexer(shared: Arc<Shared>, rx: mpsc::Receiver<(u32, Vec<Abstract>)>) {
     lower_priority();
     let stopped = || shared.generation.load(Ordering::Acquire) == u64::MAX;
     for (first, batch) in rx {
@@ -1002,7 +1030,7 @@ fn indexer(shared: Arc<Shared>, rx: mpsc::Receiver<(u32, Vec<Arc<str>>)>) {
 pub struct Search {
     shared: Arc<Shared>,
     handles: Vec<JoinHandle<()>>,
-    to_indexer: Option<mpsc::Sender<(u32, Vec<Arc<str>>)>>,
+    to_indexer: Option<mpsc::Sender<(u32, Vec<Abstract>)>>,
     current: Arc<Results>,
     query: String,
     scope: Scope,
@@ -1023,6 +1051,7 @@ impl Search {
                 job: None,
                 items: 0,
                 pending: Vec::new(),
+                expected: 0,
                 retitled: Vec::new(),
                 shutdown: false,
             }),
@@ -1085,6 +1114,15 @@ impl Search {
             let _ = tx.send((first as u32, prepared.abstracts));
         }
         self.shared.wake.notify_all();
+    }
+
+    /// Says how many papers a load in progress will likely end with (see
+    /// [`crate::corpus::load::expected_papers`]), so that room for their
+    /// titles is made once rather than doubled as they come.
+    pub fn expect(&self, papers: usize) {
+        if let Ok(mut st) = self.shared.state.lock() {
+            st.expected = papers;
+        }
     }
 
     /// Holds the abstract index back (while `hold`), so that loading and
@@ -1272,7 +1310,7 @@ pub fn rank_papers(papers: &[Paper], query: &str, scope: Scope) -> Vec<Match> {
     let items = Items::build(papers, match_threads(), |p| &p.title);
     let parsed = Query::parse(query);
     let abstracts = if scope == Scope::All && !parsed.is_empty() {
-        let abstracts: Vec<Arc<str>> = papers.iter().map(|p| p.abstract_text.clone()).collect();
+        let abstracts: Vec<Abstract> = papers.iter().map(|p| p.abstract_text.clone()).collect();
         let ix = index_piece(0, &abstracts, match_threads(), &|| false).unwrap_or_default();
         parsed
             .words

@@ -1115,7 +1115,7 @@ mod seed_tests {
         let corpus = crate::corpus::load::bundled().corpus;
         let mut out = Vec::new();
         for (i, p) in corpus.papers.iter().enumerate() {
-            let t = render(&p.abstract_text).text;
+            let t = render(&p.abstract_text.text()).text;
             for (k, c) in t.char_indices() {
                 let next = t[k + c.len_utf8()..].chars().next();
                 let bad = c == '$'

@@ -143,12 +143,7 @@ pub fn render(v: &PaperView, width: usize) -> Rendered {
     }
     let mut byline = Vec::new();
     if !paper.authors.is_empty() {
-        let shown: Vec<&str> = paper
-            .authors
-            .iter()
-            .take(MAX_AUTHORS)
-            .map(String::as_str)
-            .collect();
+        let shown: Vec<&str> = paper.authors.iter().take(MAX_AUTHORS).collect();
         let mut names = shown.join(", ");
         if paper.authors.len() > MAX_AUTHORS {
             names.push_str(&format!(" +{} more", paper.authors.len() - MAX_AUTHORS));
@@ -169,7 +164,7 @@ pub fn render(v: &PaperView, width: usize) -> Rendered {
     meta.push(v.corpus.short_id(v.idx).to_string());
     out.extend(rich_lines(&plain(meta.join(" · ")), width, theme.dim, theme, &[]).0);
     out.push(Line::default());
-    let rich = markup::render(&paper.abstract_text);
+    let rich = markup::render(&paper.abstract_text.text());
     let mut match_lines = Vec::new();
     if paper.abstract_text.is_empty() {
         out.push(Line::from(Span::styled("(no abstract)", theme.dim)));
@@ -183,7 +178,7 @@ pub fn render(v: &PaperView, width: usize) -> Rendered {
         match_lines.extend(hits.into_iter().map(|h| h + first));
         out.extend(lines);
     }
-    let links = links::collect(&paper.links, &rich);
+    let links = links::collect(&paper.links(), &rich);
     if !links.is_empty() {
         out.push(Line::default());
         out.push(Line::from(Span::styled("Links", theme.dim)));

@@ -1,0 +1,306 @@
+//! A paper's abstract: held as text, or left in the file it came from and
+//! read when it is shown or indexed.
+//!
+//! Abstracts are most of a corpus: in the arXiv snapshot about 1.2 of its
+//! 1.5 GB. Decoding, cleaning and keeping them all while loading cost more
+//! than half of the time it took for a million papers' titles to become
+//! searchable, and the memory they took had to be cleared by the kernel
+//! first. So a JSON Lines file that is mapped while it loads keeps, for
+//! each plain abstract, only where it is in the file: the text is read back
+//! (a few kilobytes, from the page cache) when the reader shows it and when
+//! the background index reads it. The file is read through its own open
+//! handle, so a file replaced by a new one (as editors and most exports
+//! do) leaves the opened one readable; a file rewritten in place is
+//! noticed (its length or time changed) and the abstract says so, where a
+//! mapping would have crashed the reader.
+
+use std::borrow::Cow;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use crate::text::sanitize;
+
+/// An open file that abstracts are read back from, and what it was like
+/// when it was opened.
+pub struct FileText {
+    file: File,
+    path: PathBuf,
+    len: u64,
+    modified: Option<SystemTime>,
+}
+
+impl FileText {
+    /// Keeps a handle of `file` (at `path`) to read abstracts back from.
+    pub fn open(file: &File, path: &Path) -> Option<Arc<FileText>> {
+        let meta = file.metadata().ok()?;
+        Some(Arc::new(FileText {
+            file: file.try_clone().ok()?,
+            path: path.to_path_buf(),
+            len: meta.len(),
+            modified: meta.modified().ok(),
+        }))
+    }
+
+    /// True while the file is as it was when opened.
+    fn unchanged(&self) -> bool {
+        self.file
+            .metadata()
+            .is_ok_and(|m| m.len() == self.len && m.modified().ok() == self.modified)
+    }
+
+    /// The `len` bytes at `at`, while the file is unchanged.
+    fn read(&self, at: u64, len: u32) -> Result<Vec<u8>, String> {
+        let changed = || {
+            format!(
+                "{} has changed since it was opened: open it again to read this abstract",
+                self.path.display()
+            )
+        };
+        if !self.unchanged() {
+            return Err(changed());
+        }
+        let mut buf = vec![0; len as usize];
+        read_exact_at(&self.file, &mut buf, at).map_err(|e| {
+            format!(
+                "could not read the abstract from {}: {e}",
+                self.path.display()
+            )
+        })?;
+        Ok(buf)
+    }
+}
+
+#[cfg(unix)]
+fn read_exact_at(file: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, at)
+}
+
+#[cfg(windows)]
+fn read_exact_at(file: &File, mut buf: &mut [u8], mut at: u64) -> std::io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !buf.is_empty() {
+        match file.seek_read(buf, at)? {
+            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            n => {
+                buf = &mut buf[n..];
+                at += n as u64;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A paper's abstract (paragraphs separated by `\n\n`, sanitized when
+/// read); empty when the record had none.
+#[derive(Clone)]
+pub enum Abstract {
+    /// The text itself.
+    Text(Arc<str>),
+    /// A JSON string (quotes included) of `len` bytes at `at` in `file`,
+    /// checked when loaded to be plain (see [`plain_json_string`]): never
+    /// empty once read.
+    Json {
+        file: Arc<FileText>,
+        at: u64,
+        len: u32,
+    },
+}
+
+impl Default for Abstract {
+    fn default() -> Self {
+        Abstract::Text(Arc::from(""))
+    }
+}
+
+impl From<String> for Abstract {
+    fn from(text: String) -> Self {
+        Abstract::Text(text.into())
+    }
+}
+
+impl From<&str> for Abstract {
+    fn from(text: &str) -> Self {
+        Abstract::Text(text.into())
+    }
+}
+
+impl Abstract {
+    /// True when the record had no abstract.
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Abstract::Text(t) => t.is_empty(),
+            Abstract::Json { .. } => false,
+        }
+    }
+
+    /// The text, or why it cannot be read any more.
+    pub fn read(&self) -> Result<Cow<'_, str>, String> {
+        match self {
+            Abstract::Text(t) => Ok(Cow::Borrowed(t)),
+            Abstract::Json { file, at, len } => {
+                let raw = file.read(*at, *len)?;
+                let text = std::str::from_utf8(&raw)
+                    .ok()
+                    .and_then(super::json::string_folded)
+                    .ok_or_else(|| {
+                        format!(
+                            "{} no longer holds this abstract where it was: open it again to read it",
+                            file.path.display()
+                        )
+                    })?;
+                Ok(Cow::Owned(sanitize::block_owned(text)))
+            }
+        }
+    }
+
+    /// The text, or a sentence saying why it cannot be read any more.
+    pub fn text(&self) -> Cow<'_, str> {
+        self.read()
+            .unwrap_or_else(|why| Cow::Owned(format!("(The abstract cannot be shown: {why}.)")))
+    }
+}
+
+impl PartialEq for Abstract {
+    fn eq(&self, other: &Self) -> bool {
+        self.text() == other.text()
+    }
+}
+
+impl std::fmt::Debug for Abstract {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&*self.text(), f)
+    }
+}
+
+/// True when `raw` (a JSON string, quotes included) is plain: printable
+/// ASCII, its only escapes `\n \t \r \" \\ \/`, and a letter or digit
+/// outside them. Such a string decodes to text that cleaning keeps a letter
+/// of, so it can be left in the file and still be known not to be empty.
+/// Anything else (other escapes, non-ASCII) is decoded when loaded.
+pub fn plain_json_string(raw: &str) -> bool {
+    let b = raw.as_bytes();
+    if b.len() < 3 || b[0] != b'"' || b[b.len() - 1] != b'"' {
+        return false;
+    }
+    let inner = &b[1..b.len() - 1];
+    // One pass the compiler vectorises: every byte printable ASCII.
+    if !inner
+        .iter()
+        .fold(true, |ok, &c| ok & (c.wrapping_sub(0x20) < 0x5F))
+    {
+        return false;
+    }
+    let mut escaped_upto = 0;
+    for i in memchr::memchr_iter(b'\\', inner) {
+        if i < escaped_upto {
+            // The second of `\\`.
+            continue;
+        }
+        match inner.get(i + 1) {
+            Some(b'n' | b't' | b'r' | b'"' | b'\\' | b'/') => escaped_upto = i + 2,
+            _ => return false,
+        }
+    }
+    // A letter or digit not right after a backslash (an escape's letter);
+    // one after a `\\` is passed over too, which only costs a decode.
+    inner
+        .iter()
+        .enumerate()
+        .any(|(i, c)| c.is_ascii_alphanumeric() && (i == 0 || inner[i - 1] != b'\\'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::io::Write;
+
+    #[test]
+    fn plain_strings() {
+        for yes in [
+            r#""a""#,
+            r#""Line one\nline two \"quoted\" a\\b""#,
+            r#"" \t 7 ""#,
+        ] {
+            assert!(plain_json_string(yes), "{yes}");
+        }
+        for no in [
+            r#""""#,
+            r#"" \n \t ""#,
+            r#""\u00e9t\u00e9""#,
+            "\"été\"",
+            r#""\u001b[31m""#,
+            r#""\b a""#,
+            r#""\\n""#,
+            "a",
+            r#""a"#,
+        ] {
+            assert!(!plain_json_string(no), "{no}");
+        }
+    }
+
+    proptest! {
+        /// A plain string decodes, folds and cleans to text that is not
+        /// empty: what leaving it in the file takes for granted.
+        #[test]
+        fn a_plain_string_is_never_empty_once_read(
+            s in "[ -~\\n\\t\\r\u{1b}\u{e9}\u{200b}]{0,40}",
+        ) {
+            let raw = serde_json::to_string(&s).unwrap();
+            if plain_json_string(&raw) {
+                let text = super::super::json::string_folded(&raw).unwrap();
+                prop_assert!(!sanitize::block_owned(text).is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn read_back_from_the_file_and_a_file_changed_in_place_is_noticed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.jsonl");
+        let raw = r#""Plain\n  text""#;
+        std::fs::write(&path, format!("{{\"abstract\":{raw}}}\n")).unwrap();
+        let file = File::open(&path).unwrap();
+        let handle = FileText::open(&file, &path).unwrap();
+        let a = Abstract::Json {
+            file: handle,
+            at: "{\"abstract\":".len() as u64,
+            len: raw.len() as u32,
+        };
+        assert!(!a.is_empty());
+        assert_eq!(a.read().unwrap(), "Plain text");
+        assert_eq!(a, Abstract::from("Plain text"));
+
+        // Rewritten in place (shorter): the abstract says so.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(&path)
+            .unwrap();
+        f.write_all(b"{}\n").unwrap();
+        drop(f);
+        let why = a.read().unwrap_err();
+        assert!(why.contains("a.jsonl has changed"), "{why}");
+        assert!(a.text().contains("cannot be shown"));
+    }
+
+    #[test]
+    fn a_file_replaced_by_a_new_one_still_reads_as_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.jsonl");
+        std::fs::write(&path, "\"Old text\"").unwrap();
+        let file = File::open(&path).unwrap();
+        let a = Abstract::Json {
+            file: FileText::open(&file, &path).unwrap(),
+            at: 0,
+            len: 10,
+        };
+        let new = dir.path().join("b.jsonl");
+        std::fs::write(&new, "\"New\"").unwrap();
+        std::fs::rename(&new, &path).unwrap();
+        assert_eq!(a.read().unwrap(), "Old text");
+    }
+}
