@@ -155,10 +155,14 @@ impl Abstract {
         }
     }
 
-    /// The text, or a sentence saying why it cannot be read any more.
+    /// The text, or a sentence saying why it cannot be read any more
+    /// (sanitized too: it names a file).
     pub fn text(&self) -> Cow<'_, str> {
-        self.read()
-            .unwrap_or_else(|why| Cow::Owned(format!("(The abstract cannot be shown: {why}.)")))
+        self.read().unwrap_or_else(|why| {
+            Cow::Owned(sanitize::line_owned(format!(
+                "(The abstract cannot be shown: {why}.)"
+            )))
+        })
     }
 }
 

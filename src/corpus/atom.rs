@@ -175,7 +175,7 @@ impl Entry {
         Record {
             title: text(self.title),
             abstract_text: text(self.summary).or_else(|| text(self.content)),
-            authors: self.authors,
+            authors: self.authors.into_iter().collect(),
             year,
             venue: text(self.journal_ref),
             urls,

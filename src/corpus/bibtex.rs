@@ -679,7 +679,12 @@ fn record(e: &Entry) -> Record {
             .get("abstract")
             .map(fold_paragraphs)
             .filter(|a| !a.is_empty()),
-        authors: e.get("author").map(authors).unwrap_or_default(),
+        authors: e
+            .get("author")
+            .map(authors)
+            .unwrap_or_default()
+            .into_iter()
+            .collect(),
         year: year(e),
         venue: venue(e),
         urls: urls(e),
@@ -1586,7 +1591,7 @@ mod tests {
         );
         assert_eq!(r.doi.as_deref(), Some("10.1080/08990229771042"));
         assert_eq!(r.venue.as_deref(), Some("Somatosensory & Motor Research"));
-        assert_eq!(r.authors[0], "G A Gescheider");
+        assert_eq!(&r.authors[0], "G A Gescheider");
         assert_eq!(r.year, Some(2009));
 
         let p = parse(&corpus("bib_paren_delimited_quoted_1018.bib"));

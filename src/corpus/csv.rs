@@ -305,7 +305,9 @@ impl Columns {
             authors: self
                 .value(row, Role::Authors)
                 .map(split_authors)
-                .unwrap_or_default(),
+                .unwrap_or_default()
+                .into_iter()
+                .collect(),
             year: self
                 .of(Role::Year)
                 .find_map(|c| row.get(c).and_then(year_in)),

@@ -47,7 +47,7 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::error::Category;
 
 use super::abstracts::plain_json_string;
-use super::{Parsed, Record};
+use super::{NAME_SEP, Parsed, Record};
 
 /// Keys under which a wrapper object holds its papers, in no particular
 /// priority: the first met in the object is used. `data` is Semantic
@@ -481,15 +481,6 @@ impl<'a> Lenient<'a> for Text<'a> {
 }
 
 impl Text<'_> {
-    /// The length of the text as given (an upper bound once folded).
-    fn len(&self) -> usize {
-        match self {
-            Text::Missing => 0,
-            Text::Raw(s) => s.len(),
-            Text::Folded(s) => s.len(),
-        }
-    }
-
     fn is_blank(&self) -> bool {
         match self {
             Text::Missing => true,
@@ -576,13 +567,15 @@ impl<'a> Lenient<'a> for Year {
 
 /// Author names: one string of names (kept whole until needed, see
 /// [`split_names`]), or a list of names, arXiv's parsed triples
-/// `["Last", "First", "Jr"]`, or objects (see [`AuthorName`]).
+/// `["Last", "First", "Jr"]`, or objects (see [`AuthorName`]). A list is
+/// written straight into one string, the names joined as
+/// [`super::Authors`] keeps them: no string a name.
 #[derive(Default)]
 enum Authors<'a> {
     #[default]
     None,
     Joined(Cow<'a, str>),
-    List(Vec<String>),
+    List(String),
 }
 
 impl<'a> Lenient<'a> for Authors<'a> {
@@ -591,25 +584,26 @@ impl<'a> Lenient<'a> for Authors<'a> {
     }
 
     fn from_seq<'de: 'a, A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
-        let mut names = Vec::with_capacity(seq.size_hint().unwrap_or(8).min(64));
-        while let Some(AuthorName(name, _)) = seq.next_element::<AuthorName<'a>>()? {
-            names.extend(name);
+        let (mut all, mut name) = (String::new(), String::new());
+        while let Some(author) = seq.next_element::<AuthorName<'a>>()? {
+            author.push_to(&mut all, &mut name);
         }
-        Ok(Authors::List(names))
+        Ok(Authors::List(all))
     }
 
     fn from_map<'de: 'a, A: MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
-        let AuthorName(name, _) = AuthorName::from_map(map)?;
-        Ok(Authors::List(name.into_iter().collect()))
+        let (mut all, mut name) = (String::new(), String::new());
+        AuthorName::from_map(map)?.push_to(&mut all, &mut name);
+        Ok(Authors::List(all))
     }
 }
 
 impl Authors<'_> {
-    fn into_names(self) -> Vec<String> {
+    fn into_authors(self) -> super::Authors {
         match self {
-            Authors::None => Vec::new(),
-            Authors::Joined(s) => split_names(&s),
-            Authors::List(v) => v,
+            Authors::None => super::Authors::default(),
+            Authors::Joined(s) => split_names(&s).into_iter().collect(),
+            Authors::List(all) => super::Authors::from_joined(all),
         }
     }
 }
@@ -637,26 +631,39 @@ fn split_names(s: &str) -> Vec<String> {
 /// One author: a string, an arXiv triple `["Last", "First", "Jr", …]`
 /// (later items, affiliations, are dropped), or an object with `name` /
 /// `literal` / `display_name` / `fullName` or `given` + `family` /
-/// `firstName` + `lastName`.
+/// `firstName` + `lastName`. Its parts, in the order they are written in.
 #[derive(Default)]
-struct AuthorName<'a>(Option<String>, PhantomData<&'a ()>);
+struct AuthorName<'a>([Text<'a>; 3]);
 
-/// The parts' folded words joined by spaces, `None` when there are none.
-fn join_name(parts: &[Text<'_>]) -> AuthorName<'static> {
-    let mut name = String::with_capacity(parts.iter().map(|p| p.len() + 1).sum());
-    for part in parts {
-        part.push_to(&mut name);
+impl AuthorName<'_> {
+    /// Appends the name (the parts' folded words joined by spaces) to the
+    /// names in `all`, unless it is blank; `name` is room to write it in.
+    fn push_to(&self, all: &mut String, name: &mut String) {
+        name.clear();
+        for part in &self.0 {
+            part.push_to(name);
+        }
+        if name.is_empty() {
+            return;
+        }
+        if !all.is_empty() {
+            all.push(NAME_SEP);
+        }
+        if name.contains(NAME_SEP) {
+            all.push_str(&name.replace(NAME_SEP, " "));
+        } else {
+            all.push_str(name);
+        }
     }
-    AuthorName(Some(name).filter(|n| !n.is_empty()), PhantomData)
 }
 
 impl<'a> Lenient<'a> for AuthorName<'a> {
     fn from_text(text: Cow<'a, str>) -> Self {
-        AuthorName(folded(&text), PhantomData)
+        AuthorName([Text::from_text(text), Text::Missing, Text::Missing])
     }
 
     fn from_transient(text: &str) -> Self {
-        AuthorName(folded(text), PhantomData)
+        AuthorName([Text::from_transient(text), Text::Missing, Text::Missing])
     }
 
     fn from_seq<'de: 'a, A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
@@ -671,7 +678,7 @@ impl<'a> Lenient<'a> for AuthorName<'a> {
             }
             i += 1;
         }
-        Ok(join_name(&[first, last, suffix]))
+        Ok(AuthorName([first, last, suffix]))
     }
 
     fn from_map<'de: 'a, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -692,9 +699,9 @@ impl<'a> Lenient<'a> for AuthorName<'a> {
             }
         }
         Ok(if whole.is_blank() {
-            join_name(&[given, family])
+            AuthorName([given, family, Text::Missing])
         } else {
-            join_name(&[whole])
+            AuthorName([whole, Text::Missing, Text::Missing])
         })
     }
 }
@@ -965,7 +972,7 @@ impl<'a> Paper<'a> {
             self.creators,
         ]
         .into_iter()
-        .map(Authors::into_names)
+        .map(Authors::into_authors)
         .find(|names| !names.is_empty())
         .unwrap_or_default();
         let year = [

@@ -214,9 +214,14 @@ impl Paper {
 pub struct Authors(Box<str>);
 
 /// Between two names in [`Authors`].
-const NAME_SEP: char = '\u{1F}';
+pub(crate) const NAME_SEP: char = '\u{1F}';
 
 impl Authors {
+    /// Names already joined by [`NAME_SEP`], none blank.
+    pub(crate) fn from_joined(joined: String) -> Authors {
+        Authors(joined.into())
+    }
+
     /// The names in order.
     pub fn iter(&self) -> impl Iterator<Item = &str> + Clone {
         self.0.split(NAME_SEP).filter(|n| !n.is_empty())
@@ -260,6 +265,33 @@ impl<S: AsRef<str>> FromIterator<S> for Authors {
     }
 }
 
+impl std::ops::Index<usize> for Authors {
+    type Output = str;
+
+    /// Name `i` (panics past the last, as a list does).
+    fn index(&self, i: usize) -> &str {
+        self.iter().nth(i).expect("an author's index past the last")
+    }
+}
+
+impl<T: AsRef<str>> PartialEq<[T]> for Authors {
+    fn eq(&self, other: &[T]) -> bool {
+        self.iter().eq(other.iter().map(AsRef::as_ref))
+    }
+}
+
+impl<T: AsRef<str>, const N: usize> PartialEq<[T; N]> for Authors {
+    fn eq(&self, other: &[T; N]) -> bool {
+        *self == other[..]
+    }
+}
+
+impl<T: AsRef<str>> PartialEq<Vec<T>> for Authors {
+    fn eq(&self, other: &Vec<T>) -> bool {
+        *self == other[..]
+    }
+}
+
 impl fmt::Debug for Authors {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.iter()).finish()
@@ -280,7 +312,7 @@ pub struct Record {
     /// The abstract, if any.
     pub abstract_text: Option<String>,
     /// Author names.
-    pub authors: Vec<String>,
+    pub authors: Authors,
     /// Year.
     pub year: Option<i32>,
     /// Venue.
@@ -386,7 +418,12 @@ impl Record {
             abstract_text,
             source: source.clone(),
             position,
-            authors: self.authors.iter().map(|a| sanitize::line(a)).collect(),
+            // Kept as they are when every name is clean (the common case).
+            authors: if self.authors.iter().all(|a| sanitize::line(a) == a) {
+                self.authors
+            } else {
+                self.authors.iter().map(sanitize::line).collect()
+            },
             year: self.year,
             venue: self
                 .venue

@@ -426,7 +426,7 @@ fn ris_record(raw: &Raw<'_>) -> Record {
     Record {
         title: raw.text(&["TI", "T1", "CT", "BT", "ST"]),
         abstract_text: raw.joined("AB").or_else(|| raw.joined("N2")),
-        authors: raw.items(&["AU", "A1"]),
+        authors: raw.items(&["AU", "A1"]).into_iter().collect(),
         year: raw.first(&["PY", "Y1", "DA"], year_in),
         venue: raw.text(&["JF", "T2", "JO", "JA", "J2", "J1"]),
         urls: http_links(&raw.words(&["UR", "L1", "L2"])),
@@ -444,7 +444,7 @@ fn wos_record(raw: &Raw<'_>) -> Record {
     Record {
         title: raw.text(&["TI"]),
         abstract_text: raw.joined("AB"),
-        authors,
+        authors: authors.into_iter().collect(),
         year: raw.first(&["PY", "EA"], year_in),
         venue: raw.text(&["SO", "JI", "J9"]),
         urls: Vec::new(),
@@ -472,7 +472,7 @@ fn medline_record(raw: &Raw<'_>) -> Record {
     Record {
         title: raw.text(&["TI", "BTI"]),
         abstract_text: raw.joined("AB"),
-        authors,
+        authors: authors.into_iter().collect(),
         year: raw.first(&["DP"], year_in),
         venue: raw.text(&["JT", "TA"]),
         urls,
@@ -1070,7 +1070,7 @@ mod tests {
         let r = &p.records[0];
         assert_eq!(r.line, 1);
         assert_eq!(r.authors.len(), 5);
-        assert_eq!(r.authors[0], "Blomberg, Björn A.");
+        assert_eq!(&r.authors[0], "Blomberg, Björn A.");
         assert_eq!(r.urls.len(), 9);
         assert_eq!(
             r.urls[0], "https://lens.org/000-463-679-101-319",
