@@ -881,7 +881,8 @@ fn parse_chunk(
                 .collect();
             handles
                 .into_iter()
-                .map(|h| h.join().unwrap_or_default())
+                .zip(&cuts)
+                .map(|(h, piece)| h.join().unwrap_or_else(|_| failed_piece(piece)))
                 .collect()
         })
     };
@@ -896,6 +897,26 @@ fn parse_chunk(
         pieces.push(piece);
     }
     (pieces, line - first_line, invalid)
+}
+
+/// What stands for a piece whose parsing thread failed (a bug, never
+/// input: every reader returns errors, and the fuzz tests hold them to
+/// it): its lines counted, and one skipped record saying that they are
+/// missing, so that the report tells of it rather than papers going
+/// missing unsaid.
+fn failed_piece(bytes: &[u8]) -> (Piece, usize, usize) {
+    let lines = memchr_count(bytes);
+    let piece = Piece {
+        skipped: vec![(
+            1,
+            format!(
+                "this line and the {} after it were not read: the reader failed on them (a bug; please report it)",
+                lines.saturating_sub(1)
+            ),
+        )],
+        ..Piece::default()
+    };
+    (piece, lines, 0)
 }
 
 /// Line ends in `bytes`.
@@ -1732,6 +1753,17 @@ mod tests {
             .collect();
         assert_eq!(got, want);
         assert_eq!(got[0], "Paper 1 on sparse attention for long contexts");
+    }
+
+    #[test]
+    fn a_piece_whose_thread_failed_is_reported_with_its_lines() {
+        let (piece, lines, invalid) = failed_piece(b"{}\n{}\n{}\n");
+        assert_eq!((lines, invalid), (3, 0));
+        assert!(piece.keys.is_empty() && piece.papers.is_empty());
+        assert_eq!(piece.skipped.len(), 1);
+        let (line, why) = &piece.skipped[0];
+        assert_eq!(*line, 1);
+        assert!(why.contains("the 2 after it were not read"), "{why}");
     }
 
     #[test]
