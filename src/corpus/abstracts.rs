@@ -18,6 +18,7 @@ use std::borrow::Cow;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::SystemTime;
 
 use crate::text::sanitize;
@@ -31,16 +32,61 @@ pub struct FileText {
     modified: Option<SystemTime>,
 }
 
+/// A count of things in use, up to a maximum.
+struct Slots {
+    used: AtomicUsize,
+    max: usize,
+}
+
+impl Slots {
+    const fn new(max: usize) -> Slots {
+        Slots {
+            used: AtomicUsize::new(0),
+            max,
+        }
+    }
+
+    /// Takes a slot: false when all are in use.
+    fn take(&self) -> bool {
+        if self.used.fetch_add(1, Ordering::AcqRel) >= self.max {
+            self.used.fetch_sub(1, Ordering::AcqRel);
+            return false;
+        }
+        true
+    }
+
+    fn give_back(&self) {
+        self.used.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Files kept open to read abstracts back from, at most 256: a directory
+/// of thousands of large files must not use up the process's file handles
+/// (saving the marks needs one). Past that, a file's abstracts are decoded
+/// as they load.
+static OPEN: Slots = Slots::new(256);
+
 impl FileText {
-    /// Keeps a handle of `file` (at `path`) to read abstracts back from.
+    /// Keeps a handle of `file` (at `path`) to read abstracts back from;
+    /// `None` when as many as [`OPEN`] allows are kept already, or it
+    /// cannot be had.
     pub fn open(file: &File, path: &Path) -> Option<Arc<FileText>> {
-        let meta = file.metadata().ok()?;
-        Some(Arc::new(FileText {
-            file: file.try_clone().ok()?,
-            path: path.to_path_buf(),
-            len: meta.len(),
-            modified: meta.modified().ok(),
-        }))
+        if !OPEN.take() {
+            return None;
+        }
+        let kept = (|| {
+            let meta = file.metadata().ok()?;
+            Some(FileText {
+                file: file.try_clone().ok()?,
+                path: path.to_path_buf(),
+                len: meta.len(),
+                modified: meta.modified().ok(),
+            })
+        })();
+        if kept.is_none() {
+            OPEN.give_back();
+        }
+        kept.map(Arc::new)
     }
 
     /// True while the file is as it was when opened.
@@ -69,6 +115,12 @@ impl FileText {
             )
         })?;
         Ok(buf)
+    }
+}
+
+impl Drop for FileText {
+    fn drop(&mut self) {
+        OPEN.give_back();
     }
 }
 
@@ -289,6 +341,16 @@ mod tests {
         let why = a.read().unwrap_err();
         assert!(why.contains("a.jsonl has changed"), "{why}");
         assert!(a.text().contains("cannot be shown"));
+    }
+
+    #[test]
+    fn slots_run_out_and_come_back() {
+        let slots = Slots::new(3);
+        assert!((0..3).all(|_| slots.take()));
+        assert!(!slots.take() && !slots.take());
+        slots.give_back();
+        assert!(slots.take());
+        assert!(!slots.take());
     }
 
     #[test]
