@@ -711,8 +711,10 @@ struct Piece {
 
 /// Parses a piece of a line-oriented input whose first line is `first_line`
 /// and which holds `lines` line ends.
-/// `in_file` is the file `text` lies in as it is and where: a plain JSON
-/// abstract is then left there (see [`Abstract`]).
+///
+/// `in_file`, when `text` is a file's bytes as they are (none replaced):
+/// the file and the offset `text` starts at. Plain JSON abstracts are then
+/// left there (see [`Abstract`]).
 fn parse_piece(
     text: &str,
     format: Format,
@@ -818,8 +820,8 @@ fn parse_piece(
 /// counts and parses its own piece: the thread that reads the input only
 /// cuts it.
 ///
-/// `in_file` is the file the chunk lies in as it is and where, when it
-/// does (see [`parse_piece`]).
+/// `in_file`: the file and the offset the chunk starts at, when the chunk
+/// is the file's bytes (see [`parse_piece`]).
 fn parse_chunk(
     text: &[u8],
     format: Format,

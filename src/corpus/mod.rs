@@ -205,11 +205,11 @@ impl Paper {
     }
 }
 
-/// Author names (sanitized, not blank), kept as one string, the names
-/// separated by a control character that sanitizing never leaves in a
-/// name: one allocation a paper rather than one a name and one for the
-/// list (on a million arXiv papers, 130 MB and five million allocations
-/// fewer).
+/// Author names (none blank; a paper's are sanitized), kept as one
+/// string, the names separated by a control character that sanitizing
+/// never leaves in a name: one allocation a paper rather than one a name
+/// and one for the list (the arXiv snapshot has about five names a
+/// paper).
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct Authors(Box<str>);
 
