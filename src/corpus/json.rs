@@ -584,11 +584,23 @@ impl<'a> Lenient<'a> for Authors<'a> {
     }
 
     fn from_seq<'de: 'a, A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
-        let (mut all, mut name) = (String::new(), String::new());
-        while let Some(author) = seq.next_element::<AuthorName<'a>>()? {
-            author.push_to(&mut all, &mut name);
+        let (mut all, mut name) = NAMES.take();
+        let mut result = Ok(());
+        loop {
+            match seq.next_element::<AuthorName<'a>>() {
+                Ok(Some(author)) => author.push_to(&mut all, &mut name),
+                Ok(None) => break,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
         }
-        Ok(Authors::List(all))
+        // Made to size, once.
+        let list = Authors::List(all.as_str().into());
+        all.clear();
+        NAMES.set((all, name));
+        result.map(|()| list)
     }
 
     fn from_map<'de: 'a, A: MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
@@ -596,6 +608,14 @@ impl<'a> Lenient<'a> for Authors<'a> {
         AuthorName::from_map(map)?.push_to(&mut all, &mut name);
         Ok(Authors::List(all))
     }
+}
+
+thread_local! {
+    /// Room to write a list of names and one name in, kept between papers
+    /// so that a list is written without growing a string name by name.
+    static NAMES: std::cell::Cell<(String, String)> = const {
+        std::cell::Cell::new((String::new(), String::new()))
+    };
 }
 
 impl Authors<'_> {

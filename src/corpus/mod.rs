@@ -52,7 +52,12 @@ impl PaperId {
             .or_else(|| id.strip_prefix("arxiv:"))
             .unwrap_or(id);
         let id = strip_version(id);
-        PaperId(format!("arxiv:{id}").into())
+        // Made to size: no growing, no shrinking into the box (a million
+        // arXiv ids are made while loading).
+        let mut s = String::with_capacity("arxiv:".len() + id.len());
+        s.push_str("arxiv:");
+        s.push_str(id);
+        PaperId(s.into())
     }
 
     /// The id of a paper with a DOI (`doi:10.1145/…`, lower case).

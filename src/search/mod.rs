@@ -344,7 +344,14 @@ pub struct Prepared {
 impl Prepared {
     /// Prepares `papers`.
     pub fn new(papers: &[Paper]) -> Prepared {
+        // Room for the titles as given (their plain text is about as
+        // long), so that the buffer is not grown and copied as they come.
         let mut items = Items::default();
+        items.spans.reserve_exact(papers.len());
+        items.masks.reserve_exact(papers.len());
+        items
+            .ascii
+            .reserve_exact(papers.iter().map(|p| p.title.len()).sum());
         for p in papers {
             items.push(&p.title);
         }
