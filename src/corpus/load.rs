@@ -766,7 +766,7 @@ fn parse_piece(
     };
     match format {
         Format::Jsonl => {
-            for (k, line) in text.split('\n').enumerate() {
+            for (k, line) in split_lines(text).enumerate() {
                 match json::parse_line_deferring(line, first_line + k) {
                     Ok(Some((mut r, plain))) => {
                         let deferred = plain.and_then(|raw| {
@@ -919,6 +919,23 @@ fn failed_piece(bytes: &[u8]) -> (Piece, usize, usize) {
         ..Piece::default()
     };
     (piece, lines, 0)
+}
+
+/// `text.split('\n')`, the line ends found by the memchr crate (a
+/// profile of the 1M JSONL load had the standard library's search at 4% of
+/// the samples).
+fn split_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut start = 0;
+    memchr::memchr_iter(b'\n', text.as_bytes())
+        .map(Some)
+        .chain([None])
+        .map(move |end| {
+            let end = end.unwrap_or(text.len());
+            // A line end is ASCII: both ends are character boundaries.
+            let line = &text[start..end];
+            start = end + 1;
+            line
+        })
 }
 
 /// Line ends in `bytes`.
@@ -1755,6 +1772,16 @@ mod tests {
             .collect();
         assert_eq!(got, want);
         assert_eq!(got[0], "Paper 1 on sparse attention for long contexts");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn split_lines_is_split_on_line_ends(s in "[a\n\u{e9}\r]{0,20}") {
+            proptest::prop_assert_eq!(
+                split_lines(&s).collect::<Vec<_>>(),
+                s.split('\n').collect::<Vec<_>>()
+            );
+        }
     }
 
     #[test]
