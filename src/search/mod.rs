@@ -612,7 +612,11 @@ fn run_pass(
     let slices = total.div_ceil(SLICE);
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<Option<Vec<Match>>>();
-    let mut all: Vec<Match> = Vec::new();
+    // Room for every candidate (the matches are never more), so that it
+    // is not grown and copied, into fresh memory, as the parts come: that
+    // was two thirds of this thread's samples in a profile of the 100k
+    // keystroke benchmark (6.0% of all, 2.3% after).
+    let mut all: Vec<Match> = Vec::with_capacity(total);
     let mut best: Vec<Match> = Vec::new();
     let mut ok = true;
     std::thread::scope(|s| {
