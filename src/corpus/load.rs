@@ -1466,13 +1466,19 @@ mod tests {
     use super::*;
 
     fn load_text(name: &str, content: &[u8]) -> (Loaded, tempfile::TempDir) {
+        load_in_chunks(name, content, Options::default().chunk)
+    }
+
+    /// [`load_text`], read `chunk` bytes at a time.
+    fn load_in_chunks(name: &str, content: &[u8], chunk: usize) -> (Loaded, tempfile::TempDir) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(name);
         std::fs::write(&path, content).unwrap();
-        (
-            load(&[Input::Path(path)], &Options::default()).unwrap(),
-            dir,
-        )
+        let opts = Options {
+            chunk,
+            ..Options::default()
+        };
+        (load(&[Input::Path(path)], &opts).unwrap(), dir)
     }
 
     #[test]
@@ -1745,14 +1751,7 @@ mod tests {
                 ),
             }
         }
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("big.jsonl");
-        std::fs::write(&path, &bytes).unwrap();
-        let small = Options {
-            chunk: 64 << 10,
-            ..Options::default()
-        };
-        let loaded = load(&[Input::Path(path)], &small).unwrap();
+        let (loaded, _dir) = load_in_chunks("big.jsonl", &bytes, 64 << 10);
         let report = &loaded.reports[0];
         assert_eq!(report.papers, n - 1);
         assert_eq!(report.invalid_utf8, 1);
@@ -1835,14 +1834,7 @@ mod tests {
         }
         let bad = bytes.iter().position(|&b| b == 1).unwrap();
         bytes[bad] = 0xFF;
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("big.jsonl");
-        std::fs::write(&path, &bytes).unwrap();
-        let opts = Options {
-            chunk: 1536 << 10,
-            ..Options::default()
-        };
-        let loaded = load(&[Input::Path(path.clone())], &opts).unwrap();
+        let (loaded, _dir) = load_in_chunks("big.jsonl", &bytes, 1536 << 10);
         let report = &loaded.reports[0];
         assert_eq!(report.invalid_utf8, 1);
 
