@@ -118,6 +118,90 @@ impl FileText {
     }
 }
 
+impl FileText {
+    /// The text of an abstract's JSON string as read back.
+    fn decode(&self, raw: &[u8]) -> Result<String, String> {
+        let text = std::str::from_utf8(raw)
+            .ok()
+            .and_then(super::json::string_folded)
+            .ok_or_else(|| {
+                format!(
+                    "{} no longer holds this abstract where it was: open it again to read it",
+                    self.path.display()
+                )
+            })?;
+        Ok(sanitize::block_owned(text))
+    }
+}
+
+/// Calls `f` with each of `all` that can be read (its index and text), in
+/// order, until `f` says to stop (returns false); false then. Abstracts
+/// left near one another in the same file (as a file's papers are) are
+/// read a run of up to [`RUN`] bytes at a time: the background index reads
+/// a million of them, and a read and a check of the file each had cost
+/// two million system calls.
+pub fn for_each_text(all: &[Abstract], mut f: impl FnMut(usize, &str) -> bool) -> bool {
+    let mut k = 0;
+    while k < all.len() {
+        let (file, start) = match &all[k] {
+            Abstract::Text(t) => {
+                if !f(k, t) {
+                    return false;
+                }
+                k += 1;
+                continue;
+            }
+            Abstract::Json { file, at, .. } => (file, *at),
+        };
+        // The run: the abstracts that follow in the same file, in order,
+        // each ending within RUN bytes of the first's start.
+        let mut end = k;
+        let mut run_end = start;
+        while let Some(Abstract::Json { file: f2, at, len }) = all.get(end) {
+            let stop = at + u64::from(*len);
+            if !Arc::ptr_eq(file, f2) || *at < run_end || stop - start > RUN {
+                break;
+            }
+            run_end = stop;
+            end += 1;
+        }
+        let end = end.max(k + 1);
+        if end == k + 1 {
+            // One alone (or too long for a run): read as it is.
+            if let Ok(text) = all[k].read()
+                && !f(k, &text)
+            {
+                return false;
+            }
+            k = end;
+            continue;
+        }
+        let Ok(len) = u32::try_from(run_end - start) else {
+            k = end;
+            continue;
+        };
+        // A file that changed has nothing to read: the run is passed over,
+        // as each would be alone.
+        if let Ok(buf) = file.read(start, len) {
+            for (j, a) in all.iter().enumerate().take(end).skip(k) {
+                if let Abstract::Json { at, len, .. } = a {
+                    let from = (at - start) as usize;
+                    if let Ok(text) = file.decode(&buf[from..from + *len as usize])
+                        && !f(j, &text)
+                    {
+                        return false;
+                    }
+                }
+            }
+        }
+        k = end;
+    }
+    true
+}
+
+/// The most bytes [`for_each_text`] reads at once.
+const RUN: u64 = 1 << 20;
+
 impl Drop for FileText {
     fn drop(&mut self) {
         OPEN.give_back();
@@ -193,16 +277,7 @@ impl Abstract {
             Abstract::Text(t) => Ok(Cow::Borrowed(t)),
             Abstract::Json { file, at, len } => {
                 let raw = file.read(*at, *len)?;
-                let text = std::str::from_utf8(&raw)
-                    .ok()
-                    .and_then(super::json::string_folded)
-                    .ok_or_else(|| {
-                        format!(
-                            "{} no longer holds this abstract where it was: open it again to read it",
-                            file.path.display()
-                        )
-                    })?;
-                Ok(Cow::Owned(sanitize::block_owned(text)))
+                file.decode(&raw).map(Cow::Owned)
             }
         }
     }
@@ -341,6 +416,78 @@ mod tests {
         let why = a.read().unwrap_err();
         assert!(why.contains("a.jsonl has changed"), "{why}");
         assert!(a.text().contains("cannot be shown"));
+    }
+
+    #[test]
+    fn read_in_runs_as_one_by_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.jsonl");
+        let strings = [
+            r#""First\n one""#,
+            r#""Second""#,
+            r#""Third  \"three\"""#,
+            r#""Fourth""#,
+        ];
+        let mut content = String::new();
+        let mut spans = Vec::new();
+        for s in strings {
+            content.push_str("{\"abstract\":");
+            spans.push((content.len() as u64, s.len() as u32));
+            content.push_str(s);
+            content.push_str("}\n");
+        }
+        std::fs::write(&path, &content).unwrap();
+        let file = File::open(&path).unwrap();
+        let (a, b) = (
+            FileText::open(&file, &path).unwrap(),
+            FileText::open(&file, &path).unwrap(),
+        );
+        let json = |f: &Arc<FileText>, i: usize| Abstract::Json {
+            file: f.clone(),
+            at: spans[i].0,
+            len: spans[i].1,
+        };
+        // Runs broken by held text, another handle, and going backwards.
+        let all = vec![
+            json(&a, 0),
+            json(&a, 1),
+            Abstract::from("Held"),
+            json(&a, 2),
+            json(&b, 3),
+            json(&a, 1),
+            json(&a, 3),
+        ];
+        let one_by_one = |all: &[Abstract]| -> Vec<(usize, String)> {
+            all.iter()
+                .enumerate()
+                .filter_map(|(k, x)| x.read().ok().map(|t| (k, t.into_owned())))
+                .collect()
+        };
+        let in_runs = |all: &[Abstract]| {
+            let mut got = Vec::new();
+            let done = for_each_text(all, |k, t| {
+                got.push((k, t.to_string()));
+                true
+            });
+            (done, got)
+        };
+        let want = one_by_one(&all);
+        assert_eq!(want.len(), 7);
+        assert_eq!(want[3].1, "Third \"three\"");
+        assert_eq!(in_runs(&all), (true, want));
+
+        // Stopped by the caller: nothing after.
+        let mut seen = Vec::new();
+        assert!(!for_each_text(&all, |k, _| {
+            seen.push(k);
+            k < 3
+        }));
+        assert_eq!(seen, [0, 1, 2, 3]);
+
+        // The file rewritten in place: only the held text is read.
+        std::fs::write(&path, "{}\n").unwrap();
+        assert_eq!(in_runs(&all), (true, vec![(2, "Held".to_string())]));
+        assert_eq!(one_by_one(&all), vec![(2, "Held".to_string())]);
     }
 
     #[test]

@@ -982,17 +982,16 @@ fn index_piece(
 ) -> Option<WordIndex> {
     let build = |from: usize, part: &[Abstract]| {
         let mut ix = WordIndex::default();
-        for (k, text) in part.iter().enumerate() {
+        // An abstract that can no longer be read (its file changed) has no
+        // words to find.
+        let done = crate::corpus::abstracts::for_each_text(part, |k, text| {
             if k % 256 == 0 && stopped() {
-                return None;
+                return false;
             }
-            // An abstract that can no longer be read (its file changed)
-            // has no words to find.
-            if let Ok(text) = text.read() {
-                ix.add(first + (from + k) as u32, &markup::plain_cow(&text));
-            }
-        }
-        Some(ix)
+            ix.add(first + (from + k) as u32, &markup::plain_cow(text));
+            true
+        });
+        done.then_some(ix)
     };
     if threads <= 1 || abstracts.len() < 1024 {
         return build(0, abstracts);
