@@ -176,13 +176,9 @@ pub fn for_each_text(all: &[Abstract], mut f: impl FnMut(usize, &str) -> bool) -
             k = end;
             continue;
         }
-        let Ok(len) = u32::try_from(run_end - start) else {
-            k = end;
-            continue;
-        };
         // A file that changed has nothing to read: the run is passed over,
-        // as each would be alone.
-        if let Ok(buf) = file.read(start, len) {
+        // as each would be alone. (A run is at most RUN bytes.)
+        if let Ok(buf) = file.read(start, (run_end - start) as u32) {
             for (j, a) in all.iter().enumerate().take(end).skip(k) {
                 if let Abstract::Json { at, len, .. } = a {
                     let from = (at - start) as usize;
