@@ -147,8 +147,8 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::default();
 }
 
-/// Sets in `set` (a bit per byte of `hay`) where `c` occurs, ASCII case
-/// folded when `ignore_case`; sixteen bytes at a time on x86-64.
+/// Sets in `set` (a bit per byte of `hay`, cleared) where `c` occurs,
+/// ASCII case folded when `ignore_case`; sixteen bytes at a time on x86-64.
 fn occurrences(set: &mut [u64], hay: &[u8], c: u8, ignore_case: bool) {
     // Upper- and lower-case letters differ only in bit 5, and no other
     // byte lands on a lower-case letter with it set.
@@ -157,22 +157,24 @@ fn occurrences(set: &mut [u64], hay: &[u8], c: u8, ignore_case: bool) {
     } else {
         0
     };
-    for (out, block) in set.iter_mut().zip(hay.chunks(64)) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE2 is part of every x86-64 processor (the target's
-        // baseline), which is all that `block_bits` asks for.
-        let bits = unsafe { block_bits(block, c, fold) };
-        #[cfg(not(target_arch = "x86_64"))]
-        let bits = block_bits(block, c, fold);
-        *out = bits;
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of every x86-64 processor (the target's
+    // baseline), which is all that `occurrences_sse2` asks for.
+    unsafe {
+        occurrences_sse2(set, hay, c, fold);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    for (k, &b) in hay.iter().enumerate() {
+        set[k / 64] |= u64::from(b | fold == c) << (k % 64);
     }
 }
 
-/// A bit for each byte of `block` (at most 64) that is `c` once `fold`
-/// is or-ed in.
+/// [`occurrences`] with SSE2. A title's last few bytes are read as the
+/// last sixteen (they overlap the sixteen before): copying them out to
+/// read them stalled on every title.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
-fn block_bits(block: &[u8], c: u8, fold: u8) -> u64 {
+fn occurrences_sse2(set: &mut [u64], hay: &[u8], c: u8, fold: u8) {
     use std::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
     };
@@ -183,30 +185,36 @@ fn block_bits(block: &[u8], c: u8, fold: u8) -> u64 {
         let v = unsafe { _mm_loadu_si128(sixteen.as_ptr().cast::<__m128i>()) };
         u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(v, fold), pat)) as u16)
     };
+    let n = hay.len();
+    let chunks = hay.chunks_exact(16);
+    let tail = chunks.remainder().len();
+    let full = n / 16;
+    // Each word of `set` is written once (or-ing into memory chunk by
+    // chunk waited on the store before).
     let mut acc = 0u64;
-    let chunks = block.chunks_exact(16);
-    let tail = chunks.remainder();
-    let mut shift = 0;
-    for chunk in chunks {
+    for (k, chunk) in chunks.enumerate() {
         if let Ok(sixteen) = chunk.try_into() {
-            acc |= bits(sixteen) << shift;
+            acc |= bits(sixteen) << (16 * (k % 4));
         }
-        shift += 16;
+        if k % 4 == 3 {
+            set[k / 4] = acc;
+            acc = 0;
+        }
     }
-    if !tail.is_empty() {
-        let mut bytes = [0u8; 16];
-        bytes[..tail.len()].copy_from_slice(tail);
-        acc |= (bits(&bytes) & ((1 << tail.len()) - 1)) << shift;
+    if tail > 0 {
+        acc |= if n >= 16 {
+            hay[n - 16..]
+                .try_into()
+                .map_or(0, |s| bits(s) >> (16 - tail))
+        } else {
+            let mut bytes = [0u8; 16];
+            bytes[..tail].copy_from_slice(hay);
+            bits(&bytes) & ((1 << tail) - 1)
+        } << (16 * (full % 4));
     }
-    acc
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-fn block_bits(block: &[u8], c: u8, fold: u8) -> u64 {
-    block
-        .iter()
-        .enumerate()
-        .fold(0, |acc, (i, &b)| acc | (u64::from(b | fold == c) << i))
+    if !full.is_multiple_of(4) || tail > 0 {
+        set[full / 4] = acc;
+    }
 }
 
 /// The first place at or after `from` in `set`.
@@ -283,6 +291,16 @@ impl Needle {
         })
     }
 
+    /// The [`super::index::title_mask`] bit of a needle that is one letter
+    /// or digit matched whatever its case (a digit has none).
+    pub fn single_bit(&self) -> Option<u64> {
+        match *self.bytes {
+            [c @ b'a'..=b'z'] if self.ignore_case => Some(1 << (c - b'a')),
+            [c @ b'0'..=b'9'] => Some(1 << (26 + c - b'0')),
+            _ => None,
+        }
+    }
+
     /// Whether the needle matches the ASCII text `hay` at all (nucleo's
     /// prefilter, which decides for ASCII): `None` when nucleo must answer.
     pub fn matches(&self, hay: &[u8]) -> Option<bool> {
@@ -308,6 +326,18 @@ impl Needle {
     /// nucleo's fuzzy score of this needle in the ASCII text `hay`:
     /// `Some(None)` when it does not match, `None` when nucleo must answer.
     pub fn score(&self, hay: &[u8]) -> Option<Option<u16>> {
+        self.score_at_least(hay, 0).map(|s| match s {
+            Scored::Exact(score) => Some(score),
+            // Every score is at least 0.
+            Scored::None | Scored::Below => None,
+        })
+    }
+
+    /// [`Needle::score`] for a caller that only wants scores of `need` or
+    /// more: a match that cannot reach it may be answered with
+    /// [`Scored::Below`] without working out its score. `None` when nucleo
+    /// must answer.
+    pub fn score_at_least(&self, hay: &[u8], need: u16) -> Option<Scored> {
         let needle = &self.bytes[..];
         let (n, m) = (hay.len(), needle.len());
         if m >= n || m > MAX_NEEDLE || n > usize::from(u16::MAX) {
@@ -323,21 +353,21 @@ impl Needle {
             }
             let occ = |j: usize| &s.occ[j * words..][..words];
             if m == 1 {
-                return Some(single(occ(0), hay));
+                return Some(single(occ(0), hay).map_or(Scored::None, Scored::Exact));
             }
             // nucleo's prefilter: the first place the first character can
             // match, the greedy end, and the last place the last character
             // occurs after it.
             let start = match next_bit(occ(0), 0) {
                 Some(k) if k <= n - m => k,
-                _ => return Some(None),
+                _ => return Some(Scored::None),
             };
             s.rows.clear();
             s.rows.push(start);
             let mut greedy_end = start + 1;
             for j in 1..m {
                 let Some(k) = next_bit(occ(j), greedy_end) else {
-                    return Some(None);
+                    return Some(Scored::None);
                 };
                 s.rows.push(k);
                 greedy_end = k + 1;
@@ -348,7 +378,19 @@ impl Needle {
             }
             let window = Window { hay, start };
             if end - start == m {
-                return Some(Some(consecutive_score(&window, m)));
+                return Some(Scored::Exact(consecutive_score(&window, m)));
+            }
+            // The best any alignment can score: the needle whole, at the
+            // start of a word.
+            let most = (m as u32 * MAX_PER_CHAR + MAX_FIRST_EXTRA) as u16;
+            if need > most {
+                return Some(Scored::Below);
+            }
+            if at_word_start(occ(0), occ(1), &window, needle, self.ignore_case) {
+                return Some(Scored::Exact(most));
+            }
+            if need >= most {
+                return Some(Scored::Below);
             }
             let Scratch {
                 occ,
@@ -357,9 +399,66 @@ impl Needle {
                 rows,
             } = s;
             let occ = |j: usize| &occ[j * words..][..words];
-            Some(Some(optimal(m, &occ, end, &window, rows, cur, next)))
+            Some(Scored::Exact(optimal(
+                m, &occ, end, &window, rows, cur, next,
+            )))
         })
     }
+}
+
+/// What [`Needle::score_at_least`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scored {
+    /// The needle does not match.
+    None,
+    /// It matches with this score.
+    Exact(u16),
+    /// It matches, scoring less than was asked for.
+    Below,
+}
+
+/// Whether the needle occurs whole right after white space (or at the
+/// start), where each of its characters gets the largest bonus: the one
+/// alignment that scores [`MAX_PER_CHAR`] a character and
+/// [`MAX_FIRST_EXTRA`], which no other reaches (any gap costs).
+/// `first` and `second` are where its first two characters occur.
+fn at_word_start(
+    first: &[u64],
+    second: &[u64],
+    window: &Window,
+    needle: &[u8],
+    ignore_case: bool,
+) -> bool {
+    let hay = window.hay;
+    let (start, to) = (window.start, hay.len() + 1 - needle.len());
+    let mut found = false;
+    // Where the first character is followed by the second: seldom.
+    for (w, (&a, &b)) in first.iter().zip(second).enumerate() {
+        let next = second.get(w + 1).map_or(0, |&c| c << 63);
+        let mut bits = a & ((b >> 1) | next);
+        while bits != 0 {
+            let k = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if k < start || k >= to {
+                continue;
+            }
+            found = window.bonus(k) == BONUS_BOUNDARY_WHITE
+                && hay[k + 2..k + needle.len()]
+                    .iter()
+                    .zip(&needle[2..])
+                    .all(|(&b, &c)| {
+                        if ignore_case {
+                            b.to_ascii_lowercase() == c
+                        } else {
+                            b == c
+                        }
+                    });
+            if found {
+                return true;
+            }
+        }
+    }
+    found
 }
 
 /// nucleo's `substring_match_1_ascii`: the best place for one character.
@@ -541,6 +640,42 @@ mod tests {
     }
 
     #[test]
+    fn a_word_start_scores_the_most_and_the_rest_can_be_left_below() {
+        let fast = Needle::new("rl", true).unwrap();
+        let most = (2 * MAX_PER_CHAR + MAX_FIRST_EXTRA) as u16;
+        for hay in [
+            "Deep RL for robots",
+            "rl agents",
+            "Scaling RLHF: rl-from-feedback",
+        ] {
+            assert_eq!(
+                fast.score_at_least(hay.as_bytes(), most),
+                Some(Scored::Exact(most))
+            );
+            assert_eq!(nucleo_score(hay, "rl"), Some(most), "{hay}");
+        }
+        // A match elsewhere scores less: asked for the most, it is below.
+        let hay = "Reinforcement Learning, unrolled";
+        assert!(nucleo_score(hay, "rl").unwrap() < most);
+        assert_eq!(
+            fast.score_at_least(hay.as_bytes(), most),
+            Some(Scored::Below)
+        );
+        assert_eq!(
+            fast.score_at_least(hay.as_bytes(), most + 1),
+            Some(Scored::Below)
+        );
+        assert_eq!(
+            fast.score_at_least(hay.as_bytes(), 1),
+            Some(Scored::Exact(nucleo_score(hay, "rl").unwrap()))
+        );
+        assert_eq!(
+            fast.score_at_least(b"no match here", most),
+            Some(Scored::None)
+        );
+    }
+
+    #[test]
     fn agrees_with_nucleo_exhaustively_on_short_texts() {
         // Every text of up to five characters over a small alphabet, every
         // two- and three-character needle over it: most match, and every
@@ -593,6 +728,25 @@ mod tests {
             let ignore_case = !longer.chars().any(|c| c.is_ascii_uppercase());
             if let Some(m) = Needle::new(&longer, ignore_case).unwrap().matches(hay.as_bytes()) {
                 prop_assert_eq!(m, long.is_some());
+            }
+        }
+
+        // Asked for a least score, it answers with nucleo's score, or says
+        // truly that a match scores less.
+        #[test]
+        fn a_least_score_asked_for_is_kept_to(
+            hay in "[aAbBcC1 _/:.-]{1,100}",
+            needle in "[abcABC1_/.-]{1,5}",
+            need in 0u16..200,
+        ) {
+            let ignore_case = !needle.chars().any(|c| c.is_ascii_uppercase());
+            let fast = Needle::new(&needle, ignore_case).unwrap();
+            let want = nucleo_score(&hay, &needle);
+            match fast.score_at_least(hay.as_bytes(), need) {
+                Some(Scored::Exact(s)) => prop_assert_eq!(Some(s), want),
+                Some(Scored::Below) => prop_assert!(want.is_some_and(|s| s < need), "{:?}", want),
+                Some(Scored::None) => prop_assert_eq!(want, None),
+                None => prop_assert_eq!(fast.score(hay.as_bytes()), None),
             }
         }
 
