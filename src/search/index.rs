@@ -115,6 +115,32 @@ pub fn plain_ascii_title_mask(b: &[u8]) -> Option<u64> {
     (!bad && !doubled && !http).then_some(mask)
 }
 
+/// What a title holds, as masks ([`title_mask`]): every character, and
+/// (for an ASCII title) the letters and digits that start a word of it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Chars {
+    pub all: u64,
+    /// Letters and digits at the title's start or after white space, where
+    /// nucleo gives a match its largest bonus (0 for other titles).
+    pub starts: u64,
+}
+
+impl Chars {
+    /// An ASCII title's, given its [`title_mask`].
+    pub fn ascii(b: &[u8], all: u64) -> Chars {
+        let mut starts = 0;
+        // White space as nucleo classes it.
+        let mut after_white = true;
+        for &c in b {
+            if after_white {
+                starts |= ASCII_BITS[(c & 0x7f) as usize];
+            }
+            after_white = matches!(c, b' ' | b'\t' | b'\n' | b'\x0C' | b'\r');
+        }
+        Chars { all, starts }
+    }
+}
+
 /// What a query word needs a title to hold.
 pub fn needle_mask(needle: &str) -> u64 {
     needle

@@ -10,13 +10,17 @@
 //! - ASCII titles are scored by [`fuzzy`] (nucleo's score, without its
 //!   per-title set-up); titles lie end to end in one buffer;
 //! - a query that extends the previous finished one (more characters
-//!   typed) rescans only that query's matches, in the papers' order, and
-//!   only checks those that cannot reach the first page ([`Prune`]);
+//!   typed) rescans only that query's matches, in the papers' order;
+//! - a pass only finds the first page: titles that cannot reach the score
+//!   the best page so far holds are only checked to match ([`Floor`]), and
+//!   a word whole at the start of a title's word scores the most without
+//!   working it out;
 //! - the scan is split over the cores, and a newer query cancels it within
 //!   a couple of thousand titles;
 //! - the best page is kept as the scan goes and published every few frames
 //!   (partial results), then once more as soon as the scan ends (the final
-//!   first page), before the rest of the ranking is sorted.
+//!   first page); the rest of the ranking is scored and sorted after it,
+//!   once typing pauses.
 //!
 //! Scope [`Scope::Title`] fuzzy-matches titles. [`Scope::All`] asks that
 //! every query word occur in the title (fuzzily) or start a word of the
@@ -34,7 +38,7 @@ pub mod index;
 pub mod query;
 mod titles;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::thread::JoinHandle;
@@ -44,7 +48,7 @@ use nucleo::{Config, Matcher, Utf32Str, Utf32String};
 
 use crate::corpus::{Abstract, Paper};
 use crate::text::markup;
-use index::{Bits, WordIndex, title_mask};
+use index::{Bits, Chars, WordIndex, title_mask};
 use query::TITLE_TIER;
 pub use query::{Query, extends};
 pub use titles::{TitleIndex, retain_kept, retain_sparse, set_sparse};
@@ -99,18 +103,25 @@ impl Match {
         }
     }
 
-    /// A match whose score is only known to be at most `bound`.
-    fn bounded(idx: u32, bound: u32, len: u16) -> Match {
+    /// A match whose score is only known to be at most `bound`, and the
+    /// score of every query word but the last where that is known.
+    fn bounded(idx: u32, bound: u32, len: u16, head: Option<u32>) -> Match {
         Match {
-            head: BOUND,
+            head: head.filter(|&h| h < BOUND).map_or(NO_HEAD, |h| h | BOUND),
             ..Match::new(idx, bound, len)
         }
     }
 
     /// False for a match that holds only a bound on its score (see
-    /// [`Prune`]); true for every match of a finished ranking.
+    /// [`Floor`]); true for every match of a finished ranking.
     pub fn is_exact(&self) -> bool {
-        self.head != BOUND
+        self.head & BOUND == 0
+    }
+
+    /// The score of every query word but the last (title scope), where
+    /// known: always for a scored match, and for most bounded ones.
+    fn head_score(&self) -> Option<u32> {
+        (self.head != NO_HEAD).then_some(self.head & !BOUND)
     }
 
     /// A candidate not yet scored.
@@ -134,8 +145,10 @@ impl Match {
     }
 }
 
-/// [`Match::head`] of a match that holds only a bound.
-const BOUND: u32 = u32::MAX;
+/// Set in [`Match::head`] of a match that holds only a bound.
+const BOUND: u32 = 1 << 31;
+/// [`Match::head`] of a bounded match whose head score is not known.
+const NO_HEAD: u32 = u32::MAX;
 
 /// Best first; ties by input order.
 fn order(a: &Match, b: &Match) -> std::cmp::Ordering {
@@ -190,7 +203,7 @@ struct Items {
     /// Other titles, a character per grapheme (as nucleo matches them).
     wide: Vec<char>,
     spans: Vec<Span>,
-    masks: Vec<u64>,
+    masks: Vec<Chars>,
 }
 
 impl Items {
@@ -214,17 +227,21 @@ impl Items {
         }
     }
 
-    /// Stores one title's readable text; its span and mask.
-    fn store(&mut self, title: &str) -> (Span, u64) {
+    /// Stores one title's readable text; its span and masks.
+    fn store(&mut self, title: &str) -> (Span, Chars) {
         self.store_plain(&markup::plain_cow(title))
     }
 
     /// [`Items::store`] for a title made readable already.
-    fn store_plain(&mut self, plain: &str) -> (Span, u64) {
-        let mask = title_mask(plain);
+    fn store_plain(&mut self, plain: &str) -> (Span, Chars) {
+        let mut mask = Chars {
+            all: title_mask(plain),
+            starts: 0,
+        };
         let span = if plain.is_ascii() {
             let start = self.ascii.len();
             self.ascii.extend_from_slice(plain.as_bytes());
+            mask = Chars::ascii(plain.as_bytes(), mask.all);
             Span {
                 start,
                 len: (self.ascii.len() - start) as u32,
@@ -258,7 +275,7 @@ impl Items {
             len: text.len() as u32,
             wide: false,
         });
-        self.masks.push(mask);
+        self.masks.push(Chars::ascii(text, mask));
     }
 
     fn push_plain(&mut self, plain: &str) {
@@ -438,6 +455,9 @@ const SLICE: usize = 8_192;
 const PARALLEL_MIN: usize = 8_192;
 /// Items matched between checks for a newer request.
 const CANCEL_EVERY: usize = 1_024;
+/// The rows past the first page are sorted once no keystroke came for
+/// this long.
+const SORT_AFTER: Duration = Duration::from_millis(30);
 /// Partial results are published at most this often.
 const PARTIAL_EVERY: Duration = Duration::from_millis(30);
 
@@ -456,21 +476,55 @@ struct Pass<'a> {
     /// already know of this query's score.
     reuse: Option<Reuse>,
     reused: usize,
-    /// Which of those candidates need no score to find the first page.
-    prune: Option<Prune>,
+    /// How much more than the previous query this one can score on any
+    /// title, where that is known ([`Query::growth_over`]).
+    growth: Option<u32>,
+    /// `Some` when the pass need only find the first page ([`Floor`]).
+    floor: Option<Floor>,
 }
 
-/// A query that grows the previous one can score at most `growth` more
-/// than it on any title, and at least [`FIRST_PAGE`] titles score `below`
-/// or more: a candidate whose previous score plus `growth` is under
-/// `below` cannot reach the first page. It is only checked to match, and
-/// kept with that bound ([`Match::bounded`]) until [`settle`] scores it,
-/// after the first page is shown. On a million titles this leaves most of
-/// them unscored from the third letter of a word on.
-#[derive(Clone, Copy, Debug)]
-struct Prune {
-    growth: u32,
-    below: u32,
+/// The score at least [`FIRST_PAGE`] titles are known to reach, raised as
+/// a pass scores them: a title that cannot reach it is not on the first
+/// page. Such a title is only checked to match, and kept with a bound on
+/// its score ([`Match::bounded`]) until [`settle`] scores it, after the
+/// first page is shown. Its score is bounded by its previous score plus
+/// the query's growth, or by what the last word could add to what the
+/// others scored (at most [`fuzzy::MAX_PER_CHAR`] a character, and only
+/// where the word starts a word of the title whole: [`fuzzy::Scored`]).
+/// On a hundred thousand titles this leaves most of them unscored from
+/// the second letter of a word on.
+#[derive(Debug, Default)]
+struct Floor(AtomicU32);
+
+impl Floor {
+    fn get(&self) -> u32 {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// The best scores one thread has worked out in a pass, [`FIRST_PAGE`] of
+/// them at most: once it has that many, the least is a [`Floor`].
+#[derive(Default)]
+struct Top(std::collections::BinaryHeap<std::cmp::Reverse<u32>>);
+
+impl Top {
+    fn add(&mut self, score: u32, floor: &Floor) {
+        let heap = &mut self.0;
+        if heap.len() < FIRST_PAGE {
+            heap.push(std::cmp::Reverse(score));
+        } else if let Some(mut least) = heap.peek_mut()
+            && score > least.0
+        {
+            least.0 = score;
+        } else {
+            return;
+        }
+        if heap.len() == FIRST_PAGE
+            && let Some(least) = heap.peek()
+        {
+            floor.0.fetch_max(least.0, Ordering::Relaxed);
+        }
+    }
 }
 
 /// How a query relates to the previous one, word by word (title scope).
@@ -513,12 +567,14 @@ impl Pass<'_> {
         self.candidates.map_or(k as u32, |c| c[k].idx)
     }
 
-    /// Scores candidates `range` into `out`; false when cancelled.
+    /// Scores candidates `range` into `out`, keeping the thread's best
+    /// scores in `top`; false when cancelled.
     fn score(
         &self,
         range: std::ops::Range<usize>,
         matcher: &mut Matcher,
         out: &mut Vec<Match>,
+        top: &mut Top,
         cancelled: &(dyn Fn() -> bool + Sync),
     ) -> bool {
         for (done, k) in range.enumerate() {
@@ -527,7 +583,8 @@ impl Pass<'_> {
             }
             let idx = self.id_at(k);
             let i = idx as usize;
-            let mask = self.items.masks[i];
+            let chars = self.items.masks[i];
+            let mask = chars.all;
             let mut head = 0;
             let score = match self.scope {
                 Scope::Title => {
@@ -539,37 +596,62 @@ impl Pass<'_> {
                         (Some(r), Some(c)) if k < self.reused => Some((r, c[k])),
                         _ => None,
                     };
-                    if let (Some(p), Some((_, m))) = (self.prune, known) {
-                        let bound = m.score().saturating_add(p.growth);
-                        if bound < p.below {
-                            match self.query.last_word_matches(title) {
-                                Some(true) => {
-                                    out.push(Match::bounded(idx, bound, self.items.title_len(i)));
-                                    continue;
-                                }
-                                Some(false) => continue,
-                                None => {}
+                    let floor = self.floor.as_ref().map_or(0, Floor::get);
+                    let grown = match (self.growth, known) {
+                        (Some(g), Some((_, m))) => m.score().saturating_add(g),
+                        _ => u32::MAX,
+                    };
+                    // What the words before the last score, where known
+                    // (a bound is no score to build on, but its head is).
+                    let last = self.query.words.len() - 1;
+                    let base = match known {
+                        Some((Reuse::Head, m)) => m.head_score(),
+                        Some((Reuse::Total, m)) if m.is_exact() => Some(m.score()),
+                        _ => None,
+                    }
+                    .or((last == 0).then_some(0));
+                    if grown < floor {
+                        // Only whether it matches.
+                        let matched = match self.query.last_word_at_least(title, u32::MAX, chars) {
+                            Some(s) => Some(s != fuzzy::Scored::None),
+                            None => self.query.last_word_matches(title),
+                        };
+                        match matched {
+                            Some(true) => {
+                                let len = self.items.title_len(i);
+                                out.push(Match::bounded(idx, grown, len, base));
+                                continue;
                             }
+                            Some(false) => continue,
+                            None => {}
                         }
                     }
-                    // A bound is no score to build on.
-                    let known = known.filter(|(_, m)| m.is_exact());
-                    let scored = match known {
-                        Some((Reuse::Head, m)) => self.query.score_title_from(
-                            title,
-                            matcher,
-                            self.query.words.len() - 1,
-                            m.head,
-                        ),
-                        Some((Reuse::Total, m)) => self.query.score_title_from(
-                            title,
-                            matcher,
-                            self.query.words.len() - 1,
-                            m.score(),
-                        ),
-                        None => self.query.score_title_from(title, matcher, 0, 0),
+                    // Where it is not known, the previous bound is a bound
+                    // of it (of the whole previous score).
+                    let most = base.or(known.map(|(_, m)| m.score()));
+                    let need = floor.saturating_sub(most.unwrap_or(0));
+                    let fast = most.and_then(|_| self.query.last_word_at_least(title, need, chars));
+                    let scored = match (fast, base, most) {
+                        (Some(fuzzy::Scored::None), ..) => None,
+                        (Some(fuzzy::Scored::Below), _, Some(most)) => {
+                            // Under the floor: need is at least 1.
+                            let bound = grown.min(most + need - 1);
+                            let len = self.items.title_len(i);
+                            out.push(Match::bounded(idx, bound, len, base));
+                            continue;
+                        }
+                        (Some(fuzzy::Scored::Exact(s)), Some(base), _) => {
+                            Some((base + u32::from(s), base))
+                        }
+                        (_, Some(base), _) => {
+                            self.query.score_title_from(title, matcher, last, base)
+                        }
+                        _ => self.query.score_title_from(title, matcher, 0, 0),
                     };
                     scored.map(|(score, h)| {
+                        if let Some(floor) = &self.floor {
+                            top.add(score, floor);
+                        }
                         head = h;
                         score
                     })
@@ -623,6 +705,7 @@ fn run_pass(
         for m in matchers.iter_mut().take(threads) {
             let (tx, next) = (tx.clone(), &next);
             s.spawn(move || {
+                let mut top = Top::default();
                 loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     if k >= slices {
@@ -630,7 +713,7 @@ fn run_pass(
                     }
                     let range = k * SLICE..((k + 1) * SLICE).min(total);
                     let mut out = Vec::new();
-                    let done = pass.score(range, m, &mut out, cancelled);
+                    let done = pass.score(range, m, &mut out, &mut top, cancelled);
                     if tx.send(done.then_some(out)).is_err() || !done {
                         break;
                     }
@@ -641,20 +724,28 @@ fn run_pass(
         let start = Instant::now();
         let mut last = start;
         let mut received = 0;
+        // The last of a full page so far.
+        let mut cut: Option<Match> = None;
         for part in rx {
             let Some(part) = part else {
                 ok = false;
                 continue;
             };
             received += 1;
-            // Bounds are not scores: they never make the page.
-            best.extend(part.iter().filter(|m| m.is_exact()));
+            // Bounds are not scores: they never make the page; nor does a
+            // match after the last of a full page.
+            best.extend(
+                part.iter()
+                    .filter(|m| m.is_exact() && cut.is_none_or(|c| order(m, &c).is_lt())),
+            );
             if best.len() > 2 * FIRST_PAGE {
                 keep_best(&mut best);
+                cut = best.get(FIRST_PAGE - 1).copied();
             }
             all.extend(part);
             if received < slices && last.elapsed() >= PARTIAL_EVERY {
                 keep_best(&mut best);
+                cut = best.get(FIRST_PAGE - 1).copied();
                 partial(&best, (received * SLICE).min(total));
                 last = Instant::now();
             }
@@ -663,12 +754,17 @@ fn run_pass(
     if !ok || cancelled() {
         return None;
     }
-    // The final first page, in order, then the other matches in the order
-    // they were scanned (the papers' order, near enough): a query that
-    // extends this one reads the titles in that order, and memory read in
-    // order is read much faster.
     keep_best(&mut best);
-    let mut on_page = vec![0u64; pass.n.div_ceil(64)];
+    Some(page_first(best, all, pass.n))
+}
+
+/// The final first page `best` (in order), then the other matches of
+/// `all` in the order they were scanned (the papers' order, near enough):
+/// a query that extends this one reads the titles in that order, and
+/// memory read in order is read much faster (a ranking sorted whole made
+/// the next keystroke's pass several times slower). `n`: papers searched.
+fn page_first(best: Vec<Match>, all: Vec<Match>, n: usize) -> (Vec<Match>, usize) {
+    let mut on_page = vec![0u64; n.div_ceil(64)];
     for m in &best {
         on_page[m.idx as usize / 64] |= 1 << (m.idx % 64);
     }
@@ -679,7 +775,7 @@ fn run_pass(
         all.into_iter()
             .filter(|m| on_page[m.idx as usize / 64] & (1 << (m.idx % 64)) == 0),
     );
-    Some((out, first))
+    (out, first)
 }
 
 fn worker(shared: Arc<Shared>) {
@@ -772,6 +868,7 @@ fn worker(shared: Arc<Shared>) {
             prev.is_some_and(|p| p.query == job.query || Query::parse(&p.query).same_as(&query));
         let mut candidates: Vec<Match> = Vec::new();
         let mut kept: Vec<Match> = Vec::new();
+        let prev_sorted = prev.map_or(0, |p| p.sorted);
         if let Some(prev) = prev {
             if same {
                 kept = prev.matches.clone();
@@ -795,19 +892,8 @@ fn worker(shared: Arc<Shared>) {
         let reuse = prev_query
             .as_ref()
             .and_then(|pq| Reuse::between(pq, &query));
-        let prune = match (prev, &prev_query, reuse) {
-            (Some(p), Some(pq), Some(_)) => query.growth_over(pq).and_then(|growth| {
-                // Enough of the previous best to find a page's worth, and
-                // little next to the pass: where it would be a good part
-                // of the pass, scoring everything is cheaper.
-                let want = (p.matches.len() / 32).clamp(4 * FIRST_PAGE, 32 * FIRST_PAGE);
-                if p.matches.len() < 4 * want {
-                    return None;
-                }
-                let sample = &p.matches[..want];
-                page_floor(&items, &query, sample, &mut matchers[0])
-                    .map(|below| Prune { growth, below })
-            }),
+        let growth = match (&prev_query, reuse) {
+            (Some(pq), Some(_)) => query.growth_over(pq),
             _ => None,
         };
         let pass = Pass {
@@ -820,7 +906,8 @@ fn worker(shared: Arc<Shared>) {
             n,
             reuse,
             reused: prev.map_or(0, |p| if same { 0 } else { p.matches.len() }),
-            prune,
+            growth,
+            floor: (job.scope == Scope::Title).then(Floor::default),
         };
         let mut partial = |best: &[Match], searched: usize| {
             publish(best.to_vec(), searched, best.len(), false);
@@ -829,16 +916,19 @@ fn worker(shared: Arc<Shared>) {
         else {
             continue;
         };
-        if !kept.is_empty() {
+        let mut first = first;
+        if !kept.is_empty() && matches.is_empty() {
+            // The same words over the same papers: the same first page.
+            first = prev_sorted.min(kept.len());
+            matches = kept;
+        } else if !kept.is_empty() {
             matches.extend(kept);
             if !settle(&items, &query, &mut matches, &mut matchers, &cancelled) {
                 continue;
             }
-            drop(items);
-            matches.sort_unstable_by(order);
-            let total = matches.len();
-            done = Some(publish(matches, n, total, true));
-            continue;
+            let mut best = matches.clone();
+            keep_best(&mut best);
+            (matches, first) = page_first(best, matches, n);
         }
         if first >= matches.len() {
             if !settle(&items, &query, &mut matches, &mut matchers, &cancelled) {
@@ -873,8 +963,15 @@ fn worker(shared: Arc<Shared>) {
         let job = job.clone();
         std::thread::spawn(move || {
             // Behind the next keystroke's pass, which should not wait for
-            // this sort to end.
+            // this sort to end, nor share the cores with a sort it makes
+            // moot: only once typing pauses.
             lower_priority();
+            for _ in 0..SORT_AFTER.as_millis() / 5 {
+                std::thread::sleep(Duration::from_millis(5));
+                if sorter.generation.load(Ordering::Acquire) != job.generation {
+                    return;
+                }
+            }
             let mut rest = rest;
             rest[first..].sort_unstable_by(order);
             if sorter.generation.load(Ordering::Acquire) == job.generation {
@@ -891,25 +988,6 @@ fn worker(shared: Arc<Shared>) {
             }
         });
     }
-}
-
-/// The score that at least [`FIRST_PAGE`] of `sample` reach for `query`,
-/// if that many of them match: no title scoring less is on the first page.
-fn page_floor(
-    items: &Items,
-    query: &Query,
-    sample: &[Match],
-    matcher: &mut Matcher,
-) -> Option<u32> {
-    let mut scores: Vec<u32> = sample
-        .iter()
-        .filter_map(|m| query.score_title(items.title(m.idx as usize), matcher))
-        .collect();
-    if scores.len() < FIRST_PAGE {
-        return None;
-    }
-    scores.select_nth_unstable_by(FIRST_PAGE - 1, |a, b| b.cmp(a));
-    Some(scores[FIRST_PAGE - 1])
 }
 
 /// Scores, on every core, the matches that hold only a bound; false when
@@ -939,9 +1017,13 @@ fn settle(
                             continue;
                         }
                         let i = m.idx as usize;
+                        let (from, base) = match m.head_score() {
+                            Some(h) => (query.words.len().saturating_sub(1), h),
+                            None => (0, 0),
+                        };
                         // It matched: it has a score.
                         let (score, head) = query
-                            .score_title_from(items.title(i), matcher, 0, 0)
+                            .score_title_from(items.title(i), matcher, from, base)
                             .unwrap_or_default();
                         *m = Match {
                             head,
@@ -1363,7 +1445,8 @@ fn matches_of(
         n: items.len(),
         reuse: None,
         reused: 0,
-        prune: None,
+        growth: None,
+        floor: None,
     };
     match run_pass(&pass, matchers, &|| false, &mut |_, _| {}) {
         Some((matches, _)) => matches,
@@ -1663,6 +1746,66 @@ mod tests {
         assert_eq!(got, want);
     }
 
+    #[test]
+    fn typing_on_from_each_first_page_ranks_as_a_fresh_ranking_does() {
+        // Each key comes as soon as the first page is final, while the
+        // titles kept with only a bound are still unscored: the next query
+        // narrows from those bounds (and from what they know of the words
+        // before the last).
+        let papers = many(12_000);
+        let mut s = Search::new(|| {});
+        s.extend(&papers);
+        let mut narrowed_from_bounds = 0;
+        let typed = [
+            "d",
+            "di",
+            "dif",
+            "diff",
+            "diff ",
+            "diff l",
+            "diff la",
+            "diff lan",
+            "diff lan ",
+            "diff lan e",
+            "diff lan ef",
+            "r",
+            "ro",
+            "rob",
+            "robu",
+            "robust",
+            "robust ",
+            "robust g",
+            "robust gr",
+        ];
+        for (k, q) in typed.iter().enumerate() {
+            if k > 0 && typed[k - 1].len() < q.len() {
+                narrowed_from_bounds +=
+                    usize::from(s.results().matches.iter().any(|m| !m.is_exact()));
+            }
+            s.set_query(q, Scope::Title);
+            let deadline = Instant::now() + Duration::from_secs(20);
+            loop {
+                s.tick();
+                if s.first_page_final() {
+                    break;
+                }
+                assert!(Instant::now() < deadline, "{q}");
+                std::thread::sleep(Duration::from_micros(200));
+            }
+            let want = fresh(&papers, q);
+            let page = want.len().min(FIRST_PAGE);
+            assert_eq!(&shown(&s)[..page], &want[..page], "{q}: first page");
+            assert_eq!(s.matched(), want.len(), "{q}: matches");
+        }
+        assert!(
+            narrowed_from_bounds > 5,
+            "only {narrowed_from_bounds} steps narrowed from bounds"
+        );
+        assert!(s.wait(Duration::from_secs(20)));
+        s.tick();
+        assert_eq!(shown(&s), fresh(&papers, "robust gr"));
+    }
+
     /// The ranking shown: papers and their sort keys.
     fn shown(s: &Search) -> Vec<(u32, u64)> {
         s.results().matches.iter().map(|m| (m.idx, m.key)).collect()
@@ -1730,7 +1873,6 @@ mod tests {
         let (old, query) = (Query::parse(prev), Query::parse(q));
         let candidates = rank_papers(papers, prev, Scope::Title);
         let mut matchers: Vec<Matcher> = (0..2).map(|_| Matcher::new(Config::DEFAULT)).collect();
-        let below = page_floor(&items, &query, &candidates, &mut matchers[0]).unwrap();
         let pass = Pass {
             items: &items,
             query: &query,
@@ -1741,10 +1883,8 @@ mod tests {
             n: papers.len(),
             reuse: Reuse::between(&old, &query),
             reused: candidates.len(),
-            prune: Some(Prune {
-                growth: query.growth_over(&old).unwrap(),
-                below,
-            }),
+            growth: query.growth_over(&old),
+            floor: Some(Floor::default()),
         };
         let (matches, first) = run_pass(&pass, &mut matchers, &|| false, &mut |_, _| {}).unwrap();
         let mut settled = matches.clone();

@@ -6,8 +6,8 @@
 use nucleo::pattern::{Atom, AtomKind, CaseMatching, Normalization};
 use nucleo::{Matcher, Utf32Str};
 
-use super::fuzzy::{MAX_FIRST_EXTRA, MAX_PER_CHAR, Needle};
-use super::index::{Bits, needle_mask};
+use super::fuzzy::{MAX_FIRST_EXTRA, MAX_PER_CHAR, Needle, Scored};
+use super::index::{Bits, Chars, needle_mask};
 
 /// One query word.
 #[derive(Clone, Debug)]
@@ -157,6 +157,37 @@ impl Query {
             (Some(fast), Utf32Str::Ascii(bytes)) => fast.matches(bytes),
             _ => None,
         }
+    }
+
+    /// The last word's score in `title` (which holds `chars`) where it is
+    /// `need` or more; a match scoring less may be answered
+    /// [`Scored::Below`]. `None` where the fast path does not apply (score
+    /// it).
+    pub fn last_word_at_least(
+        &self,
+        title: Utf32Str<'_>,
+        need: u32,
+        chars: Chars,
+    ) -> Option<Scored> {
+        let (Some(fast), Utf32Str::Ascii(bytes)) = (&self.words.last()?.fast, title) else {
+            return None;
+        };
+        // One letter or digit, case ignored: what the masks say is enough
+        // for most titles (the most it can score is at a word's start, and
+        // it matches wherever it occurs).
+        if let Some(bit) = fast.single_bit()
+            && bytes.len() > 1
+            && bytes.len() <= usize::from(u16::MAX)
+        {
+            let most = MAX_PER_CHAR + MAX_FIRST_EXTRA;
+            if chars.starts & bit != 0 {
+                return Some(Scored::Exact(most as u16));
+            }
+            if chars.all & bit != 0 && need >= most {
+                return Some(Scored::Below);
+            }
+        }
+        fast.score_at_least(bytes, need.min(u32::from(u16::MAX)) as u16)
     }
 
     /// The characters a title must hold to match the whole query.
