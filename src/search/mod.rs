@@ -643,6 +643,14 @@ impl Pass<'_> {
                         (Some(fuzzy::Scored::Exact(s)), Some(base), _) => {
                             Some((base + u32::from(s), base))
                         }
+                        (Some(fuzzy::Scored::Exact(s)), None, Some(most))
+                            if most + u32::from(s) < floor =>
+                        {
+                            let bound = grown.min(most + u32::from(s));
+                            let len = self.items.title_len(i);
+                            out.push(Match::bounded(idx, bound, len, None));
+                            continue;
+                        }
                         (_, Some(base), _) => {
                             self.query.score_title_from(title, matcher, last, base)
                         }
@@ -1756,27 +1764,10 @@ mod tests {
         let mut s = Search::new(|| {});
         s.extend(&papers);
         let mut narrowed_from_bounds = 0;
-        let typed = [
-            "d",
-            "di",
-            "dif",
-            "diff",
-            "diff ",
-            "diff l",
-            "diff la",
-            "diff lan",
-            "diff lan ",
-            "diff lan e",
-            "diff lan ef",
-            "r",
-            "ro",
-            "rob",
-            "robu",
-            "robust",
-            "robust ",
-            "robust g",
-            "robust gr",
-        ];
+        let typed: Vec<&str> = ["diff lan ef", "robust gr", "sparse attn"]
+            .iter()
+            .flat_map(|q| (1..=q.len()).map(|k| &q[..k]))
+            .collect();
         for (k, q) in typed.iter().enumerate() {
             if k > 0 && typed[k - 1].len() < q.len() {
                 narrowed_from_bounds +=
@@ -1803,7 +1794,7 @@ mod tests {
         );
         assert!(s.wait(Duration::from_secs(20)));
         s.tick();
-        assert_eq!(shown(&s), fresh(&papers, "robust gr"));
+        assert_eq!(shown(&s), fresh(&papers, "sparse attn"));
     }
 
     /// The ranking shown: papers and their sort keys.
