@@ -330,3 +330,37 @@ pub fn extends(new: &str, old: &str) -> bool {
     }
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::index::title_mask;
+    use nucleo::{Config, Matcher};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        // The last word as the ranking asks for it (one letter answered
+        // from the title's masks alone), against nucleo's own score.
+        #[test]
+        fn the_last_word_at_least_is_nucleos_score(
+            hay in "[aAbB1 _/:.\t-]{1,60}",
+            word in "[abAB1]{1,3}",
+            // Around the most one, two and three letters score.
+            need in prop::sample::select(vec![0u32, 1, 30, 35, 36, 37, 61, 62, 63, 87, 88, 89]),
+        ) {
+            let query = Query::parse(&format!("x {word}"));
+            let last = query.words.last().unwrap();
+            let chars = Chars::ascii(hay.as_bytes(), title_mask(&hay));
+            let title = Utf32Str::Ascii(hay.as_bytes());
+            let mut matcher = Matcher::new(Config::DEFAULT);
+            let want = last.title.score(title, &mut matcher);
+            match query.last_word_at_least(title, need, chars) {
+                Some(Scored::Exact(s)) => prop_assert_eq!(Some(s), want),
+                Some(Scored::Below) => prop_assert!(want.is_some_and(|s| u32::from(s) < need), "{:?}", want),
+                Some(Scored::None) => prop_assert_eq!(want, None),
+                None => {}
+            }
+        }
+    }
+}
