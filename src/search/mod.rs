@@ -449,8 +449,13 @@ fn match_threads() -> usize {
         .clamp(1, 16)
 }
 
-/// Candidates a matching thread takes at a time.
+/// Candidates a matching thread takes at a time: at most this many, and
+/// at least eight slices a thread where a pass is large enough, since the
+/// titles that must be scored whole can lie close together (one thread's
+/// slice of them was the pass's last third).
 const SLICE: usize = 8_192;
+/// See [`SLICE`].
+const SLICE_MIN: usize = 1_024;
 /// Below this many candidates one thread is faster than several.
 const PARALLEL_MIN: usize = 8_192;
 /// Items matched between checks for a newer request.
@@ -699,7 +704,8 @@ fn run_pass(
 ) -> Option<(Vec<Match>, usize)> {
     let total = pass.total();
     let threads = matchers.len().min(total.div_ceil(PARALLEL_MIN)).max(1);
-    let slices = total.div_ceil(SLICE);
+    let slice = (total / (8 * threads)).clamp(SLICE_MIN, SLICE);
+    let slices = total.div_ceil(slice);
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<Option<Vec<Match>>>();
     // Room for every candidate (the matches are never more), so that it
@@ -719,7 +725,7 @@ fn run_pass(
                     if k >= slices {
                         break;
                     }
-                    let range = k * SLICE..((k + 1) * SLICE).min(total);
+                    let range = k * slice..((k + 1) * slice).min(total);
                     let mut out = Vec::new();
                     let done = pass.score(range, m, &mut out, &mut top, cancelled);
                     if tx.send(done.then_some(out)).is_err() || !done {
@@ -754,7 +760,7 @@ fn run_pass(
             if received < slices && last.elapsed() >= PARTIAL_EVERY {
                 keep_best(&mut best);
                 cut = best.get(FIRST_PAGE - 1).copied();
-                partial(&best, (received * SLICE).min(total));
+                partial(&best, (received * slice).min(total));
                 last = Instant::now();
             }
         }
