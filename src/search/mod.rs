@@ -648,13 +648,29 @@ impl Pass<'_> {
                         (Some(fuzzy::Scored::Exact(s)), Some(base), _) => {
                             Some((base + u32::from(s), base))
                         }
-                        (Some(fuzzy::Scored::Exact(s)), None, Some(most))
-                            if most + u32::from(s) < floor =>
-                        {
-                            let bound = grown.min(most + u32::from(s));
-                            let len = self.items.title_len(i);
-                            out.push(Match::bounded(idx, bound, len, None));
-                            continue;
+                        (Some(fuzzy::Scored::Exact(s)), None, Some(most)) => {
+                            let s = u32::from(s);
+                            // The first word (of two) need only be scored
+                            // where it can lift the last to the floor.
+                            let need = floor.saturating_sub(s);
+                            let head = if most + s < floor {
+                                Some(fuzzy::Scored::Below)
+                            } else {
+                                self.query.head_at_least(title, need)
+                            };
+                            match head {
+                                Some(fuzzy::Scored::Exact(h)) => {
+                                    Some((u32::from(h) + s, u32::from(h)))
+                                }
+                                Some(fuzzy::Scored::Below) => {
+                                    // Under the floor: need is at least 1.
+                                    let bound = grown.min(most.min(need - 1) + s);
+                                    let len = self.items.title_len(i);
+                                    out.push(Match::bounded(idx, bound, len, None));
+                                    continue;
+                                }
+                                _ => self.query.score_title_from(title, matcher, 0, 0),
+                            }
                         }
                         (_, Some(base), _) => {
                             self.query.score_title_from(title, matcher, last, base)
@@ -1911,6 +1927,66 @@ mod tests {
             assert_eq!(matches.len(), want.len(), "{q}: matches");
             assert_eq!(settled, want, "{q}: settled");
         }
+    }
+
+    #[test]
+    fn titles_known_only_by_a_bound_are_scored_or_bounded_truly() {
+        // Every match of the previous query known only by a bound (its
+        // score) and not what its words scored: a word is added, and at
+        // each floor every title is scored exactly or kept with a true
+        // bound under the floor.
+        let papers = many(6_000);
+        let items = Items::build(&papers, 1, |p| &p.title);
+        let (old, query) = (Query::parse("sparse"), Query::parse("sparse at"));
+        let candidates: Vec<Match> = rank_papers(&papers, "sparse", Scope::Title)
+            .iter()
+            .map(|m| Match::bounded(m.idx, m.score(), items.title_len(m.idx as usize), None))
+            .collect();
+        let want: std::collections::HashMap<u32, u32> =
+            rank_papers(&papers, "sparse at", Scope::Title)
+                .iter()
+                .map(|m| (m.idx, m.score()))
+                .collect();
+        let mut matcher = Matcher::new(Config::DEFAULT);
+        let (mut scored, mut bounded) = (0, 0);
+        for floor in [0, 120, 160, 190, 210, 240] {
+            let pass = Pass {
+                items: &items,
+                query: &query,
+                scope: Scope::Title,
+                abstracts: Vec::new(),
+                need: query.title_mask(),
+                candidates: Some(&candidates),
+                n: papers.len(),
+                reuse: Reuse::between(&old, &query),
+                reused: candidates.len(),
+                growth: query.growth_over(&old),
+                floor: Some(Floor(AtomicU32::new(floor))),
+            };
+            let mut out = Vec::new();
+            let range = 0..candidates.len();
+            assert!(
+                pass.score(range, &mut matcher, &mut out, &mut Top::default(), &|| {
+                    false
+                })
+            );
+            let floor = pass.floor.as_ref().map_or(0, Floor::get);
+            assert_eq!(out.len(), want.len(), "floor {floor}");
+            for m in &out {
+                let w = want[&m.idx];
+                if m.is_exact() {
+                    assert_eq!(m.score(), w, "floor {floor}");
+                    scored += 1;
+                } else {
+                    assert!(w <= m.score() && m.score() < floor, "floor {floor}");
+                    bounded += 1;
+                }
+            }
+        }
+        assert!(
+            scored > 100 && bounded > 100,
+            "{scored} scored, {bounded} bounded"
+        );
     }
 
     #[test]

@@ -190,6 +190,19 @@ impl Query {
         fast.score_at_least(bytes, need.min(u32::from(u16::MAX)) as u16)
     }
 
+    /// For a query of two words, the first's score in `title` where it is
+    /// `need` or more, as [`Query::last_word_at_least`]; `None` where that
+    /// does not apply (score the query).
+    pub fn head_at_least(&self, title: Utf32Str<'_>, need: u32) -> Option<Scored> {
+        match (&self.words[..], title) {
+            ([first, _], Utf32Str::Ascii(bytes)) => first
+                .fast
+                .as_ref()?
+                .score_at_least(bytes, need.min(u32::from(u16::MAX)) as u16),
+            _ => None,
+        }
+    }
+
     /// The characters a title must hold to match the whole query.
     pub fn title_mask(&self) -> u64 {
         self.words.iter().fold(0, |m, w| m | w.mask)
