@@ -1878,6 +1878,30 @@ mod tests {
         }
     }
 
+    /// A title pass for `query` narrowing from `old`'s matches
+    /// `candidates`, from a first-page floor of `floor`.
+    fn narrowing<'a>(
+        items: &'a Items,
+        old: &Query,
+        query: &'a Query,
+        candidates: &'a [Match],
+        floor: u32,
+    ) -> Pass<'a> {
+        Pass {
+            items,
+            query,
+            scope: Scope::Title,
+            abstracts: Vec::new(),
+            need: query.title_mask(),
+            candidates: Some(candidates),
+            n: items.len(),
+            reuse: Reuse::between(old, query),
+            reused: candidates.len(),
+            growth: query.growth_over(old),
+            floor: Some(Floor(AtomicU32::new(floor))),
+        }
+    }
+
     /// Ranks `q` for `papers` narrowing from `prev`'s ranking, pruned as
     /// the worker prunes: the pass's matches and first page, then the
     /// matches once settled.
@@ -1886,19 +1910,7 @@ mod tests {
         let (old, query) = (Query::parse(prev), Query::parse(q));
         let candidates = rank_papers(papers, prev, Scope::Title);
         let mut matchers: Vec<Matcher> = (0..2).map(|_| Matcher::new(Config::DEFAULT)).collect();
-        let pass = Pass {
-            items: &items,
-            query: &query,
-            scope: Scope::Title,
-            abstracts: Vec::new(),
-            need: query.title_mask(),
-            candidates: Some(&candidates),
-            n: papers.len(),
-            reuse: Reuse::between(&old, &query),
-            reused: candidates.len(),
-            growth: query.growth_over(&old),
-            floor: Some(Floor::default()),
-        };
+        let pass = narrowing(&items, &old, &query, &candidates, 0);
         let (matches, first) = run_pass(&pass, &mut matchers, &|| false, &mut |_, _| {}).unwrap();
         let mut settled = matches.clone();
         assert!(settle(&items, &query, &mut settled, &mut matchers, &|| {
@@ -1950,19 +1962,7 @@ mod tests {
         let mut matcher = Matcher::new(Config::DEFAULT);
         let (mut scored, mut bounded) = (0, 0);
         for floor in [0, 120, 160, 190, 210, 240] {
-            let pass = Pass {
-                items: &items,
-                query: &query,
-                scope: Scope::Title,
-                abstracts: Vec::new(),
-                need: query.title_mask(),
-                candidates: Some(&candidates),
-                n: papers.len(),
-                reuse: Reuse::between(&old, &query),
-                reused: candidates.len(),
-                growth: query.growth_over(&old),
-                floor: Some(Floor(AtomicU32::new(floor))),
-            };
+            let pass = narrowing(&items, &old, &query, &candidates, floor);
             let mut out = Vec::new();
             let range = 0..candidates.len();
             assert!(
