@@ -301,6 +301,15 @@ impl Needle {
         }
     }
 
+    /// Whether title byte `b` is needle byte `c` (as the case is matched).
+    fn same(&self, b: u8, c: u8) -> bool {
+        if self.ignore_case {
+            b.to_ascii_lowercase() == c
+        } else {
+            b == c
+        }
+    }
+
     /// Whether the needle matches the ASCII text `hay` at all (nucleo's
     /// prefilter, which decides for ASCII): `None` when nucleo must answer.
     pub fn matches(&self, hay: &[u8]) -> Option<bool> {
@@ -309,13 +318,7 @@ impl Needle {
         if m >= n {
             return None;
         }
-        let same = |b: u8, c: u8| {
-            if self.ignore_case {
-                b.to_ascii_lowercase() == c
-            } else {
-                b == c
-            }
-        };
+        let same = |b: u8, c: u8| self.same(b, c);
         let Some(start) = hay[..n - m + 1].iter().position(|&b| same(b, needle[0])) else {
             return Some(false);
         };
@@ -386,7 +389,7 @@ impl Needle {
             if need > most {
                 return Some(Scored::Below);
             }
-            if at_word_start(occ(0), occ(1), &window, needle, self.ignore_case) {
+            if self.at_word_start(occ(0), occ(1), &window) {
                 return Some(Scored::Exact(most));
             }
             if need >= most {
@@ -404,6 +407,35 @@ impl Needle {
             )))
         })
     }
+
+    /// Whether the needle occurs whole right after white space (or at the
+    /// start), where each of its characters gets the largest bonus: the
+    /// one alignment that scores [`MAX_PER_CHAR`] a character and
+    /// [`MAX_FIRST_EXTRA`], which no other reaches (any gap costs).
+    /// `first` and `second` are where its first two characters occur.
+    fn at_word_start(&self, first: &[u64], second: &[u64], window: &Window) -> bool {
+        let (hay, needle) = (window.hay, &self.bytes[..]);
+        let (start, to) = (window.start, hay.len() + 1 - needle.len());
+        // Where the first character is followed by the second: seldom.
+        for (w, (&a, &b)) in first.iter().zip(second).enumerate() {
+            let next = second.get(w + 1).map_or(0, |&c| c << 63);
+            let mut bits = a & ((b >> 1) | next);
+            while bits != 0 {
+                let k = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if (start..to).contains(&k)
+                    && window.bonus(k) == BONUS_BOUNDARY_WHITE
+                    && hay[k + 2..k + needle.len()]
+                        .iter()
+                        .zip(&needle[2..])
+                        .all(|(&b, &c)| self.same(b, c))
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
 }
 
 /// What [`Needle::score_at_least`] found.
@@ -415,50 +447,6 @@ pub enum Scored {
     Exact(u16),
     /// It matches, scoring less than was asked for.
     Below,
-}
-
-/// Whether the needle occurs whole right after white space (or at the
-/// start), where each of its characters gets the largest bonus: the one
-/// alignment that scores [`MAX_PER_CHAR`] a character and
-/// [`MAX_FIRST_EXTRA`], which no other reaches (any gap costs).
-/// `first` and `second` are where its first two characters occur.
-fn at_word_start(
-    first: &[u64],
-    second: &[u64],
-    window: &Window,
-    needle: &[u8],
-    ignore_case: bool,
-) -> bool {
-    let hay = window.hay;
-    let (start, to) = (window.start, hay.len() + 1 - needle.len());
-    let mut found = false;
-    // Where the first character is followed by the second: seldom.
-    for (w, (&a, &b)) in first.iter().zip(second).enumerate() {
-        let next = second.get(w + 1).map_or(0, |&c| c << 63);
-        let mut bits = a & ((b >> 1) | next);
-        while bits != 0 {
-            let k = w * 64 + bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            if k < start || k >= to {
-                continue;
-            }
-            found = window.bonus(k) == BONUS_BOUNDARY_WHITE
-                && hay[k + 2..k + needle.len()]
-                    .iter()
-                    .zip(&needle[2..])
-                    .all(|(&b, &c)| {
-                        if ignore_case {
-                            b.to_ascii_lowercase() == c
-                        } else {
-                            b == c
-                        }
-                    });
-            if found {
-                return true;
-            }
-        }
-    }
-    found
 }
 
 /// nucleo's `substring_match_1_ascii`: the best place for one character.
