@@ -261,6 +261,21 @@ fn each_bit(set: &[u64], from: usize, to: usize, mut f: impl FnMut(usize) -> boo
     }
 }
 
+/// The bonus nucleo gives a match of ASCII byte `c` after byte `prev`
+/// (`None`: at the start).
+#[inline]
+pub fn bonus_after(prev: Option<u8>, c: u8) -> u16 {
+    let prev = prev.map_or(WHITESPACE, |p| CLASS[p as usize]);
+    u16::from(BONUS[prev as usize][CLASS[c as usize] as usize])
+}
+
+/// The largest bonus, a letter's or digit's at the start or after white
+/// space.
+pub const BONUS_MOST: u16 = BONUS_BOUNDARY_WHITE;
+
+/// What one character matched where it gets no bonus scores.
+pub const SCORE_PLAIN: u32 = SCORE_MATCH as u32;
+
 /// A title's bytes with the class of the character before a column.
 struct Window<'a> {
     hay: &'a [u8],
@@ -314,16 +329,62 @@ impl Needle {
     /// prefilter, which decides for ASCII): `None` when nucleo must answer.
     pub fn matches(&self, hay: &[u8]) -> Option<bool> {
         let needle = &self.bytes[..];
-        let (n, m) = (hay.len(), needle.len());
-        if m >= n {
+        if needle.len() >= hay.len() {
             return None;
         }
-        let same = |b: u8, c: u8| self.same(b, c);
-        let Some(start) = hay[..n - m + 1].iter().position(|&b| same(b, needle[0])) else {
-            return Some(false);
+        #[cfg(target_arch = "x86_64")]
+        if hay.len() >= 16 {
+            // SAFETY: SSE2 is part of every x86-64 processor (the target's
+            // baseline), and `hay` is sixteen bytes or more.
+            return Some(unsafe { self.subsequence_sse2(hay) });
+        }
+        // Each needle character after the one before (the first one's
+        // place at most `n - m` follows: the rest must fit after it).
+        let mut rest = hay.iter();
+        Some(needle.iter().all(|&c| rest.any(|&b| self.same(b, c))))
+    }
+
+    /// [`Needle::matches`] sixteen bytes at a time: each needle character
+    /// is looked for from just after the one before, which is most often
+    /// within the same sixteen. `hay` is sixteen bytes or more.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "sse2")]
+    fn subsequence_sse2(&self, hay: &[u8]) -> bool {
+        use std::arch::x86_64::{
+            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+            _mm_set1_epi8,
         };
-        let mut rest = hay[start + 1..].iter();
-        Some(needle[1..].iter().all(|&c| rest.any(|&b| same(b, c))))
+        let n = hay.len();
+        let mut from = 0;
+        for &c in &self.bytes[..] {
+            let fold = if self.ignore_case && c.is_ascii_lowercase() {
+                0x20
+            } else {
+                0
+            };
+            let (pat, fold) = (_mm_set1_epi8(c as i8), _mm_set1_epi8(fold as i8));
+            loop {
+                if from >= n {
+                    return false;
+                }
+                // The last sixteen bytes where fewer are left.
+                let at = from.min(n - 16);
+                let Some(sixteen) = hay.get(at..at + 16) else {
+                    return false;
+                };
+                // SAFETY: `sixteen` is 16 readable bytes; the load is
+                // unaligned.
+                let v = unsafe { _mm_loadu_si128(sixteen.as_ptr().cast::<__m128i>()) };
+                let found = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(v, fold), pat)) as u32;
+                let found = found & (!0u32 << (from - at));
+                if found != 0 {
+                    from = at + found.trailing_zeros() as usize + 1;
+                    break;
+                }
+                from = at + 16;
+            }
+        }
+        true
     }
 
     /// nucleo's fuzzy score of this needle in the ASCII text `hay`:
@@ -402,6 +463,15 @@ impl Needle {
                 rows,
             } = s;
             let occ = |j: usize| &occ[j * words..][..words];
+            if m == 2 {
+                return Some(Scored::Exact(optimal_pair(
+                    occ(0),
+                    occ(1),
+                    end,
+                    &window,
+                    rows[1],
+                )));
+            }
             Some(Scored::Exact(optimal(
                 m, &occ, end, &window, rows, cur, next,
             )))
@@ -539,8 +609,11 @@ fn optimal<'a>(
         ));
         false
     });
+    let mut most = 0;
     for (j, &row) in rows.iter().enumerate().take(m).skip(1) {
         next.clear();
+        // The last row is not kept: only its best score is wanted.
+        let last = j == m - 1;
         // No match before: no gap score.
         let mut best = -(1 << 20);
         let mut i = 0;
@@ -557,12 +630,56 @@ fn optimal<'a>(
                 _ => Cell::default(),
             };
             let gap = (best - q as i32 - 1).max(0) as u16;
-            next.push((q as u16, next_cell(gap, window.bonus(k), diag)));
+            let cell = next_cell(gap, window.bonus(k), diag);
+            if last {
+                most = most.max(cell.score);
+            } else {
+                next.push((q as u16, cell));
+            }
             false
         });
         std::mem::swap(cur, next);
     }
-    cur.iter().map(|(_, c)| c.score).max().unwrap_or(0)
+    if m == 1 {
+        most = cur.iter().map(|(_, c)| c.score).max().unwrap_or(0);
+    }
+    most
+}
+
+/// [`optimal`] for a needle of two characters, at the places `first` and
+/// `second`, the second's row starting at `row`: each of the second's
+/// places is worked out from the first's before it as they are met, with
+/// no row kept.
+fn optimal_pair(first: &[u64], second: &[u64], end: usize, window: &Window, row: usize) -> u16 {
+    let start = window.start;
+    let first_cell = |k: usize| {
+        let b = window.bonus(k);
+        Cell {
+            score: b * BONUS_FIRST_CHAR_MULTIPLIER + SCORE_MATCH,
+            consecutive: b as u8,
+        }
+    };
+    // The first character's places not yet passed, from the window's start.
+    let mut ahead = next_bit(first, start).filter(|&c| c < end);
+    // No match before: no gap score.
+    let mut best = -(1 << 20);
+    let mut most = 0;
+    each_bit(second, row, end, |k| {
+        while let Some(c) = ahead
+            && c + 2 <= k
+        {
+            best = best.max(i32::from(first_cell(c).score) + c as i32);
+            ahead = next_bit(first, c + 1).filter(|&c| c < end);
+        }
+        let diag = match ahead {
+            Some(c) if c + 1 == k => first_cell(c),
+            _ => Cell::default(),
+        };
+        let gap = (best - k as i32 - 1).max(0) as u16;
+        most = most.max(next_cell(gap, window.bonus(k), diag).score);
+        false
+    });
+    most
 }
 
 #[cfg(test)]
@@ -745,6 +862,11 @@ mod tests {
         ) {
             if let Some(fast) = ours(&hay, &needle) {
                 prop_assert_eq!(fast, nucleo_score(&hay, &needle));
+            }
+            // Long enough to be read sixteen bytes at a time.
+            let ignore_case = !needle.chars().any(|c| c.is_ascii_uppercase());
+            if let Some(m) = Needle::new(&needle, ignore_case).unwrap().matches(hay.as_bytes()) {
+                prop_assert_eq!(m, nucleo_score(&hay, &needle).is_some());
             }
         }
     }

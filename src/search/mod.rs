@@ -234,10 +234,7 @@ impl Items {
 
     /// [`Items::store`] for a title made readable already.
     fn store_plain(&mut self, plain: &str) -> (Span, Chars) {
-        let mut mask = Chars {
-            all: title_mask(plain),
-            starts: 0,
-        };
+        let mut mask = Chars::wide(title_mask(plain));
         let span = if plain.is_ascii() {
             let start = self.ascii.len();
             self.ascii.extend_from_slice(plain.as_bytes());
@@ -617,10 +614,7 @@ impl Pass<'_> {
                     .or((last == 0).then_some(0));
                     if grown < floor {
                         // Only whether it matches.
-                        let matched = match self.query.last_word_at_least(title, u32::MAX, chars) {
-                            Some(s) => Some(s != fuzzy::Scored::None),
-                            None => self.query.last_word_matches(title),
-                        };
+                        let matched = self.query.last_word_matches(title);
                         match matched {
                             Some(true) => {
                                 let len = self.items.title_len(i);
@@ -632,8 +626,13 @@ impl Pass<'_> {
                         }
                     }
                     // Where it is not known, the previous bound is a bound
-                    // of it (of the whole previous score).
-                    let most = base.or(known.map(|(_, m)| m.score()));
+                    // of it (of the whole previous score), as is the most
+                    // the words can score in any title.
+                    let most = base.or(known.map(|(_, m)| {
+                        self.query
+                            .head_most()
+                            .map_or(m.score(), |h| h.min(m.score()))
+                    }));
                     let need = floor.saturating_sub(most.unwrap_or(0));
                     let fast = most.and_then(|_| self.query.last_word_at_least(title, need, chars));
                     let scored = match (fast, base, most) {

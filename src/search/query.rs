@@ -6,7 +6,7 @@
 use nucleo::pattern::{Atom, AtomKind, CaseMatching, Normalization};
 use nucleo::{Matcher, Utf32Str};
 
-use super::fuzzy::{MAX_FIRST_EXTRA, MAX_PER_CHAR, Needle, Scored};
+use super::fuzzy::{MAX_FIRST_EXTRA, MAX_PER_CHAR, Needle, SCORE_PLAIN, Scored};
 use super::index::{Bits, Chars, needle_mask};
 
 /// One query word.
@@ -43,6 +43,9 @@ impl Word {
 pub struct Query {
     /// The words, in query order.
     pub words: Vec<Word>,
+    /// The most every word but the last can score together, where each is
+    /// a plain fuzzy word (see [`MAX_PER_CHAR`]).
+    head_most: Option<u32>,
 }
 
 /// Splits a query into words at unescaped spaces, as nucleo does.
@@ -111,7 +114,22 @@ impl Query {
                 fast,
             });
         }
-        Query { words }
+        let head = words.split_last().map_or(&[][..], |(_, head)| head);
+        let head_most = head
+            .iter()
+            .map(|w| {
+                w.fast
+                    .as_ref()
+                    .map(|_| w.needle.chars().count() as u32 * MAX_PER_CHAR + MAX_FIRST_EXTRA)
+            })
+            .sum();
+        Query { words, head_most }
+    }
+
+    /// The most every word but the last can score together in any title,
+    /// where that is known.
+    pub fn head_most(&self) -> Option<u32> {
+        self.head_most
     }
 
     /// True when both queries are the same words (whatever the spacing).
@@ -173,8 +191,8 @@ impl Query {
             return None;
         };
         // One letter or digit, case ignored: what the masks say is enough
-        // for most titles (the most it can score is at a word's start, and
-        // it matches wherever it occurs).
+        // for most titles (the most it can score is at a word's start, the
+        // least where it gets no bonus, and it matches wherever it occurs).
         if let Some(bit) = fast.single_bit()
             && bytes.len() > 1
             && bytes.len() <= usize::from(u16::MAX)
@@ -182,6 +200,9 @@ impl Query {
             let most = MAX_PER_CHAR + MAX_FIRST_EXTRA;
             if chars.starts & bit != 0 {
                 return Some(Scored::Exact(most as u16));
+            }
+            if chars.all & bit != 0 && chars.bonus & bit == 0 {
+                return Some(Scored::Exact(SCORE_PLAIN as u16));
             }
             if chars.all & bit != 0 && need >= most {
                 return Some(Scored::Below);
@@ -351,6 +372,18 @@ mod tests {
     use nucleo::{Config, Matcher};
     use proptest::prelude::*;
 
+    #[test]
+    fn head_most_is_what_the_words_before_the_last_can_score() {
+        // 26 a letter, 10 more for a word's first.
+        assert_eq!(Query::parse("sparse at").head_most(), Some(166));
+        assert_eq!(Query::parse("rl sparse at").head_most(), Some(62 + 166));
+        assert_eq!(Query::parse("sparse").head_most(), Some(0));
+        // Exact, negated and non-ASCII words: not known.
+        assert_eq!(Query::parse("'sparse at").head_most(), None);
+        assert_eq!(Query::parse("!dense at").head_most(), None);
+        assert_eq!(Query::parse("spärse at").head_most(), None);
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
         // The last word as the ranking asks for it (one letter answered
@@ -374,6 +407,24 @@ mod tests {
                 Some(Scored::None) => prop_assert_eq!(want, None),
                 None => {}
             }
+        }
+
+        // Ranking bounds a title's words before the last by this, without
+        // reading it.
+        #[test]
+        fn the_words_before_the_last_score_at_most_head_most(
+            hay in "[aAbB1 _/:.\t-]{1,60}",
+            words in prop::collection::vec("[abAB1_.]{1,4}", 1..4),
+        ) {
+            let query = Query::parse(&format!("{} z", words.join(" ")));
+            let title = Utf32Str::Ascii(hay.as_bytes());
+            let mut matcher = Matcher::new(Config::DEFAULT);
+            let head: Option<u32> = query.words[..query.words.len() - 1]
+                .iter()
+                .map(|w| w.title.score(title, &mut matcher).map(u32::from))
+                .sum();
+            let most = query.head_most().unwrap();
+            prop_assert!(head.is_none_or(|h| h <= most), "{head:?} > {most}");
         }
     }
 }
