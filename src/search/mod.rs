@@ -428,12 +428,15 @@ impl Shared {
 
     fn publish(&self, results: Results) -> Arc<Results> {
         let arc = Arc::new(results);
+        let mut old = None;
         if let Ok(mut latest) = self.latest.lock() {
             // A late sorter never replaces a newer query's ranking.
             if arc.generation >= latest.generation {
-                *latest = arc.clone();
+                old = Some(std::mem::replace(&mut *latest, arc.clone()));
             }
         }
+        // Freed, where it is the last, with the lock let go.
+        drop(old);
         (self.notify)();
         arc
     }
@@ -952,7 +955,14 @@ fn worker(shared: Arc<Shared>) {
             matches = kept;
         } else if !kept.is_empty() {
             matches.extend(kept);
-            if !settle(&items, &query, &mut matches, &mut matchers, &cancelled) {
+            if !settle(
+                &items,
+                &query,
+                &mut matches,
+                &mut matchers,
+                &cancelled,
+                false,
+            ) {
                 continue;
             }
             let mut best = matches.clone();
@@ -960,7 +970,14 @@ fn worker(shared: Arc<Shared>) {
             (matches, first) = page_first(best, matches, n);
         }
         if first >= matches.len() {
-            if !settle(&items, &query, &mut matches, &mut matchers, &cancelled) {
+            if !settle(
+                &items,
+                &query,
+                &mut matches,
+                &mut matchers,
+                &cancelled,
+                false,
+            ) {
                 continue;
             }
             drop(items);
@@ -973,8 +990,9 @@ fn worker(shared: Arc<Shared>) {
         // keystroke need not wait for either (it cancels the scoring, and
         // narrows from bounds where scores are missing). The next query
         // narrows from this set, whose order does not matter to it.
-        let mut rest = matches.clone();
-        done = Some(publish(matches, n, first, true));
+        let shown = publish(matches, n, first, true);
+        let mut rest = shown.matches.clone();
+        done = Some(shown);
         if rest[first..].iter().any(|m| !m.is_exact()) {
             if !settle(
                 &items,
@@ -982,6 +1000,7 @@ fn worker(shared: Arc<Shared>) {
                 &mut rest[first..],
                 &mut matchers,
                 &cancelled,
+                true,
             ) {
                 continue;
             }
@@ -1020,13 +1039,15 @@ fn worker(shared: Arc<Shared>) {
 }
 
 /// Scores, on every core, the matches that hold only a bound; false when
-/// a newer request cancels it first.
+/// a newer request cancels it first. `behind`: the first page is shown,
+/// and this runs only where nothing else wants a core.
 fn settle(
     items: &Items,
     query: &Query,
     matches: &mut [Match],
     matchers: &mut [Matcher],
     cancelled: &(dyn Fn() -> bool + Sync),
+    behind: bool,
 ) -> bool {
     if matches.iter().all(Match::is_exact) {
         return true;
@@ -1038,8 +1059,13 @@ fn settle(
             .zip(matchers.iter_mut())
             .map(|(part, matcher)| {
                 s.spawn(move || {
+                    if behind {
+                        idle_priority();
+                    }
                     for (k, m) in part.iter_mut().enumerate() {
-                        if k % CANCEL_EVERY == 0 && cancelled() {
+                        // Each is scored whole: a newer request is seen
+                        // within tens of microseconds.
+                        if k % SETTLE_CANCEL_EVERY == 0 && cancelled() {
                             return false;
                         }
                         if m.is_exact() {
@@ -1066,6 +1092,24 @@ fn settle(
         // Threads not joined here are joined as the scope ends.
         parts.into_iter().all(|h| h.join().unwrap_or(false))
     })
+}
+
+/// Bounded matches [`settle`] scores between checks for a newer request.
+const SETTLE_CANCEL_EVERY: usize = 64;
+
+/// Runs the calling thread only on a core nothing else wants: a thread
+/// that is not idle preempts it at once on waking (a thread of lowered
+/// priority held a core for the rest of its time slice, and the frame
+/// showing the first page it followed waited up to 5 ms for the core).
+/// For threads that hold no lock another thread waits on.
+fn idle_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: sched_setscheduler reads the parameter, which lives across
+    // the call; `pid == 0` names the calling thread.
+    unsafe {
+        let param = libc::sched_param { sched_priority: 0 };
+        libc::sched_setscheduler(0, libc::SCHED_IDLE, &raw const param);
+    }
 }
 
 /// Abstracts the indexer takes at a time (split among its threads).
@@ -1912,9 +1956,14 @@ mod tests {
         let pass = narrowing(&items, &old, &query, &candidates, 0);
         let (matches, first) = run_pass(&pass, &mut matchers, &|| false, &mut |_, _| {}).unwrap();
         let mut settled = matches.clone();
-        assert!(settle(&items, &query, &mut settled, &mut matchers, &|| {
+        assert!(settle(
+            &items,
+            &query,
+            &mut settled,
+            &mut matchers,
+            &|| false,
             false
-        }));
+        ));
         settled.sort_unstable_by(order);
         (matches, first, settled)
     }
