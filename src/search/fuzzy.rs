@@ -276,6 +276,15 @@ pub const BONUS_MOST: u16 = BONUS_BOUNDARY_WHITE;
 /// What one character matched where it gets no bonus scores.
 pub const SCORE_PLAIN: u32 = SCORE_MATCH as u32;
 
+/// The most two characters score where the second gets no bonus of its
+/// own, the first none but after white space, and they are not whole
+/// right after white space: apart (a gap costs at least its start), the
+/// first at a word's start (side by side, with the first elsewhere, they
+/// score 36 at most).
+pub const PAIR_APART_MOST: u32 = 2 * SCORE_MATCH as u32
+    + BONUS_FIRST_CHAR_MULTIPLIER as u32 * BONUS_BOUNDARY_WHITE as u32
+    - PENALTY_GAP_START as u32;
+
 /// A title's bytes with the class of the character before a column.
 struct Window<'a> {
     hay: &'a [u8],
@@ -306,12 +315,28 @@ impl Needle {
         })
     }
 
-    /// The [`super::index::title_mask`] bit of a needle that is one letter
+    /// The [`super::index::title_mask`] bit of needle byte `c`, a letter
     /// or digit matched whatever its case (a digit has none).
+    fn folded_bit(&self, c: u8) -> Option<u64> {
+        match c {
+            b'a'..=b'z' if self.ignore_case => Some(1 << (c - b'a')),
+            b'0'..=b'9' => Some(1 << (26 + c - b'0')),
+            _ => None,
+        }
+    }
+
+    /// [`Needle::folded_bit`] of a needle of one character.
     pub fn single_bit(&self) -> Option<u64> {
         match *self.bytes {
-            [c @ b'a'..=b'z'] if self.ignore_case => Some(1 << (c - b'a')),
-            [c @ b'0'..=b'9'] => Some(1 << (26 + c - b'0')),
+            [c] => self.folded_bit(c),
+            _ => None,
+        }
+    }
+
+    /// [`Needle::folded_bit`] of each of a needle of two characters.
+    pub fn pair_bits(&self) -> Option<(u64, u64)> {
+        match *self.bytes {
+            [a, b] => Some((self.folded_bit(a)?, self.folded_bit(b)?)),
             _ => None,
         }
     }
@@ -402,6 +427,18 @@ impl Needle {
     /// [`Scored::Below`] without working out its score. `None` when nucleo
     /// must answer.
     pub fn score_at_least(&self, hay: &[u8], need: u16) -> Option<Scored> {
+        let most = self.bytes.len() as u32 * MAX_PER_CHAR + MAX_FIRST_EXTRA;
+        self.score_at_least_else(
+            hay,
+            need,
+            most.saturating_sub(1).min(u32::from(u16::MAX)) as u16,
+        )
+    }
+
+    /// [`Needle::score_at_least`] where the caller knows that the needle
+    /// scores at most `else_most` unless it stands whole right after white
+    /// space (see [`Needle::pair_bits`]).
+    pub fn score_at_least_else(&self, hay: &[u8], need: u16, else_most: u16) -> Option<Scored> {
         let needle = &self.bytes[..];
         let (n, m) = (hay.len(), needle.len());
         if m >= n || m > MAX_NEEDLE || n > usize::from(u16::MAX) {
@@ -453,7 +490,7 @@ impl Needle {
             if self.at_word_start(occ(0), occ(1), &window) {
                 return Some(Scored::Exact(most));
             }
-            if need >= most {
+            if need > else_most.min(most - 1) {
                 return Some(Scored::Below);
             }
             let Scratch {

@@ -119,34 +119,36 @@ pub fn plain_ascii_title_mask(b: &[u8]) -> Option<u64> {
 
 /// What a title holds, as masks ([`title_mask`]): every character, and
 /// (for an ASCII title) the letters and digits that start a word of it and
-/// those that stand anywhere nucleo gives a bonus.
+/// those that get a bonus elsewhere.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Chars {
     pub all: u64,
     /// Letters and digits at the title's start or after white space, where
     /// nucleo gives a match its largest bonus (0 for other titles).
     pub starts: u64,
-    /// Letters and digits that get a bonus somewhere in the title (a word's
-    /// start, a capital after a small letter, a digit after a non-digit);
-    /// every other letter of the title scores no bonus wherever it is
-    /// matched. Every bit of `all` for a title that is not ASCII.
-    pub bonus: u64,
+    /// Letters and digits that get a smaller bonus somewhere (after a
+    /// delimiter or other punctuation, a capital after a small letter, a
+    /// digit after a non-digit). A letter in neither mask scores no bonus
+    /// wherever it is matched. Every bit of `all` for a title that is not
+    /// ASCII.
+    pub inner: u64,
 }
 
 impl Chars {
     /// An ASCII title's, given its [`title_mask`].
     pub fn ascii(b: &[u8], all: u64) -> Chars {
-        let (mut starts, mut bonus) = (0, 0);
+        let (mut starts, mut inner) = (0, 0);
         let mut prev = None;
         for &c in b {
             let bit = ASCII_BITS[(c & 0x7f) as usize];
             let got = fuzzy::bonus_after(prev, c);
             // Branch-free: which of these holds is as good as random.
-            starts |= bit & 0u64.wrapping_sub(u64::from(got == fuzzy::BONUS_MOST));
-            bonus |= bit & 0u64.wrapping_sub(u64::from(got != 0));
+            let white = got == fuzzy::BONUS_MOST;
+            starts |= bit & 0u64.wrapping_sub(u64::from(white));
+            inner |= bit & 0u64.wrapping_sub(u64::from(got != 0 && !white));
             prev = Some(c);
         }
-        Chars { all, starts, bonus }
+        Chars { all, starts, inner }
     }
 
     /// A title that is not ASCII (the fast paths pass it by).
@@ -154,7 +156,7 @@ impl Chars {
         Chars {
             all,
             starts: 0,
-            bonus: all,
+            inner: all,
         }
     }
 }

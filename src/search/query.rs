@@ -6,7 +6,7 @@
 use nucleo::pattern::{Atom, AtomKind, CaseMatching, Normalization};
 use nucleo::{Matcher, Utf32Str};
 
-use super::fuzzy::{MAX_FIRST_EXTRA, MAX_PER_CHAR, Needle, SCORE_PLAIN, Scored};
+use super::fuzzy::{MAX_FIRST_EXTRA, MAX_PER_CHAR, Needle, PAIR_APART_MOST, SCORE_PLAIN, Scored};
 use super::index::{Bits, Chars, needle_mask};
 
 /// One query word.
@@ -201,14 +201,24 @@ impl Query {
             if chars.starts & bit != 0 {
                 return Some(Scored::Exact(most as u16));
             }
-            if chars.all & bit != 0 && chars.bonus & bit == 0 {
+            if chars.all & bit != 0 && (chars.starts | chars.inner) & bit == 0 {
                 return Some(Scored::Exact(SCORE_PLAIN as u16));
             }
             if chars.all & bit != 0 && need >= most {
                 return Some(Scored::Below);
             }
         }
-        fast.score_at_least(bytes, need.min(u32::from(u16::MAX)) as u16)
+        let need = need.min(u32::from(u16::MAX)) as u16;
+        // Two letters where the second never gets a bonus of its own and
+        // the first none but after white space: unless they stand whole
+        // at a word's start, they score little (`rl` in most titles).
+        if let Some((first, second)) = fast.pair_bits()
+            && (chars.starts | chars.inner) & second == 0
+            && chars.inner & first == 0
+        {
+            return fast.score_at_least_else(bytes, need, PAIR_APART_MOST as u16);
+        }
+        fast.score_at_least(bytes, need)
     }
 
     /// For a query of two words, the first's score in `title` where it is
@@ -372,6 +382,46 @@ mod tests {
     use nucleo::{Config, Matcher};
     use proptest::prelude::*;
 
+    // Two letters, where the masks may bound them (49 where they are
+    // apart), on every short title of a few characters.
+    #[test]
+    fn two_letters_are_bounded_by_the_masks_truly() {
+        const ALPHABET: &[u8] = b"abA1 -";
+        let mut matcher = Matcher::new(Config::DEFAULT);
+        let mut hays: Vec<Vec<u8>> = vec![Vec::new()];
+        let mut bounded = 0;
+        for _ in 0..5 {
+            hays = hays
+                .iter()
+                .flat_map(|h| ALPHABET.iter().map(move |&c| [&h[..], &[c]].concat()))
+                .collect();
+            for hay in &hays {
+                let text = std::str::from_utf8(hay).unwrap();
+                let chars = Chars::ascii(hay, title_mask(text));
+                let title = Utf32Str::Ascii(hay);
+                for word in ["ab", "ba", "aa", "a1", "1b"] {
+                    let query = Query::parse(word);
+                    let want = query.words[0].title.score(title, &mut matcher);
+                    for need in [0, 36, 48, 49, 50, 58, 59, 60, 61, 62, 63] {
+                        match query.last_word_at_least(title, need, chars) {
+                            Some(Scored::Exact(s)) => assert_eq!(Some(s), want, "{text:?} {word}"),
+                            Some(Scored::Below) => {
+                                bounded += 1;
+                                assert!(
+                                    want.is_some_and(|s| u32::from(s) < need),
+                                    "{text:?} {word} at {need}: {want:?}"
+                                );
+                            }
+                            Some(Scored::None) => assert_eq!(want, None, "{text:?} {word}"),
+                            None => {}
+                        }
+                    }
+                }
+            }
+        }
+        assert!(bounded > 1000, "{bounded}");
+    }
+
     #[test]
     fn head_most_is_what_the_words_before_the_last_can_score() {
         // 26 a letter, 10 more for a word's first.
@@ -393,7 +443,7 @@ mod tests {
             hay in "[aAbB1 _/:.\t-]{1,60}",
             word in "[abAB1]{1,3}",
             // Around the most one, two and three letters score.
-            need in prop::sample::select(vec![0u32, 1, 30, 35, 36, 37, 61, 62, 63, 87, 88, 89]),
+            need in prop::sample::select(vec![0u32, 1, 30, 35, 36, 37, 48, 49, 50, 61, 62, 63, 87, 88, 89]),
         ) {
             let query = Query::parse(&format!("x {word}"));
             let last = query.words.last().unwrap();
