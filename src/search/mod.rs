@@ -617,7 +617,7 @@ impl Pass<'_> {
                     .or((last == 0).then_some(0));
                     if grown < floor {
                         // Only whether it matches.
-                        let matched = self.query.last_word_matches(title);
+                        let matched = self.query.last_word_matches(title, chars);
                         match matched {
                             Some(true) => {
                                 let len = self.items.title_len(i);

@@ -168,11 +168,15 @@ impl Query {
             .then_some(more * MAX_PER_CHAR)
     }
 
-    /// Whether the last word matches `title` at all, where that is cheaper
-    /// to tell than its score (`None`: score it).
-    pub fn last_word_matches(&self, title: Utf32Str<'_>) -> Option<bool> {
+    /// Whether the last word matches `title` (which holds `chars`) at all,
+    /// where that is cheaper to tell than its score (`None`: score it).
+    pub fn last_word_matches(&self, title: Utf32Str<'_>, chars: Chars) -> Option<bool> {
         match (&self.words.last()?.fast, title) {
-            (Some(fast), Utf32Str::Ascii(bytes)) => fast.matches(bytes),
+            (Some(fast), Utf32Str::Ascii(bytes)) => match fast.single_bit() {
+                // One letter or digit, case ignored: the mask says.
+                Some(bit) if bytes.len() > 1 => Some(chars.all & bit != 0),
+                _ => fast.matches(bytes),
+            },
             _ => None,
         }
     }
@@ -456,6 +460,9 @@ mod tests {
                 Some(Scored::Below) => prop_assert!(want.is_some_and(|s| u32::from(s) < need), "{:?}", want),
                 Some(Scored::None) => prop_assert_eq!(want, None),
                 None => {}
+            }
+            if let Some(matched) = query.last_word_matches(title, chars) {
+                prop_assert_eq!(matched, want.is_some());
             }
         }
 
