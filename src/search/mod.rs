@@ -949,20 +949,17 @@ fn worker(shared: Arc<Shared>) {
             continue;
         };
         let mut first = first;
+        // `behind`: once the first page is shown (see `settle`).
+        let mut settle_here = |matches: &mut [Match], behind: bool| {
+            settle(&items, &query, matches, &mut matchers, &cancelled, behind)
+        };
         if !kept.is_empty() && matches.is_empty() {
             // The same words over the same papers: the same first page.
             first = prev_sorted.min(kept.len());
             matches = kept;
         } else if !kept.is_empty() {
             matches.extend(kept);
-            if !settle(
-                &items,
-                &query,
-                &mut matches,
-                &mut matchers,
-                &cancelled,
-                false,
-            ) {
+            if !settle_here(&mut matches, false) {
                 continue;
             }
             let mut best = matches.clone();
@@ -970,14 +967,7 @@ fn worker(shared: Arc<Shared>) {
             (matches, first) = page_first(best, matches, n);
         }
         if first >= matches.len() {
-            if !settle(
-                &items,
-                &query,
-                &mut matches,
-                &mut matchers,
-                &cancelled,
-                false,
-            ) {
+            if !settle_here(&mut matches, false) {
                 continue;
             }
             drop(items);
@@ -994,14 +984,7 @@ fn worker(shared: Arc<Shared>) {
         let mut rest = shown.matches.clone();
         done = Some(shown);
         if rest[first..].iter().any(|m| !m.is_exact()) {
-            if !settle(
-                &items,
-                &query,
-                &mut rest[first..],
-                &mut matchers,
-                &cancelled,
-                true,
-            ) {
+            if !settle_here(&mut rest[first..], true) {
                 continue;
             }
             done = Some(publish(rest.clone(), n, first, true));
