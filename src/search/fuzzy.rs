@@ -261,12 +261,17 @@ fn each_bit(set: &[u64], from: usize, to: usize, mut f: impl FnMut(usize) -> boo
     }
 }
 
-/// The bonus nucleo gives a match of ASCII byte `c` after byte `prev`
-/// (`None`: at the start).
+/// Calls `f` with each byte of the ASCII text `hay` and the bonus nucleo
+/// gives a match of it there.
 #[inline]
-pub fn bonus_after(prev: Option<u8>, c: u8) -> u16 {
-    let prev = prev.map_or(WHITESPACE, |p| CLASS[p as usize]);
-    u16::from(BONUS[prev as usize][CLASS[c as usize] as usize])
+pub fn each_bonus(hay: &[u8], mut f: impl FnMut(u8, u16)) {
+    // The start counts as white space.
+    let mut prev = WHITESPACE;
+    for &c in hay {
+        let class = CLASS[c as usize];
+        f(c, u16::from(BONUS[prev as usize][class as usize]));
+        prev = class;
+    }
 }
 
 /// The largest bonus, a letter's or digit's at the start or after white

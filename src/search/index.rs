@@ -138,16 +138,13 @@ impl Chars {
     /// An ASCII title's, given its [`title_mask`].
     pub fn ascii(b: &[u8], all: u64) -> Chars {
         let (mut starts, mut inner) = (0, 0);
-        let mut prev = None;
-        for &c in b {
+        fuzzy::each_bonus(b, |c, got| {
             let bit = ASCII_BITS[(c & 0x7f) as usize];
-            let got = fuzzy::bonus_after(prev, c);
             // Branch-free: which of these holds is as good as random.
             let white = got == fuzzy::BONUS_MOST;
             starts |= bit & 0u64.wrapping_sub(u64::from(white));
             inner |= bit & 0u64.wrapping_sub(u64::from(got != 0 && !white));
-            prev = Some(c);
-        }
+        });
         Chars { all, starts, inner }
     }
 
