@@ -274,6 +274,11 @@ pub fn each_bonus(hay: &[u8], mut f: impl FnMut(u8, u16)) {
     }
 }
 
+/// Whether nucleo takes ASCII byte `c` for white space.
+pub fn is_white(c: u8) -> bool {
+    CLASS[c as usize] == WHITESPACE
+}
+
 /// The largest bonus, a letter's or digit's at the start or after white
 /// space.
 pub const BONUS_MOST: u16 = BONUS_BOUNDARY_WHITE;

@@ -212,10 +212,7 @@ fn word_bonus_sse2(b: &[u8]) -> (u64, u64) {
         let before = o.checked_sub(1).map(|k| b[k]);
         let carry = |test: fn(u8) -> bool, start: bool| u32::from(before.map_or(start, test));
         let prev = |m: u32, c: u32| ((m << 1) | c) & 0xffff;
-        let p_white = prev(
-            white,
-            carry(|c| matches!(c, b' ' | b'\t' | b'\n' | 0x0C | b'\r'), true),
-        );
+        let p_white = prev(white, carry(fuzzy::is_white, true));
         let p_lower = prev(lower, carry(|c| c.is_ascii_lowercase(), false));
         let p_alpha = prev(alpha, carry(|c| c.is_ascii_alphabetic(), false));
         let p_digit = prev(digit, carry(|c| c.is_ascii_digit(), false));
