@@ -17,7 +17,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 fn main() {
-    paperboat::alloc::keep_freed_memory();
+    paperboat::alloc::configure();
     let files: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| a != "--bench")

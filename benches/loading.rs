@@ -21,7 +21,7 @@ fn peak_mib() -> Option<f64> {
 }
 
 fn main() {
-    paperboat::alloc::keep_freed_memory();
+    paperboat::alloc::configure();
     let files: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| a != "--bench")

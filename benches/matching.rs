@@ -10,7 +10,7 @@ use paperboat::corpus::text;
 use paperboat::search::{Scope, rank_papers};
 
 fn main() {
-    paperboat::alloc::keep_freed_memory();
+    paperboat::alloc::configure();
     let files: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| a != "--bench")

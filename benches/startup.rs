@@ -49,7 +49,7 @@ fn once(bin: &str, args: &[String], state: &std::path::Path) -> Duration {
 }
 
 fn main() {
-    paperboat::alloc::keep_freed_memory();
+    paperboat::alloc::configure();
     let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| a != "--bench")

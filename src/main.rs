@@ -1,7 +1,7 @@
 //! The `paperboat` binary: everything lives in the library.
 
 fn main() -> std::process::ExitCode {
-    paperboat::alloc::keep_freed_memory();
+    paperboat::alloc::configure();
     paperboat::cli::main()
 }
 
