@@ -40,7 +40,7 @@ mod titles;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
-use std::sync::{Arc, Condvar, Mutex, RwLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock, RwLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -733,10 +733,14 @@ fn run_pass(
     let mut all: Vec<Match> = Vec::with_capacity(total);
     let mut best: Vec<Match> = Vec::new();
     let mut ok = true;
-    std::thread::scope(|s| {
+    // On threads kept from pass to pass: a thread started for each pass
+    // was often placed on the core its sibling ran on, the other idle,
+    // the two taking turns for up to 14 ms (seen in `perf sched` over the
+    // 100k keystroke benchmark); a woken thread goes to an idle core.
+    rayon::in_place_scope(|s| {
         for m in matchers.iter_mut().take(threads) {
             let (tx, next) = (tx.clone(), &next);
-            s.spawn(move || {
+            s.spawn(move |_| {
                 let mut top = Top::default();
                 loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);
@@ -1039,45 +1043,65 @@ fn settle(
         return true;
     }
     let per = matches.len().div_ceil(matchers.len()).max(1);
-    std::thread::scope(|s| {
-        let parts: Vec<_> = matches
-            .chunks_mut(per)
-            .zip(matchers.iter_mut())
-            .map(|(part, matcher)| {
-                s.spawn(move || {
-                    if behind {
-                        lower_priority();
-                    }
-                    for (k, m) in part.iter_mut().enumerate() {
-                        // Each is scored whole: a newer request is seen
-                        // within tens of microseconds.
-                        if k % SETTLE_CANCEL_EVERY == 0 && cancelled() {
-                            return false;
-                        }
-                        if m.is_exact() {
-                            continue;
-                        }
-                        let i = m.idx as usize;
-                        let (from, base) = match m.head_score() {
-                            Some(h) => (query.words.len().saturating_sub(1), h),
-                            None => (0, 0),
-                        };
-                        // It matched: it has a score.
-                        let (score, head) = query
-                            .score_title_from(items.title(i), matcher, from, base)
-                            .unwrap_or_default();
-                        *m = Match {
-                            head,
-                            ..Match::new(m.idx, score, items.title_len(i))
-                        };
-                    }
-                    true
-                })
-            })
-            .collect();
-        // Threads not joined here are joined as the scope ends.
-        parts.into_iter().all(|h| h.join().unwrap_or(false))
+    let ok = AtomicBool::new(true);
+    let settle_part = |part: &mut [Match], matcher: &mut Matcher| {
+        for (k, m) in part.iter_mut().enumerate() {
+            // Each is scored whole: a newer request is seen within tens
+            // of microseconds.
+            if k % SETTLE_CANCEL_EVERY == 0 && cancelled() {
+                ok.store(false, Ordering::Relaxed);
+                return;
+            }
+            if m.is_exact() {
+                continue;
+            }
+            let i = m.idx as usize;
+            let (from, base) = match m.head_score() {
+                Some(h) => (query.words.len().saturating_sub(1), h),
+                None => (0, 0),
+            };
+            // It matched: it has a score.
+            let (score, head) = query
+                .score_title_from(items.title(i), matcher, from, base)
+                .unwrap_or_default();
+            *m = Match {
+                head,
+                ..Match::new(m.idx, score, items.title_len(i))
+            };
+        }
+    };
+    let parts = matches.chunks_mut(per).zip(matchers.iter_mut());
+    match behind.then(behind_pool).flatten() {
+        Some(pool) => pool.in_place_scope(|s| spawn_each(s, parts, &settle_part)),
+        None => rayon::in_place_scope(|s| spawn_each(s, parts, &settle_part)),
+    }
+    ok.into_inner()
+}
+
+/// `work(part, matcher)` for each of `parts` on `s`'s threads.
+fn spawn_each<'s, 'p: 's>(
+    s: &rayon::Scope<'s>,
+    parts: impl Iterator<Item = (&'p mut [Match], &'p mut Matcher)>,
+    work: &'s (dyn Fn(&mut [Match], &mut Matcher) + Sync),
+) {
+    for (part, matcher) in parts {
+        s.spawn(move |_| work(part, matcher));
+    }
+}
+
+/// Threads at lowered priority (see [`lower_priority`]) for [`settle`]
+/// behind the reader; `None` where they could not be started.
+fn behind_pool() -> Option<&'static rayon::ThreadPool> {
+    static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(match_threads())
+            .thread_name(|k| format!("paperboat-settle-{k}"))
+            .start_handler(|_| lower_priority())
+            .build()
+            .ok()
     })
+    .as_ref()
 }
 
 /// Bounded matches [`settle`] scores between checks for a newer request.
