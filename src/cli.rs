@@ -348,7 +348,8 @@ fn search(args: &SearchArgs) -> anyhow::Result<ExitCode> {
         load::load_titles(&Input::from_args(&args.files), &load_options(&args.load))?;
     say_reports(&reports);
     let matches = list.rank(&args.query);
-    print_matches(args, &matches, |out, m| {
+    let ahead = |m: &search::Match, far| list.prefetch_line(m.idx as usize, far);
+    print_matches(args, &matches, ahead, |out, m| {
         list.write_line(out, m.idx as usize);
         Ok(())
     })?;
@@ -363,29 +364,34 @@ fn search_papers(args: &SearchArgs) -> anyhow::Result<ExitCode> {
     let loaded = load_files(&args.load, &args.files)?;
     let corpus = &loaded.corpus;
     let matches = search::rank_papers(&corpus.papers, &args.query, args.scope.into());
-    print_matches(args, &matches, |out, m| {
-        let i = m.idx as usize;
-        let p = &corpus.papers[i];
-        let title = markup::plain_cow(&p.title);
-        if args.json {
-            let hit = Hit {
-                id: p.id.as_str(),
-                short_id: corpus.short_id(i),
-                title,
-                abstract_text: p.abstract_text.text(),
-                source: &p.source,
-                score: m.points(),
-                authors: &p.authors,
-                year: p.year,
-                venue: p.venue.as_deref(),
-                links: p.links(),
-            };
-            serde_json::to_writer(&mut *out, &hit)?;
-            writeln!(out)
-        } else {
-            writeln!(out, "{}\t{}", corpus.short_id(i), title)
-        }
-    })?;
+    print_matches(
+        args,
+        &matches,
+        |_, _| {},
+        |out, m| {
+            let i = m.idx as usize;
+            let p = &corpus.papers[i];
+            let title = markup::plain_cow(&p.title);
+            if args.json {
+                let hit = Hit {
+                    id: p.id.as_str(),
+                    short_id: corpus.short_id(i),
+                    title,
+                    abstract_text: p.abstract_text.text(),
+                    source: &p.source,
+                    score: m.points(),
+                    authors: &p.authors,
+                    year: p.year,
+                    venue: p.venue.as_deref(),
+                    links: p.links(),
+                };
+                serde_json::to_writer(&mut *out, &hit)?;
+                writeln!(out)
+            } else {
+                writeln!(out, "{}\t{}", corpus.short_id(i), title)
+            }
+        },
+    )?;
     // As in `search`.
     std::mem::forget(loaded);
     Ok(found(&matches))
@@ -400,17 +406,29 @@ fn found(matches: &[search::Match]) -> ExitCode {
     }
 }
 
+/// How many lines ahead [`print_matches`] asks for what a line reads.
+const AHEAD: usize = 8;
+
 /// Prints the matches (at most `--limit`), one `line` each, formatted in
-/// blocks on every core and written in order.
+/// blocks on every core and written in order; `ahead(m, far)` is called
+/// for the match [`AHEAD`] lines on (`far`: twice that), to start
+/// fetching what its line will read.
 fn print_matches(
     args: &SearchArgs,
     matches: &[search::Match],
+    ahead: impl Fn(&search::Match, bool) + Sync,
     line: impl Fn(&mut Vec<u8>, &search::Match) -> io::Result<()> + Sync,
 ) -> anyhow::Result<()> {
     let shown = &matches[..args.limit.unwrap_or(usize::MAX).min(matches.len())];
     let format_block = |block: &[search::Match]| -> io::Result<Vec<u8>> {
         let mut out = Vec::with_capacity(block.len() * 64);
-        for m in block {
+        for (k, m) in block.iter().enumerate() {
+            if let Some(a) = block.get(k + 2 * AHEAD) {
+                ahead(a, true);
+            }
+            if let Some(a) = block.get(k + AHEAD) {
+                ahead(a, false);
+            }
             line(&mut out, m)?;
         }
         Ok(out)

@@ -995,6 +995,20 @@ impl TitleList {
         }
     }
 
+    /// Asks the CPU to start fetching what [`TitleList::write_line`]
+    /// reads for paper `i`: `far`, where its id and title lie; else (that
+    /// fetched by now) the title's text. Lines written in rank order read
+    /// the titles all over memory, each read waiting on memory; fetched
+    /// a few lines ahead, `search rl` on 1M titles (780k lines) took
+    /// 0.66-0.75 s against 0.74-0.86 s (6 alternating runs each).
+    pub fn prefetch_line(&self, i: usize, far: bool) {
+        let (part, j) = self.locate(i);
+        if far && let Some(id) = part.ids.get(j) {
+            crate::search::prefetch(id);
+        }
+        part.titles.prefetch(j, far);
+    }
+
     /// Writes paper `i`'s line of `search` output: short id, tab, title's
     /// readable text.
     pub fn write_line(&self, out: &mut Vec<u8>, i: usize) {

@@ -51,7 +51,7 @@ use crate::text::markup;
 use index::{Bits, Chars, WordIndex, title_mask};
 use query::TITLE_TIER;
 pub use query::{Query, extends};
-pub use titles::{TitleIndex, retain_kept, retain_sparse, set_sparse};
+pub use titles::{TitleIndex, prefetch, retain_kept, retain_sparse, set_sparse};
 
 /// What a query is matched against.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]

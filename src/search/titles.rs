@@ -74,6 +74,23 @@ impl TitleIndex {
         }
     }
 
+    /// Asks the CPU to start fetching what [`TitleIndex::text`] reads
+    /// for title `i`: where it lies (`far`), or, that fetched by now, its
+    /// text. For reading titles in an order other than theirs, a few
+    /// ahead.
+    pub fn prefetch(&self, i: usize, far: bool) {
+        let Some(s) = self.items.spans.get(i) else {
+            return;
+        };
+        if far {
+            prefetch(s);
+        } else if !s.wide
+            && let Some(b) = self.items.ascii.get(s.start)
+        {
+            prefetch(b);
+        }
+    }
+
     /// Replaces title `i`'s text.
     pub fn set(&mut self, i: usize, plain: &str) {
         if i >= self.len() {
@@ -141,6 +158,19 @@ pub fn retain_sparse<T: Default>(at: &mut Vec<u32>, values: &mut Vec<T>, keep: &
     }
     at.truncate(out);
     values.truncate(out);
+}
+
+/// Asks the CPU to start fetching the cache line at `p`; only a hint.
+pub fn prefetch<T>(p: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing the program sees and cannot fault;
+    // SSE, which it needs, is part of x86-64.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>((p as *const T).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 #[cfg(test)]
