@@ -123,6 +123,12 @@ pub const MAX_PER_CHAR: u32 = (SCORE_MATCH + BONUS_BOUNDARY_WHITE) as u32;
 /// See [`MAX_PER_CHAR`].
 pub const MAX_FIRST_EXTRA: u32 = BONUS_BOUNDARY_WHITE as u32;
 
+/// The most a word of `chars` characters scores: whole, at the start of a
+/// word (see [`MAX_PER_CHAR`]).
+pub const fn word_most(chars: usize) -> u32 {
+    chars as u32 * MAX_PER_CHAR + MAX_FIRST_EXTRA
+}
+
 /// A matrix cell: the best score with this needle character matched here,
 /// and the bonus a consecutive match inherits.
 #[derive(Clone, Copy, Default)]
@@ -437,7 +443,7 @@ impl Needle {
     /// [`Scored::Below`] without working out its score. `None` when nucleo
     /// must answer.
     pub fn score_at_least(&self, hay: &[u8], need: u16) -> Option<Scored> {
-        let most = self.bytes.len() as u32 * MAX_PER_CHAR + MAX_FIRST_EXTRA;
+        let most = word_most(self.bytes.len());
         self.score_at_least_else(
             hay,
             need,
@@ -493,7 +499,7 @@ impl Needle {
             }
             // The best any alignment can score: the needle whole, at the
             // start of a word.
-            let most = (m as u32 * MAX_PER_CHAR + MAX_FIRST_EXTRA) as u16;
+            let most = word_most(m) as u16;
             if need > most {
                 return Some(Scored::Below);
             }

@@ -6,7 +6,7 @@
 use nucleo::pattern::{Atom, AtomKind, CaseMatching, Normalization};
 use nucleo::{Matcher, Utf32Str};
 
-use super::fuzzy::{MAX_FIRST_EXTRA, MAX_PER_CHAR, Needle, PAIR_APART_MOST, SCORE_PLAIN, Scored};
+use super::fuzzy::{MAX_PER_CHAR, Needle, PAIR_APART_MOST, SCORE_PLAIN, Scored, word_most};
 use super::index::{Bits, Chars, needle_mask};
 
 /// One query word.
@@ -117,11 +117,7 @@ impl Query {
         let head = words.split_last().map_or(&[][..], |(_, head)| head);
         let head_most = head
             .iter()
-            .map(|w| {
-                w.fast
-                    .as_ref()
-                    .map(|_| w.needle.chars().count() as u32 * MAX_PER_CHAR + MAX_FIRST_EXTRA)
-            })
+            .map(|w| w.fast.as_ref().map(|_| word_most(w.needle.chars().count())))
             .sum();
         Query { words, head_most }
     }
@@ -154,9 +150,8 @@ impl Query {
     pub fn growth_over(&self, prev: &Query) -> Option<u32> {
         let last = self.words.last()?;
         last.fast.as_ref()?;
-        let chars = last.needle.chars().count() as u32;
         if self.words.len() == prev.words.len() + 1 {
-            return Some(chars * MAX_PER_CHAR + MAX_FIRST_EXTRA);
+            return Some(word_most(last.needle.chars().count()));
         }
         let old = prev.words.last()?;
         old.fast.as_ref()?;
@@ -201,7 +196,7 @@ impl Query {
             && bytes.len() > 1
             && bytes.len() <= usize::from(u16::MAX)
         {
-            let most = MAX_PER_CHAR + MAX_FIRST_EXTRA;
+            let most = word_most(1);
             if chars.starts & bit != 0 {
                 return Some(Scored::Exact(most as u16));
             }
