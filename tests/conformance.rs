@@ -1,4 +1,4 @@
-//! Every real export in `../shared/corpora` (see its PROVENANCE.md) loads
+//! Every real export in `tests/data/corpora` (see tests/data/PROVENANCE.md) loads
 //! through the same path as the reader, with the number of papers and of
 //! abstracts counted independently of paperboat:
 //!
@@ -52,10 +52,10 @@ const EXPECTED: &[(&str, usize, usize)] = &[
 ];
 
 fn corpora() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpora");
     assert!(
         dir.is_dir(),
-        "{} is missing: the conformance tests need the shared corpora beside the checkout",
+        "{} is missing: the real corpora belong in tests/data/corpora",
         dir.display()
     );
     dir

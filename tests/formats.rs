@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use common::{Pty, run};
 
 fn corpora() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpora");
     assert!(dir.is_dir(), "{} is missing", dir.display());
     dir
 }

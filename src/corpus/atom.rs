@@ -587,10 +587,10 @@ elsewhere: 3 &lt; 4, &#x3b1; &#945; &quot;q&quot;.
     // -- Real file -----------------------------------------------------------
 
     fn corpus(name: &str) -> String {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpora/");
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpora/");
         let path = format!("{dir}{name}");
         std::fs::read_to_string(&path).unwrap_or_else(|e| {
-            panic!("the real-corpus test needs {path} (the shared corpora folder next to the crate): {e}")
+            panic!("the real-corpus test needs {path} (tests/data/corpora): {e}")
         })
     }
 

@@ -1510,10 +1510,10 @@ mod tests {
     }
 
     fn corpus(name: &str) -> String {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpora");
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpora");
         let path = format!("{dir}/{name}");
         std::fs::read_to_string(&path).unwrap_or_else(|e| {
-            panic!("the shared corpora must be present at {path} ({e}); they are not optional")
+            panic!("the real corpora are part of the repository; {path}: {e}")
         })
     }
 

@@ -2012,7 +2012,7 @@ mod props {
 
     /// Real files, cut to a size that keeps the test quick.
     fn samples() -> Vec<(Format, Vec<u8>)> {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpora");
         let mut out = vec![(Format::Text, BUNDLED[0].1.as_bytes()[..4000].to_vec())];
         for (name, format) in [
             ("bib_mendeley_export_512.bib", Format::Bibtex),
@@ -2023,7 +2023,7 @@ mod props {
         ] {
             let bytes = std::fs::read(dir.join(name)).unwrap_or_else(|e| {
                 panic!(
-                    "{}: {e} (the shared corpora must be beside the checkout)",
+                    "{}: {e} (tests/data/corpora)",
                     dir.join(name).display()
                 )
             });

@@ -7,7 +7,7 @@
 //! line, a record from `TY  - JOUR` to `ER  -`. Web of Science's own
 //! "plain text" export and PubMed's "PubMed format" (`.nbib`) look alike,
 //! so one reader takes all three. (Both services also export RIS, and the
-//! files named after them in the shared corpora are RIS.)
+//! files named after them in tests/data/corpora are RIS.)
 //!
 //! ```text
 //! RIS                      Web of Science            MEDLINE
@@ -972,9 +972,9 @@ mod tests {
     /// Reads a corpus file; a missing folder fails the test loudly.
     macro_rules! corpus {
         ($name:literal) => {{
-            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpora/", $name);
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpora/", $name);
             let bytes = std::fs::read(path).unwrap_or_else(|e| {
-                panic!("corpus file {path} cannot be read ({e}); the conformance tests need the shared corpora folder")
+                panic!("corpus file {path} cannot be read ({e}); it belongs in tests/data/corpora")
             });
             String::from_utf8_lossy(&bytes).into_owned()
         }};
