@@ -11,8 +11,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde::Serialize;
 
 use crate::corpus::Lookup;
-use crate::corpus::load::{self, Input, Loaded};
 use crate::export::{self, JsonPaper};
+use crate::loading::{self, Input, Loaded};
 use crate::search::{self, Scope};
 use crate::store::{self, Field, Store};
 use crate::text::markup;
@@ -47,7 +47,7 @@ pub struct Cli {
 pub struct LoadArgs {
     /// Read every input as this format instead of detecting it.
     #[arg(long, value_enum)]
-    pub format: Option<load::Format>,
+    pub format: Option<loading::Format>,
     /// Refuse inputs larger than SIZE (bytes, or with K, M, G: 500M, 2G).
     #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
     pub max_size: u64,
@@ -223,7 +223,7 @@ pub struct ExportArgs {
     pub files: Vec<PathBuf>,
     /// Read every input as this format instead of detecting it.
     #[arg(long, value_enum, value_name = "FORMAT")]
-    pub input_format: Option<load::Format>,
+    pub input_format: Option<loading::Format>,
     /// Refuse inputs larger than SIZE (bytes, or with K, M, G: 500M, 2G).
     #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
     pub max_size: u64,
@@ -297,33 +297,33 @@ fn emit(f: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> anyhow::Result<()> 
 }
 
 /// Load options from the command line.
-fn load_options(args: &LoadArgs) -> load::Options {
-    load::Options {
+fn load_options(args: &LoadArgs) -> loading::Options {
+    loading::Options {
         format: args.format,
         max_size: args.max_size,
-        ..load::Options::default()
+        ..loading::Options::default()
     }
 }
 
 /// Loads the files; what loaded with a warning (skipped records, a file
 /// refused) is said on stderr.
 fn load_files(args: &LoadArgs, files: &[PathBuf]) -> anyhow::Result<Loaded> {
-    let loaded = load::load(&Input::from_args(files), &load_options(args))?;
+    let loaded = loading::load(&Input::from_args(files), &load_options(args))?;
     say_reports(&loaded.reports);
     Ok(loaded)
 }
 
 /// Says on stderr what loaded with a warning.
-fn say_reports(reports: &[load::Report]) {
+fn say_reports(reports: &[loading::Report]) {
     for r in reports.iter().filter(|r| !r.clean()) {
         eprintln!("paperboat: {r}");
     }
 }
 
 fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
-    let reports = match load::load(&Input::from_args(&args.files), &load_options(&args.load)) {
+    let reports = match loading::load(&Input::from_args(&args.files), &load_options(&args.load)) {
         Ok(loaded) => loaded.reports,
-        Err(load::LoadError::NoPapers(reports)) => reports,
+        Err(loading::LoadError::NoPapers(reports)) => reports,
     };
     let failed = reports.iter().any(|r| r.error.is_some());
     emit(|out| {
@@ -345,7 +345,7 @@ fn search(args: &SearchArgs) -> anyhow::Result<ExitCode> {
     }
     // `<id>\t<title>` lines need only titles and ids: papers are not kept.
     let (list, reports) =
-        load::load_titles(&Input::from_args(&args.files), &load_options(&args.load))?;
+        loading::load_titles(&Input::from_args(&args.files), &load_options(&args.load))?;
     say_reports(&reports);
     let matches = list.rank(&args.query);
     let ahead = |m: &search::Match, far| list.prefetch_line(m.idx as usize, far);
@@ -716,7 +716,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let options = load_options(&cli.load);
             // Inputs that cannot be read at all are said before the
             // screen is taken; the rest streams in while the reader runs.
-            load::precheck(&inputs, &options)?;
+            loading::precheck(&inputs, &options)?;
             let start = crate::terminal::Start {
                 inputs,
                 options,

@@ -16,9 +16,10 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
-use super::abstracts::{Abstract, FileText};
-use super::{
-    Batch, Corpus, Dedup, Paper, Parsed, TitleList, atom, bibtex, csv, id_key, json, ris, text,
+use crate::corpus::abstracts::{Abstract, FileText};
+use crate::corpus::{
+    Batch, Corpus, Dedup, Paper, Parsed, Record, TitleList, atom, bibtex, csv, id_key, json, ris,
+    text,
 };
 use crate::search::Prepared;
 use crate::text::sanitize;
@@ -747,23 +748,22 @@ fn parse_piece(
         skipped,
         without_abstract,
     } = &mut piece;
-    let mut push = |record: super::Record,
-                    deferred: Option<(Abstract, &str)>,
-                    skipped: &mut Vec<(usize, String)>| {
-        let line = record.line;
-        match record.into_paper_deferring(list, 0, deferred) {
-            Some(p) => {
-                keys.push(id_key(&p.id));
-                *without_abstract += usize::from(p.abstract_text.is_empty());
-                if titles_only {
-                    titles.push_paper(p);
-                } else {
-                    papers.push(p);
+    let mut push =
+        |record: Record, deferred: Option<(Abstract, &str)>, skipped: &mut Vec<(usize, String)>| {
+            let line = record.line;
+            match record.into_paper_deferring(list, 0, deferred) {
+                Some(p) => {
+                    keys.push(id_key(&p.id));
+                    *without_abstract += usize::from(p.abstract_text.is_empty());
+                    if titles_only {
+                        titles.push_paper(p);
+                    } else {
+                        papers.push(p);
+                    }
                 }
+                None => skipped.push((line, NONE.to_string())),
             }
-            None => skipped.push((line, NONE.to_string())),
-        }
-    };
+        };
     match format {
         Format::Jsonl => {
             for (k, line) in split_lines(text).enumerate() {
@@ -2022,10 +2022,7 @@ mod props {
             ("tsv_csl_chinese_abstracts_dev.tsv", Format::Tsv),
         ] {
             let bytes = std::fs::read(dir.join(name)).unwrap_or_else(|e| {
-                panic!(
-                    "{}: {e} (tests/data/corpora)",
-                    dir.join(name).display()
-                )
+                panic!("{}: {e} (tests/data/corpora)", dir.join(name).display())
             });
             out.push((format, bytes[..bytes.len().min(6000)].to_vec()));
         }
