@@ -7,12 +7,13 @@ use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde::Serialize;
 
 use crate::corpus::Lookup;
 use crate::export::{self, JsonPaper};
-use crate::loading::{self, Input, Loaded};
+use crate::loading::{self, Format, Input, Loaded};
 use crate::search::{self, Scope};
 use crate::store::{self, Field, Store};
 use crate::text::markup;
@@ -46,11 +47,37 @@ pub struct Cli {
 #[derive(Args, Debug, Clone)]
 pub struct LoadArgs {
     /// Read every input as this format instead of detecting it.
-    #[arg(long, value_enum)]
-    pub format: Option<loading::Format>,
+    #[arg(long, value_parser = input_format())]
+    pub format: Option<Format>,
     /// Refuse inputs larger than SIZE (bytes, or with K, M, G: 500M, 2G).
     #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
     pub max_size: u64,
+}
+
+/// The values of `--format` (and `export --input-format`): the name of a
+/// format. Help lists every name with what it reads, and any other name is
+/// refused with the list, as clap refuses any value not among the possible.
+fn input_format() -> impl TypedValueParser<Value = Format> {
+    PossibleValuesParser::new(
+        Format::all().map(|f| PossibleValue::new(f.name()).help(format_help(f))),
+    )
+    .map(|name| Format::named(&name).expect("every possible value names a format"))
+}
+
+/// What a format is, as `--help` says it.
+fn format_help(format: Format) -> &'static str {
+    match format.name() {
+        "text" => "Paragraphs, as the bundled lists",
+        "lines" => "One paper per line",
+        "bibtex" => "BibTeX or BibLaTeX",
+        "ris" => "RIS (and Web of Science / MEDLINE tagged text)",
+        "json" => "A JSON document",
+        "jsonl" => "JSON Lines",
+        "atom" => "An arXiv API Atom feed",
+        "csv" => "Comma-separated values with a header row",
+        "tsv" => "Tab-separated values with a header row",
+        _ => "",
+    }
 }
 
 /// `500M`, `2G`, `1024` → bytes.
@@ -222,8 +249,8 @@ pub struct ExportArgs {
     /// Files to export from (`-` for standard input). None: the bundled lists.
     pub files: Vec<PathBuf>,
     /// Read every input as this format instead of detecting it.
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub input_format: Option<loading::Format>,
+    #[arg(long, value_name = "FORMAT", value_parser = input_format())]
+    pub input_format: Option<Format>,
     /// Refuse inputs larger than SIZE (bytes, or with K, M, G: 500M, 2G).
     #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
     pub max_size: u64,
@@ -785,6 +812,62 @@ pub fn main() -> ExitCode {
         Err(e) => {
             eprintln!("paperboat: {e:#}");
             ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn every_format_is_the_value_of_its_name_and_has_help() {
+        for format in Format::all() {
+            assert!(!format_help(format).is_empty(), "{}", format.name());
+            let cli = Cli::try_parse_from(["paperboat", "--format", format.name()]).unwrap();
+            assert_eq!(cli.load.format, Some(format));
+        }
+    }
+
+    #[test]
+    fn an_unknown_format_is_refused_with_the_list_of_formats() {
+        let names: Vec<&str> = Format::all().map(Format::name).collect();
+        let list = format!("[possible values: {}]", names.join(", "));
+        for args in [
+            &["paperboat", "--format", "bogus"][..],
+            &["paperboat", "search", "--format", "JSON", "x"],
+            &[
+                "paperboat",
+                "export",
+                "--format",
+                "json",
+                "--input-format",
+                "bogus",
+            ],
+        ] {
+            let err = Cli::try_parse_from(args).unwrap_err();
+            assert_eq!(err.kind(), clap::error::ErrorKind::InvalidValue, "{args:?}");
+            assert!(err.to_string().contains(&list), "{err}");
+        }
+    }
+
+    #[test]
+    fn the_help_of_every_command_that_reads_files_lists_the_formats() {
+        let mut cli = Cli::command();
+        cli.build();
+        let mut helps = vec![("paperboat", cli.render_long_help().to_string())];
+        for name in ["search", "list", "mark", "export", "show", "check"] {
+            let sub = cli.find_subcommand_mut(name).unwrap();
+            helps.push((name, sub.render_long_help().to_string()));
+        }
+        for (name, help) in helps {
+            for format in Format::all() {
+                let line = format!("- {}:", format.name());
+                assert!(help.contains(&line), "{name}: {line}\n{help}");
+                assert!(help.contains(format_help(format)), "{name}\n{help}");
+            }
         }
     }
 }

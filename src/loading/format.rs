@@ -8,7 +8,7 @@ use std::path::Path;
 use crate::corpus::{Parsed, atom, bibtex, csv, json, ris, text};
 
 /// The formats paperboat reads (also the values of `--format`).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Format {
     /// Paragraphs, as the bundled lists.
     Text,
