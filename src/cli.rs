@@ -824,6 +824,7 @@ mod tests {
 
     #[test]
     fn every_format_is_the_value_of_its_name_and_has_help() {
+        assert!(Format::all().count() > 1);
         for format in Format::all() {
             assert!(!format_help(format).is_empty(), "{}", format.name());
             let cli = Cli::try_parse_from(["paperboat", "--format", format.name()]).unwrap();
