@@ -216,33 +216,87 @@ fn looks_like_json_lines(head: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// The format named `name` (tests name formats as `--format` does).
+    fn f(name: &str) -> Format {
+        Format::named(name).unwrap()
+    }
+
     #[test]
     fn formats_are_detected_from_content_with_the_extension_as_a_hint() {
-        let cases: &[(&str, Option<Format>, Format)] = &[
-            ("@article{k, title={T}}", None, Format::Bibtex),
-            (
-                "% comment\n\n@Misc (k, title = \"T\")",
-                None,
-                Format::Bibtex,
-            ),
-            ("TY  - JOUR\nTI  - T\nER  - \n", None, Format::Ris),
-            ("FN Clarivate\nVR 1.0\nPT J\n", None, Format::Ris),
-            ("[{\"title\": \"T\"}]", None, Format::Json),
+        let cases: &[(&str, Option<&str>, &str)] = &[
+            ("@article{k, title={T}}", None, "bibtex"),
+            ("% comment\n\n@Misc (k, title = \"T\")", None, "bibtex"),
+            ("TY  - JOUR\nTI  - T\nER  - \n", None, "ris"),
+            ("FN Clarivate\nVR 1.0\nPT J\n", None, "ris"),
+            ("[{\"title\": \"T\"}]", None, "json"),
             (
                 "{\"title\": \"T\"}\n{\"title\": \"U\"}\n",
-                Some(Format::Jsonl),
-                Format::Jsonl,
+                Some("jsonl"),
+                "jsonl",
             ),
-            ("<?xml version=\"1.0\"?><feed/>", None, Format::Atom),
-            ("title,abstract\nT,A\n", None, Format::Csv),
-            ("Title\tAbstract\nT\tA\n", None, Format::Tsv),
-            ("a,b\n1,2\n", Some(Format::Csv), Format::Csv),
-            ("List\n\nAn abstract.\n\nAnother.", None, Format::Text),
-            ("Title one\nTitle two\nTitle three\n", None, Format::Lines),
-            ("Just one paragraph of text.", None, Format::Text),
+            ("<?xml version=\"1.0\"?><feed/>", None, "atom"),
+            ("title,abstract\nT,A\n", None, "csv"),
+            ("Title\tAbstract\nT\tA\n", None, "tsv"),
+            ("a,b\n1,2\n", Some("csv"), "csv"),
+            ("List\n\nAn abstract.\n\nAnother.", None, "text"),
+            ("Title one\nTitle two\nTitle three\n", None, "lines"),
+            ("Just one paragraph of text.", None, "text"),
         ];
         for (text, hint, want) in cases {
-            assert_eq!(detect(text, *hint), *want, "{text:?}");
+            assert_eq!(detect(text, hint.map(f)), f(want), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_head_of_json_objects_one_a_line_is_json_lines() {
+        let lines = "{\"title\": \"T\"}\n{\"title\": \"U\"}\n";
+        assert_eq!(detect(lines, None), f("json"));
+        assert_eq!(detect_head(lines, None), f("jsonl"));
+        assert_eq!(detect_head(lines, Some(f("json"))), f("jsonl"));
+        // One object over several lines is one document.
+        assert_eq!(detect_head("{\n\"title\": \"T\"\n}\n", None), f("json"));
+        assert_eq!(detect_head("[{\"title\": \"T\"}]", None), f("json"));
+        assert_eq!(detect_head("Title one\nTitle two\n", None), f("lines"));
+    }
+
+    #[test]
+    fn every_format_has_its_name_and_says_how_it_loads() {
+        let names: Vec<&str> = Format::all().map(Format::name).collect();
+        assert_eq!(
+            names,
+            [
+                "text", "lines", "bibtex", "ris", "json", "jsonl", "atom", "csv", "tsv"
+            ]
+        );
+        for format in Format::all() {
+            assert_eq!(Format::named(format.name()), Some(format));
+        }
+        assert_eq!(Format::named("JSON"), None);
+        let line_oriented: Vec<&str> = Format::all()
+            .filter(|f| f.line_oriented())
+            .map(Format::name)
+            .collect();
+        assert_eq!(line_oriented, ["lines", "jsonl"]);
+        let deferring: Vec<&str> = Format::all()
+            .filter(|f| f.defers_abstracts())
+            .map(Format::name)
+            .collect();
+        assert_eq!(deferring, ["jsonl"]);
+        for (file, want) in [
+            ("a.BIB", Some("bibtex")),
+            ("a.nbib", Some("ris")),
+            ("a.ndjson", Some("jsonl")),
+            ("a.xml", Some("atom")),
+            ("a.tab", Some("tsv")),
+            ("a.md", Some("text")),
+            ("a.pdf", None),
+            ("README", None),
+        ] {
+            assert_eq!(
+                Format::from_extension(Path::new(file)),
+                want.map(f),
+                "{file}"
+            );
         }
     }
 }
