@@ -9,8 +9,8 @@
 use std::time::{Duration, Instant};
 
 use paperboat::app::{Action, App};
-use paperboat::corpus::load::Loaded;
 use paperboat::corpus::{Corpus, text};
+use paperboat::loading::Loaded;
 use paperboat::store::Store;
 use paperboat::ui;
 use ratatui::Terminal;

@@ -9,7 +9,7 @@
 use std::time::Instant;
 
 use paperboat::corpus::Corpus;
-use paperboat::corpus::load::{Event, Input, Options, expected_papers, stream};
+use paperboat::loading::{Event, Input, Options, expected_papers, stream};
 use paperboat::search::Search;
 
 /// Peak resident memory so far, in MiB (Linux).

@@ -7,8 +7,8 @@
 use std::time::{Duration, Instant};
 
 use crate::corpus::Corpus;
-use crate::corpus::load::{self, LoadError, Loaded, Report};
 use crate::keys::Keymap;
+use crate::loading::{self as load, LoadError, Loaded, Report};
 use crate::search::{Scope, Search};
 use crate::store::{Field, Store};
 use crate::ui;
@@ -1275,7 +1275,7 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::load;
+    use crate::loading as load;
     use crate::store::Store;
     use std::time::Duration;
 

@@ -7,12 +7,13 @@ use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde::Serialize;
 
 use crate::corpus::Lookup;
-use crate::corpus::load::{self, Input, Loaded};
 use crate::export::{self, JsonPaper};
+use crate::loading::{self, Format, Input, Loaded};
 use crate::search::{self, Scope};
 use crate::store::{self, Field, Store};
 use crate::text::markup;
@@ -46,11 +47,37 @@ pub struct Cli {
 #[derive(Args, Debug, Clone)]
 pub struct LoadArgs {
     /// Read every input as this format instead of detecting it.
-    #[arg(long, value_enum)]
-    pub format: Option<load::Format>,
+    #[arg(long, value_parser = input_format())]
+    pub format: Option<Format>,
     /// Refuse inputs larger than SIZE (bytes, or with K, M, G: 500M, 2G).
     #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
     pub max_size: u64,
+}
+
+/// The values of `--format` (and `export --input-format`): the name of a
+/// format. Help lists every name with what it reads, and any other name is
+/// refused with the list, as clap refuses any value not among the possible.
+fn input_format() -> impl TypedValueParser<Value = Format> {
+    PossibleValuesParser::new(
+        Format::all().map(|f| PossibleValue::new(f.name()).help(format_help(f))),
+    )
+    .map(|name| Format::named(&name).expect("every possible value names a format"))
+}
+
+/// What a format is, as `--help` says it.
+fn format_help(format: Format) -> &'static str {
+    match format.name() {
+        "text" => "Paragraphs, as the bundled lists",
+        "lines" => "One paper per line",
+        "bibtex" => "BibTeX or BibLaTeX",
+        "ris" => "RIS (and Web of Science / MEDLINE tagged text)",
+        "json" => "A JSON document",
+        "jsonl" => "JSON Lines",
+        "atom" => "An arXiv API Atom feed",
+        "csv" => "Comma-separated values with a header row",
+        "tsv" => "Tab-separated values with a header row",
+        _ => "",
+    }
 }
 
 /// `500M`, `2G`, `1024` → bytes.
@@ -222,8 +249,8 @@ pub struct ExportArgs {
     /// Files to export from (`-` for standard input). None: the bundled lists.
     pub files: Vec<PathBuf>,
     /// Read every input as this format instead of detecting it.
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub input_format: Option<load::Format>,
+    #[arg(long, value_name = "FORMAT", value_parser = input_format())]
+    pub input_format: Option<Format>,
     /// Refuse inputs larger than SIZE (bytes, or with K, M, G: 500M, 2G).
     #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
     pub max_size: u64,
@@ -297,33 +324,33 @@ fn emit(f: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> anyhow::Result<()> 
 }
 
 /// Load options from the command line.
-fn load_options(args: &LoadArgs) -> load::Options {
-    load::Options {
+fn load_options(args: &LoadArgs) -> loading::Options {
+    loading::Options {
         format: args.format,
         max_size: args.max_size,
-        ..load::Options::default()
+        ..loading::Options::default()
     }
 }
 
 /// Loads the files; what loaded with a warning (skipped records, a file
 /// refused) is said on stderr.
 fn load_files(args: &LoadArgs, files: &[PathBuf]) -> anyhow::Result<Loaded> {
-    let loaded = load::load(&Input::from_args(files), &load_options(args))?;
+    let loaded = loading::load(&Input::from_args(files), &load_options(args))?;
     say_reports(&loaded.reports);
     Ok(loaded)
 }
 
 /// Says on stderr what loaded with a warning.
-fn say_reports(reports: &[load::Report]) {
+fn say_reports(reports: &[loading::Report]) {
     for r in reports.iter().filter(|r| !r.clean()) {
         eprintln!("paperboat: {r}");
     }
 }
 
 fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
-    let reports = match load::load(&Input::from_args(&args.files), &load_options(&args.load)) {
+    let reports = match loading::load(&Input::from_args(&args.files), &load_options(&args.load)) {
         Ok(loaded) => loaded.reports,
-        Err(load::LoadError::NoPapers(reports)) => reports,
+        Err(loading::LoadError::NoPapers(reports)) => reports,
     };
     let failed = reports.iter().any(|r| r.error.is_some());
     emit(|out| {
@@ -345,7 +372,7 @@ fn search(args: &SearchArgs) -> anyhow::Result<ExitCode> {
     }
     // `<id>\t<title>` lines need only titles and ids: papers are not kept.
     let (list, reports) =
-        load::load_titles(&Input::from_args(&args.files), &load_options(&args.load))?;
+        loading::load_titles(&Input::from_args(&args.files), &load_options(&args.load))?;
     say_reports(&reports);
     let matches = list.rank(&args.query);
     let ahead = |m: &search::Match, far| list.prefetch_line(m.idx as usize, far);
@@ -716,7 +743,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let options = load_options(&cli.load);
             // Inputs that cannot be read at all are said before the
             // screen is taken; the rest streams in while the reader runs.
-            load::precheck(&inputs, &options)?;
+            loading::precheck(&inputs, &options)?;
             let start = crate::terminal::Start {
                 inputs,
                 options,
@@ -785,6 +812,63 @@ pub fn main() -> ExitCode {
         Err(e) => {
             eprintln!("paperboat: {e:#}");
             ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn every_format_is_the_value_of_its_name_and_has_help() {
+        assert!(Format::all().count() > 1);
+        for format in Format::all() {
+            assert!(!format_help(format).is_empty(), "{}", format.name());
+            let cli = Cli::try_parse_from(["paperboat", "--format", format.name()]).unwrap();
+            assert_eq!(cli.load.format, Some(format));
+        }
+    }
+
+    #[test]
+    fn an_unknown_format_is_refused_with_the_list_of_formats() {
+        let names: Vec<&str> = Format::all().map(Format::name).collect();
+        let list = format!("[possible values: {}]", names.join(", "));
+        for args in [
+            &["paperboat", "--format", "bogus"][..],
+            &["paperboat", "search", "--format", "JSON", "x"],
+            &[
+                "paperboat",
+                "export",
+                "--format",
+                "json",
+                "--input-format",
+                "bogus",
+            ],
+        ] {
+            let err = Cli::try_parse_from(args).unwrap_err();
+            assert_eq!(err.kind(), clap::error::ErrorKind::InvalidValue, "{args:?}");
+            assert!(err.to_string().contains(&list), "{err}");
+        }
+    }
+
+    #[test]
+    fn the_help_of_every_command_that_reads_files_lists_the_formats() {
+        let mut cli = Cli::command();
+        cli.build();
+        let mut helps = vec![("paperboat", cli.render_long_help().to_string())];
+        for name in ["search", "list", "mark", "export", "show", "check"] {
+            let sub = cli.find_subcommand_mut(name).unwrap();
+            helps.push((name, sub.render_long_help().to_string()));
+        }
+        for (name, help) in helps {
+            for format in Format::all() {
+                let line = format!("- {}:", format.name());
+                assert!(help.contains(&line), "{name}: {line}\n{help}");
+                assert!(help.contains(format_help(format)), "{name}\n{help}");
+            }
         }
     }
 }

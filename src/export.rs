@@ -288,7 +288,7 @@ mod tests {
 
     #[test]
     fn bibtex_is_balanced_and_escaped() {
-        let corpus = crate::corpus::load::bundled().corpus;
+        let corpus = crate::loading::bundled().corpus;
         let all: Vec<usize> = (0..corpus.len()).collect();
         let mut out = Vec::new();
         write(&mut out, Format::Bibtex, &corpus, &all, &State::default()).unwrap();
@@ -309,7 +309,7 @@ mod tests {
 
     #[test]
     fn markdown_lists_title_id_source_and_abstract() {
-        let corpus = crate::corpus::load::bundled().corpus;
+        let corpus = crate::loading::bundled().corpus;
         let mut out = Vec::new();
         write(&mut out, Format::Markdown, &corpus, &[1], &State::default()).unwrap();
         let text = String::from_utf8(out).unwrap();

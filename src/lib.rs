@@ -1,6 +1,6 @@
 //! paperboat: a fast terminal reader for lists of research-paper abstracts.
 //!
-//! The flow runs one way. [`corpus::load`] reads files (or the bundled
+//! The flow runs one way. [`loading`] reads files (or the bundled
 //! lists) into a [`corpus::Corpus`], sanitizing every string once. The
 //! [`search::Search`] engine matches queries on background threads. Keys
 //! become [`app::Action`]s through [`keys`]; [`app::App::apply`] is the only
@@ -14,6 +14,7 @@ pub mod config;
 pub mod corpus;
 pub mod export;
 pub mod keys;
+pub mod loading;
 pub mod parallel;
 pub mod search;
 pub mod store;

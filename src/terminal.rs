@@ -21,7 +21,7 @@ use signal_hook::iterator::Signals;
 
 use crate::app::{Action, App, Effect};
 use crate::config::Config;
-use crate::corpus::load::{self, Input, LoadError};
+use crate::loading::{self as load, Input, LoadError};
 use crate::store::Store;
 use crate::ui;
 use crate::ui::theme::no_color_env;

@@ -14,7 +14,7 @@
 
 use std::path::PathBuf;
 
-use paperboat::corpus::load::{Input, Options, load};
+use paperboat::loading::{Input, Options, load};
 
 /// (file, papers, papers with an abstract).
 const EXPECTED: &[(&str, usize, usize)] = &[

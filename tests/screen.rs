@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use paperboat::app::{Action, App};
-use paperboat::corpus::load;
+use paperboat::loading as load;
 use paperboat::ui;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

@@ -11,7 +11,6 @@ pub mod atom;
 pub mod bibtex;
 pub mod csv;
 pub mod json;
-pub mod load;
 pub mod ris;
 pub mod text;
 pub mod title;

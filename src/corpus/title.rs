@@ -871,7 +871,7 @@ mod tests {
     /// starts with, or holds, that name.
     #[test]
     fn seed_abstracts_that_name_their_contribution_have_it_in_the_title() {
-        let corpus = crate::corpus::load::bundled().corpus;
+        let corpus = crate::loading::bundled().corpus;
         let names = [
             "OrchJail",
             "DC-Leap",
@@ -921,7 +921,7 @@ mod tests {
 
     #[test]
     fn seed_titles_are_short_clean_unique_and_stable() {
-        let corpus = crate::corpus::load::bundled().corpus;
+        let corpus = crate::loading::bundled().corpus;
         let mut seen = std::collections::HashSet::new();
         for p in &corpus.papers {
             let t = &p.title;

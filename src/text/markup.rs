@@ -1112,7 +1112,7 @@ mod seed_tests {
     /// Renders every bundled abstract and returns the leftovers of markup:
     /// dollars, backslash commands, `**`, `__`, braces.
     fn leftovers() -> Vec<(usize, String)> {
-        let corpus = crate::corpus::load::bundled().corpus;
+        let corpus = crate::loading::bundled().corpus;
         let mut out = Vec::new();
         for (i, p) in corpus.papers.iter().enumerate() {
             let t = render(&p.abstract_text.text()).text;

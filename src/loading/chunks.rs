@@ -1,0 +1,785 @@
+//! Line-oriented inputs (JSON Lines, `lines`) read a chunk of whole lines
+//! at a time, each chunk cut at line ends into a piece a core and parsed
+//! in parallel; large files are mapped into memory and parsed where they
+//! lie. Memory stays bounded by a few chunks, whatever the size of the file.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use super::input::{Source, too_big, utf8_lossy};
+use super::stream::Keep;
+use super::{Format, Input, Options};
+use crate::corpus::abstracts::{Abstract, FileText};
+use crate::corpus::{Paper, Record, TitleList, id_key, json, text};
+use crate::text::sanitize;
+
+/// Bytes a line-oriented input is read in at a time (by default).
+pub(super) const CHUNK: usize = 16 << 20;
+
+/// Threads that parse line-oriented input.
+fn parse_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(1, 8)
+}
+
+/// A parsed piece of input: papers (or only their titles), their dedup
+/// keys, skipped records.
+#[derive(Default)]
+pub(super) struct Piece {
+    pub(super) papers: Vec<Paper>,
+    /// In place of `papers` when only titles are kept.
+    pub(super) titles: TitleList,
+    pub(super) keys: Vec<u128>,
+    pub(super) skipped: Vec<(usize, String)>,
+    pub(super) without_abstract: usize,
+}
+
+/// Parses a piece of a line-oriented input whose first line is `first_line`
+/// and which holds `lines` line ends.
+///
+/// `in_file`, when `text` is a file's bytes as they are (none replaced):
+/// the file and the offset `text` starts at. Plain JSON abstracts are then
+/// left there (see [`Abstract`]).
+fn parse_piece(
+    text: &str,
+    format: Format,
+    first_line: usize,
+    lines: usize,
+    list: &Arc<str>,
+    keep: Keep,
+    in_file: Option<(&Arc<FileText>, u64)>,
+) -> Piece {
+    const NONE: &str = "no title and no abstract";
+    let n = lines + 1;
+    let titles_only = keep == Keep::Titles;
+    let mut piece = Piece::default();
+    if titles_only {
+        // A `lines` piece is nearly all titles; JSON has far more besides.
+        let bytes = if format.defers_abstracts() {
+            0
+        } else {
+            text.len()
+        };
+        piece.titles.reserve(n, bytes);
+    } else {
+        piece.papers.reserve(n);
+    }
+    piece.keys.reserve(n);
+    let Piece {
+        papers,
+        titles,
+        keys,
+        skipped,
+        without_abstract,
+    } = &mut piece;
+    let mut push =
+        |record: Record, deferred: Option<(Abstract, &str)>, skipped: &mut Vec<(usize, String)>| {
+            let line = record.line;
+            match record.into_paper_deferring(list, 0, deferred) {
+                Some(p) => {
+                    keys.push(id_key(&p.id));
+                    *without_abstract += usize::from(p.abstract_text.is_empty());
+                    if titles_only {
+                        titles.push_paper(p);
+                    } else {
+                        papers.push(p);
+                    }
+                }
+                None => skipped.push((line, NONE.to_string())),
+            }
+        };
+    // JSON Lines, whose plain abstracts may stay in the file, has its
+    // own fast path; so have title lines.
+    if format.defers_abstracts() {
+        for (k, line) in split_lines(text).enumerate() {
+            match json::parse_line_deferring(line, first_line + k) {
+                Ok(Some((mut r, plain))) => {
+                    let deferred = plain.and_then(|raw| {
+                        let (file, at) = in_file?;
+                        let within = raw.as_ptr() as usize - text.as_ptr() as usize;
+                        let abs = Abstract::Json {
+                            file: file.clone(),
+                            at: at + within as u64,
+                            len: u32::try_from(raw.len()).ok()?,
+                        };
+                        Some((abs, raw))
+                    });
+                    if deferred.is_none()
+                        && let Some(raw) = plain
+                    {
+                        r.abstract_text = json::string_folded(raw);
+                    }
+                    push(r, deferred, skipped)
+                }
+                Ok(None) => {}
+                Err(why) => skipped.push((first_line + k, sanitize::line(&why))),
+            }
+        }
+    } else if titles_only {
+        // Title lines need no record and no paper.
+        for (line, l, short) in text::lines_of(text) {
+            let line = line + first_line - 1;
+            match titles.push_line(l, short, line) {
+                Some((key, has_abstract)) => {
+                    keys.push(key);
+                    *without_abstract += usize::from(!has_abstract);
+                }
+                None => skipped.push((line, NONE.to_string())),
+            }
+        }
+    } else {
+        for mut r in text::lines_records(text) {
+            r.line += first_line - 1;
+            push(r, None, skipped);
+        }
+    }
+    piece
+}
+
+/// Parses a chunk of whole lines on every core: its pieces in order (not
+/// joined, which would copy every paper once more), the number of line
+/// ends in it and of invalid UTF-8 sequences replaced. Each thread checks,
+/// counts and parses its own piece: the thread that reads the input only
+/// cuts it.
+///
+/// `in_file`: the file and the offset the chunk starts at, when the chunk
+/// is the file's bytes (see [`parse_piece`]).
+fn parse_chunk(
+    text: &[u8],
+    format: Format,
+    first_line: usize,
+    list: &Arc<str>,
+    keep: Keep,
+    in_file: Option<(&Arc<FileText>, u64)>,
+) -> (Vec<Piece>, usize, usize) {
+    // A piece is parsed as if it started on line 1; its skipped records
+    // are renumbered once the lines before it are counted.
+    let one = |bytes: &[u8], strip: bool| {
+        let lines = memchr_count(bytes);
+        let at = (bytes.as_ptr() as usize - text.as_ptr() as usize) as u64;
+        let bytes = match bytes.strip_suffix(b"\n") {
+            Some(b) if strip => b,
+            _ => bytes,
+        };
+        let (text, invalid) = utf8_lossy(bytes);
+        // Text with invalid UTF-8 replaced is no longer the file's.
+        let in_file = match text {
+            Cow::Borrowed(_) => in_file.map(|(file, start)| (file, start + at)),
+            Cow::Owned(_) => None,
+        };
+        (
+            parse_piece(&text, format, 1, lines, list, keep, in_file),
+            lines,
+            invalid,
+        )
+    };
+    let threads = parse_threads();
+    let parsed = if threads == 1 || text.len() < 1 << 20 {
+        vec![one(text, false)]
+    } else {
+        // Cut at line ends into a piece a thread.
+        let mut cuts: Vec<&[u8]> = Vec::new();
+        let mut rest = text;
+        for k in 0..threads {
+            if rest.is_empty() {
+                break;
+            }
+            let want = if k + 1 == threads {
+                rest.len()
+            } else {
+                text.len() / threads
+            };
+            let cut = if want >= rest.len() {
+                rest.len()
+            } else {
+                memchr::memchr(b'\n', &rest[want..]).map_or(rest.len(), |i| want + i + 1)
+            };
+            let (piece, tail) = rest.split_at(cut);
+            cuts.push(piece);
+            rest = tail;
+        }
+        std::thread::scope(|s| {
+            let handles: Vec<_> = cuts
+                .iter()
+                .map(|&piece| s.spawn(move || one(piece, true)))
+                .collect();
+            handles
+                .into_iter()
+                .zip(&cuts)
+                .map(|(h, piece)| h.join().unwrap_or_else(|_| failed_piece(piece)))
+                .collect()
+        })
+    };
+    let (mut line, mut invalid) = (first_line, 0);
+    let mut pieces = Vec::with_capacity(parsed.len());
+    for (mut piece, lines, replaced) in parsed {
+        for (at, _) in &mut piece.skipped {
+            *at += line - 1;
+        }
+        line += lines;
+        invalid += replaced;
+        pieces.push(piece);
+    }
+    (pieces, line - first_line, invalid)
+}
+
+/// What stands for a piece whose parsing thread failed (a bug, never
+/// input: every reader returns errors, and the fuzz tests hold them to
+/// it): its lines counted, and one skipped record saying that they are
+/// missing, so that the report tells of it rather than papers going
+/// missing unsaid.
+fn failed_piece(bytes: &[u8]) -> (Piece, usize, usize) {
+    let lines = memchr_count(bytes);
+    let piece = Piece {
+        skipped: vec![(
+            1,
+            format!(
+                "this line and the {} after it were not read: the reader failed on them (a bug; please report it)",
+                lines.saturating_sub(1)
+            ),
+        )],
+        ..Piece::default()
+    };
+    (piece, lines, 0)
+}
+
+/// `text.split('\n')`, the line ends found by the memchr crate (a
+/// profile of the 1M JSONL load had the standard library's search at 4% of
+/// the samples).
+fn split_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut start = 0;
+    memchr::memchr_iter(b'\n', text.as_bytes())
+        .map(Some)
+        .chain([None])
+        .map(move |end| {
+            let end = end.unwrap_or(text.len());
+            // A line end is ASCII: both ends are character boundaries.
+            let line = &text[start..end];
+            start = end + 1;
+            line
+        })
+}
+
+/// Line ends in `bytes`.
+fn memchr_count(bytes: &[u8]) -> usize {
+    memchr::memchr_iter(b'\n', bytes).count()
+}
+
+/// A parsed chunk of a line-oriented input.
+pub(super) struct Chunk {
+    pub(super) pieces: Vec<Piece>,
+    pub(super) invalid: usize,
+    pub(super) consumed: u64,
+}
+
+/// A chunk of a line-oriented input as read.
+struct Raw {
+    bytes: Vec<u8>,
+    consumed: u64,
+}
+
+/// Reads a line-oriented input a chunk of whole lines at a time, sending
+/// each on (checked as UTF-8 where it is parsed); an error ends it.
+fn read_texts(
+    mut source: Source,
+    mut buf: Vec<u8>,
+    mut more: bool,
+    known: Option<u64>,
+    opts: &Options,
+    tx: std::sync::mpsc::SyncSender<Result<Raw, String>>,
+) {
+    let mut first = true;
+    let mut read = buf.len() as u64;
+    loop {
+        if more && buf.len() < opts.chunk {
+            let before = buf.len();
+            match source.fill(&mut buf, opts.chunk - before) {
+                Ok(m) => more = m,
+                Err(e) => {
+                    let _ = tx.send(Err(e.to_string()));
+                    return;
+                }
+            }
+            read += (buf.len() - before) as u64;
+        }
+        if known.is_none() && read > opts.max_size {
+            let _ = tx.send(Err(too_big(opts)));
+            return;
+        }
+        let cut = if more {
+            match memchr::memrchr(b'\n', &buf) {
+                Some(i) => i + 1,
+                // No line end yet: read on (a line longer than four chunks
+                // is taken as it is).
+                None if buf.len() < 4 * opts.chunk => {
+                    let before = buf.len();
+                    match source.fill(&mut buf, opts.chunk) {
+                        Ok(m) => more = m,
+                        Err(e) => {
+                            let _ = tx.send(Err(e.to_string()));
+                            return;
+                        }
+                    }
+                    read += (buf.len() - before) as u64;
+                    continue;
+                }
+                None => buf.len(),
+            }
+        } else {
+            buf.len()
+        };
+        let rest = buf.split_off(cut);
+        let mut bytes = std::mem::replace(&mut buf, rest);
+        let consumed = bytes.len() as u64;
+        // A byte-order mark is no part of the first line.
+        if first && bytes.starts_with(b"\xEF\xBB\xBF") {
+            bytes.drain(..3);
+        }
+        first = false;
+        let done = !more && buf.is_empty();
+        if tx.send(Ok(Raw { bytes, consumed })).is_err() || done {
+            return;
+        }
+    }
+}
+
+/// Reads a line-oriented input a chunk at a time, parses each on every
+/// core and sends it on, in order; an error ends it. Reading the next
+/// chunk overlaps parsing this one.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn read_chunks(
+    input: &Input,
+    source: Source,
+    buf: Vec<u8>,
+    more: bool,
+    known: Option<u64>,
+    opts: &Options,
+    format: Format,
+    list: &Arc<str>,
+    keep: Keep,
+    tx: std::sync::mpsc::SyncSender<Result<Chunk, String>>,
+) {
+    if let Source::File(f) = &source
+        && known.is_some_and(|k| k >= MAP_FROM)
+        // SAFETY: the map is only read, and only while this load runs. A
+        // file cut short meanwhile by another program would fault the
+        // process (as with any reader that maps files, ripgrep among
+        // them); that is the one risk taken for not copying the file.
+        && let Ok(map) = unsafe { memmap2::Mmap::map(f) }
+    {
+        // Plain JSON abstracts are left in the file, read back through a
+        // handle of their own (see `Abstract`).
+        let in_file = match input {
+            Input::Path(path) if format.defers_abstracts() => FileText::open(f, path),
+            _ => None,
+        };
+        return read_mapped(&map, opts, format, list, keep, in_file.as_ref(), tx);
+    }
+    let (text_tx, text_rx) = std::sync::mpsc::sync_channel(1);
+    std::thread::scope(|s| {
+        s.spawn(move || read_texts(source, buf, more, known, opts, text_tx));
+        let mut line = 1;
+        for decoded in text_rx {
+            let sent = match decoded {
+                Ok(Raw { bytes, consumed }) => {
+                    let (pieces, lines_here, invalid) =
+                        parse_chunk(&bytes, format, line, list, keep, None);
+                    drop(bytes);
+                    line += lines_here;
+                    tx.send(Ok(Chunk {
+                        pieces,
+                        invalid,
+                        consumed,
+                    }))
+                }
+                Err(e) => tx.send(Err(e)),
+            };
+            if sent.is_err() {
+                // The receiver is gone: stop reading (dropping the channel
+                // ends the reader at its next send).
+                break;
+            }
+        }
+    });
+}
+
+/// Files this large are mapped into memory rather than read.
+pub(super) const MAP_FROM: u64 = 4 << 20;
+
+/// [`read_chunks`] for a file mapped into memory: each chunk is parsed
+/// where it lies, with no copy and no buffer to fill, and let go of once
+/// parsed (the pages leave the process, not the page cache). On a 1.5 GB
+/// JSONL file, copying it into buffers and clearing their pages was a
+/// third of the loading time.
+fn read_mapped(
+    map: &memmap2::Mmap,
+    opts: &Options,
+    format: Format,
+    list: &Arc<str>,
+    keep: Keep,
+    file: Option<&Arc<FileText>>,
+    tx: std::sync::mpsc::SyncSender<Result<Chunk, String>>,
+) {
+    let bytes = &map[..];
+    let mut at = 0;
+    // A byte-order mark is no part of the first line.
+    let mut skip = if bytes.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    let mut line = 1;
+    while at < bytes.len() {
+        let want = (at + opts.chunk.max(1)).min(bytes.len());
+        let end = if want == bytes.len() {
+            want
+        } else {
+            match memchr::memrchr(b'\n', &bytes[at..want]) {
+                Some(i) => at + i + 1,
+                // A line longer than a chunk is taken whole.
+                None => memchr::memchr(b'\n', &bytes[want..]).map_or(bytes.len(), |i| want + i + 1),
+            }
+        };
+        let raw = &bytes[at + skip..end];
+        let in_file = file.map(|f| (f, (at + skip) as u64));
+        let (pieces, lines_here, invalid) = parse_chunk(raw, format, line, list, keep, in_file);
+        line += lines_here;
+        // SAFETY: nothing refers into this range any more (the papers own
+        // their text), and a read-only file mapping given up this way is
+        // read again from the file if touched.
+        let _ =
+            unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, at, end - at) };
+        skip = 0;
+        let chunk = Chunk {
+            pieces,
+            invalid,
+            consumed: (end - at) as u64,
+        };
+        if tx.send(Ok(chunk)).is_err() {
+            return;
+        }
+        at = end;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::loading::tests::load_in_chunks;
+    use crate::loading::{decode, load, load_titles, parse};
+
+    fn jsonl() -> Format {
+        Format::named("jsonl").unwrap()
+    }
+
+    #[test]
+    fn line_oriented_input_streams_in_chunks_with_the_same_result() {
+        let mut jsonl = String::new();
+        let mut lines = String::new();
+        for i in 0..3000 {
+            jsonl.push_str(&format!(
+                "{{\"id\": \"2401.{i:05}\", \"title\": \"Paper {i}\", \"abstract\": \"About {i}.\"}}\n"
+            ));
+            if i == 1234 {
+                jsonl.push_str("{broken\n");
+            }
+            if i == 2000 {
+                // A repeat of an earlier paper, in a later chunk.
+                jsonl.push_str("{\"id\": \"2401.00007\", \"title\": \"Paper 7 again\"}\n");
+            }
+            lines.push_str(&format!("Title number {i} of a list\n"));
+        }
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in [("a.jsonl", &jsonl), ("b.txt", &lines)] {
+            let p = dir.path().join(name);
+            std::fs::write(&p, text).unwrap();
+            let whole = load(&[Input::Path(p.clone())], &Options::default()).unwrap();
+            let small = Options {
+                chunk: 1000,
+                ..Options::default()
+            };
+            let chunked = load(&[Input::Path(p)], &small).unwrap();
+            assert_eq!(whole.corpus.len(), chunked.corpus.len(), "{name}");
+            assert_eq!(whole.reports, chunked.reports, "{name}");
+            for (a, b) in whole.corpus.papers.iter().zip(&chunked.corpus.papers) {
+                assert_eq!(
+                    (&a.id, &a.title, a.position),
+                    (&b.id, &b.title, b.position),
+                    "{name}"
+                );
+            }
+        }
+        let small = Options {
+            chunk: 700,
+            ..Options::default()
+        };
+        let chunked = load(&[Input::Path(dir.path().join("a.jsonl"))], &small).unwrap();
+        assert_eq!(chunked.corpus.len(), 3000, "the repeat is folded in");
+        assert_eq!(chunked.reports[0].papers, 3001);
+        assert_eq!(chunked.reports[0].repeated, 1, "and counted");
+        assert_eq!(chunked.reports[0].skipped.len(), 1);
+        assert_eq!(
+            chunked.reports[0].skipped[0].0, 1236,
+            "the broken line's number"
+        );
+        // Positions count the records of the list, the repeat included.
+        assert_eq!(chunked.corpus.papers[2999].position, 3000);
+    }
+
+    #[test]
+    fn a_mapped_file_loads_as_its_text_parses() {
+        // Over MAP_FROM: mapped, cut into small chunks; a byte-order mark,
+        // a broken line and invalid UTF-8 on the way.
+        let mut bytes = b"\xEF\xBB\xBF".to_vec();
+        let mut n = 0;
+        while bytes.len() < MAP_FROM as usize + 100_000 {
+            n += 1;
+            match n {
+                7_000 => bytes.extend_from_slice(b"{\"title\": broken\n"),
+                9_000 => bytes.extend_from_slice(b"{\"title\": \"Bad \xFF byte\"}\n"),
+                _ => bytes.extend_from_slice(
+                    format!("{{\"id\": \"2401.{n:05}\", \"title\": \"Paper {n} on sparse attention for long contexts\", \"abstract\": \"We study it.\"}}\n").as_bytes(),
+                ),
+            }
+        }
+        let (loaded, _dir) = load_in_chunks("big.jsonl", &bytes, 64 << 10);
+        let report = &loaded.reports[0];
+        assert_eq!(report.papers, n - 1);
+        assert_eq!(report.invalid_utf8, 1);
+        assert_eq!(report.skipped.len(), 1);
+        assert_eq!(report.skipped[0].0, 7_000, "the broken line's number");
+        let (text, _) = decode(bytes);
+        let want: Vec<String> = parse(text.trim_start_matches('\u{feff}'), jsonl())
+            .records
+            .into_iter()
+            .filter_map(|r| r.title)
+            .collect();
+        let got: Vec<&str> = loaded
+            .corpus
+            .papers
+            .iter()
+            .map(|p| p.title.as_str())
+            .collect();
+        assert_eq!(got, want);
+        assert_eq!(got[0], "Paper 1 on sparse attention for long contexts");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn split_lines_is_split_on_line_ends(s in "[a\n\u{e9}\r]{0,20}") {
+            proptest::prop_assert_eq!(
+                split_lines(&s).collect::<Vec<_>>(),
+                s.split('\n').collect::<Vec<_>>()
+            );
+        }
+    }
+
+    #[test]
+    fn a_piece_whose_thread_failed_is_reported_with_its_lines() {
+        let (piece, lines, invalid) = failed_piece(b"{}\n{}\n{}\n");
+        assert_eq!((lines, invalid), (3, 0));
+        assert!(piece.keys.is_empty() && piece.papers.is_empty());
+        assert_eq!(piece.skipped.len(), 1);
+        let (line, why) = &piece.skipped[0];
+        assert_eq!(*line, 1);
+        assert!(why.contains("the 2 after it were not read"), "{why}");
+    }
+
+    #[test]
+    fn plain_abstracts_stay_in_a_mapped_file_and_read_back_as_decoded() {
+        // Abstracts of every kind, in a mapped file cut into chunks and
+        // pieces: what is left in the file reads back as what decoding it
+        // when loaded made, and the rest is decoded as before.
+        let kinds = [
+            r#""id": "2401.{n:05}", "title": "Paper {n}", "abstract": "  Plain text\n  over lines, \"quoted\", a \\alpha and a/b. ""#,
+            r#""id": "2401.{n:05}", "title": "Paper {n}", "abstract": "Caf\u00e9 {n} with an escape""#,
+            r#""id": "2401.{n:05}", "title": "Paper {n}", "abstract": "Café {n} in UTF-8""#,
+            r#""id": "2401.{n:05}", "title": "Paper {n}", "abstract": " \n\t ""#,
+            r#""id": "2401.{n:05}", "title": "Paper {n}", "abstract": "\u001b[31m""#,
+            r#""id": "2401.{n:05}", "title": "Paper {n}", "abstract": ["List {n}", "form"]"#,
+            r#""id": "2401.{n:05}", "title": "Paper {n}", "abstract": "", "summary": "Summary {n}""#,
+            r#""title": "Untitled id {n}", "abstract": "Hashed from this text {n}.""#,
+            r#""id": "2401.{n:05}", "abstract": "No title: derived from this {n}. More.""#,
+            r#""id": "2401.{n:05}", "title": "\u001b[2J", "abstract": "Title cleaned away {n}.""#,
+            r#""doi": "10.1/{n}", "title": "Paper {n}", "abstract": "Plain with a DOI {n}""#,
+        ];
+        // A byte-order mark shifts every offset by three; some lines end
+        // in CRLF.
+        let mut bytes = b"\xEF\xBB\xBF".to_vec();
+        let mut n = 0;
+        while bytes.len() < MAP_FROM as usize + 200_000 {
+            n += 1;
+            let line = if n == 20_000 {
+                // Invalid UTF-8: this piece is decoded, not left in place.
+                format!("{{\"id\": \"2401.{n:05}\", \"title\": \"Bad \u{FFFD}\", \"abstract\": \"Plain {n}\"}}\n").replace('\u{FFFD}', "\u{1}")
+            } else {
+                let end = if n % 7 == 0 { "\r\n" } else { "\n" };
+                format!(
+                    "{{{}}}{end}",
+                    kinds[n % kinds.len()]
+                        .replace("{n:05}", &format!("{n:05}"))
+                        .replace("{n}", &n.to_string())
+                )
+            };
+            bytes.extend_from_slice(line.as_bytes());
+        }
+        let bad = bytes.iter().position(|&b| b == 1).unwrap();
+        bytes[bad] = 0xFF;
+        let (loaded, _dir) = load_in_chunks("big.jsonl", &bytes, 1536 << 10);
+        let report = &loaded.reports[0];
+        assert_eq!(report.invalid_utf8, 1);
+
+        let (text, _) = decode(bytes);
+        let list: Arc<str> = "big.jsonl".into();
+        let want: Vec<Paper> = parse(text.trim_start_matches('\u{feff}'), jsonl())
+            .records
+            .into_iter()
+            .filter_map(|r| r.into_paper(&list, 0))
+            .collect();
+        let key = |p: &Paper| {
+            (
+                p.id.clone(),
+                p.title.clone(),
+                p.title_derived,
+                p.abstract_text.read().unwrap().into_owned(),
+                p.authors.clone(),
+                p.links(),
+            )
+        };
+        let got = &loaded.corpus.papers;
+        assert_eq!(got.len(), want.len());
+        for (g, w) in got.iter().zip(&want) {
+            assert_eq!(key(g), key(w));
+        }
+        assert_eq!(
+            report.without_abstract,
+            want.iter().filter(|p| p.abstract_text.is_empty()).count()
+        );
+        // What was left in the file: only plain abstracts, most of them.
+        let in_file: Vec<&Paper> = got
+            .iter()
+            .filter(|p| matches!(p.abstract_text, Abstract::Json { .. }))
+            .collect();
+        let plain = want
+            .iter()
+            .filter(|p| {
+                let t = p.abstract_text.read().unwrap();
+                t.starts_with("Plain") && !p.id.is_hash()
+            })
+            .count();
+        assert!(in_file.iter().all(|p| !p.title_derived && !p.id.is_hash()));
+        // All but those of the piece with invalid UTF-8, which was decoded.
+        assert!(in_file.len() < plain && in_file.len() > plain * 2 / 3);
+        let at = |n: usize| {
+            let id = format!("arxiv:2401.{n:05}");
+            got.iter().find(|p| p.id.as_str() == id).unwrap()
+        };
+        assert!(matches!(at(11).abstract_text, Abstract::Json { .. }));
+        for n in [19_998, 20_000, 20_009] {
+            assert!(matches!(at(n).abstract_text, Abstract::Text(_)), "{n}");
+        }
+    }
+
+    #[test]
+    fn titles_alone_load_as_the_papers_do() {
+        // `load_titles` reads `lines` without making papers: what it keeps
+        // must be what `load` makes of the same files, in a small file and
+        // in a mapped one cut into chunks and pieces (repeats across them),
+        // and whatever the lines hold.
+        let odd = [
+            "Learning $\\alpha$-divergences with *bold* claims",
+            "See http://example.org for the title",
+            "Double  spaced  title",
+            "It's -- a dash and ''quotes''",
+            "\u{1b}[31mRed\u{1b}[0m escape in a title",
+            "\ttabbed\ttitle\t",
+            "\u{7}\u{7}",
+            "Über große Modelle für naïve Leser",
+            "   padded title   ",
+            "A title with a \u{200b}zero-width space",
+        ];
+        let long = |k: usize| {
+            format!(
+                "We study sparse attention in long contexts, case {}. {} Number {k}.",
+                k % 3,
+                "More words follow here to make the line an abstract. ".repeat(7)
+            )
+        };
+        let mut text = String::new();
+        let mut k = 0usize;
+        while text.len() < MAP_FROM as usize + 900_000 {
+            k += 1;
+            let line = match k % 13 {
+                0 => odd[(k / 13) % odd.len()].to_string(),
+                1 => long(k),
+                // A repeat of a title some way back (or of an odd one).
+                2 => format!("Paper {} on sparse attention", k / 50),
+                3 => String::new(),
+                _ => format!("Paper {k} on diffusion models for {}", k % 97),
+            };
+            text.push_str(&line);
+            text.push_str(if k.is_multiple_of(5) { "\r\n" } else { "\n" });
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("big.txt");
+        let mut bytes = text.into_bytes();
+        bytes.extend_from_slice(b"Invalid \xFF byte in a title\n");
+        std::fs::write(&big, &bytes).unwrap();
+        let small = dir.path().join("small.txt");
+        std::fs::write(&small, &bytes[..40_000]).unwrap();
+        let opts = Options {
+            format: Format::named("lines"),
+            chunk: 1_500_000,
+            ..Options::default()
+        };
+        for inputs in [
+            vec![Input::Path(small.clone())],
+            vec![Input::Path(big.clone())],
+            vec![Input::Path(small), Input::Path(big)],
+        ] {
+            let loaded = load(&inputs, &opts).unwrap();
+            let (list, reports) = load_titles(&inputs, &opts).unwrap();
+            let papers = &loaded.corpus.papers;
+            assert!(papers.len() > 300, "{}", papers.len());
+            assert_eq!(list.len(), papers.len());
+            for (i, p) in papers.iter().enumerate() {
+                let want = format!(
+                    "{}\t{}\n",
+                    loaded.corpus.short_id(i),
+                    crate::text::markup::plain(&p.title)
+                );
+                let mut got = Vec::new();
+                list.write_line(&mut got, i);
+                assert_eq!(String::from_utf8(got).unwrap(), want, "paper {i}");
+            }
+            assert!(
+                papers
+                    .iter()
+                    .any(|p| p.title_derived && p.title.contains(" ["))
+            );
+            assert_eq!(reports.len(), loaded.reports.len());
+            for (a, b) in reports.iter().zip(&loaded.reports) {
+                assert_eq!(
+                    (a.papers, a.without_abstract, a.repeated, a.invalid_utf8),
+                    (b.papers, b.without_abstract, b.repeated, b.invalid_utf8)
+                );
+                assert_eq!(a.skipped, b.skipped);
+                assert!(a.repeated > 0);
+            }
+            for q in ["sparse", "über", "'escape", "zzqq"] {
+                let key = |m: &crate::search::Match| (m.idx, m.key);
+                let got: Vec<_> = list.rank(q).iter().map(key).collect();
+                let want: Vec<_> =
+                    crate::search::rank_papers(papers, q, crate::search::Scope::Title)
+                        .iter()
+                        .map(key)
+                        .collect();
+                assert_eq!(got, want, "{q}");
+                // Equal because both found what the titles hold, or
+                // nothing where they hold nothing.
+                assert_eq!(want.is_empty(), q == "zzqq", "{q}");
+            }
+        }
+    }
+}

@@ -1,0 +1,277 @@
+//! One load as it goes: each input opened, its format settled, its papers
+//! parsed (line-oriented inputs chunk by chunk, the rest whole) and handed
+//! on as [`Event`]s with progress, repeats folded into the papers they
+//! repeat, and a [`Report`] after each input.
+
+use std::sync::Arc;
+
+use super::chunks::{self, Chunk};
+use super::format::detect_head;
+use super::input::{HEAD, decode, expand, open_head, too_big};
+use super::{BUNDLED, Format, Input, Options, Report, parse};
+use crate::corpus::{Batch, Dedup, Paper, Parsed, TitleList, id_key};
+use crate::search::Prepared;
+use crate::text::sanitize;
+
+/// Turns parsed records into papers, filling in the report.
+fn papers_of(input: &Input, parsed: Parsed, report: &mut Report) -> Vec<Paper> {
+    let list: Arc<str> = sanitize::line(&parsed.header.unwrap_or_else(|| input.list_name())).into();
+    report.skipped.extend(
+        parsed
+            .skipped
+            .into_iter()
+            .map(|(line, why)| (line, sanitize::line(&why))),
+    );
+    let mut papers = Vec::with_capacity(parsed.records.len());
+    for record in parsed.records {
+        let line = record.line;
+        match record.into_paper(&list, papers.len() as u32) {
+            Some(p) => {
+                if p.abstract_text.is_empty() {
+                    report.without_abstract += 1;
+                }
+                papers.push(p);
+            }
+            None => report
+                .skipped
+                .push((line, "no title and no abstract".into())),
+        }
+    }
+    report.skipped.sort_by_key(|(line, _)| *line);
+    report.papers = papers.len();
+    papers
+}
+
+/// What a load says as it goes.
+pub enum Event {
+    /// Papers new to the corpus (and lists that earlier ones are in too),
+    /// with the matcher's share of the work done when it was asked for.
+    Papers(Batch, Option<Prepared>),
+    /// Titles and ids of papers new to the corpus: what a load for
+    /// [`load_titles`](super::load_titles) hands on for line-oriented
+    /// inputs (never [`stream`](fn@super::stream)).
+    Titles(TitleList),
+    /// Bytes read so far, of how many (unknown for stdin), and papers.
+    Progress {
+        /// Bytes read.
+        bytes: u64,
+        /// Bytes in all inputs, when known.
+        total: Option<u64>,
+        /// Papers so far.
+        papers: usize,
+    },
+    /// One input is done.
+    Report(Report),
+}
+
+/// The papers a load will likely end with, from the papers and bytes read
+/// so far: `None` until something is read or when the size is unknown.
+pub fn expected_papers(papers: usize, bytes: u64, total: Option<u64>) -> Option<usize> {
+    let total = total?;
+    (bytes > 0)
+        .then(|| ((papers as f64 * total as f64 / bytes as f64).round() as usize).max(papers))
+}
+
+/// Hands papers on: numbered within their list, repeats folded into the
+/// papers they repeat, made ready for the matcher when asked.
+struct Sink<'a> {
+    dedup: Dedup,
+    keep: Keep,
+    papers: usize,
+    bytes: u64,
+    total: Option<u64>,
+    out: &'a mut dyn FnMut(Event),
+}
+
+impl Sink<'_> {
+    /// Hands `papers` on; returns how many were listed already.
+    fn papers(&mut self, papers: Vec<Paper>, position: &mut u32) -> usize {
+        let keys: Vec<u128> = papers.iter().map(|p| id_key(&p.id)).collect();
+        self.keyed(papers, &keys, position)
+    }
+
+    /// [`Sink::papers`] with each paper's [`id_key`] worked out already.
+    fn keyed(&mut self, mut papers: Vec<Paper>, keys: &[u128], position: &mut u32) -> usize {
+        let given = papers.len();
+        for p in &mut papers {
+            p.position = *position;
+            *position += 1;
+        }
+        let batch = self.dedup.accept_keyed(papers, keys);
+        let new = batch.papers.len();
+        self.papers += new;
+        let prepared = (self.keep == Keep::Prepared).then(|| Prepared::new(&batch.papers));
+        (self.out)(Event::Papers(batch, prepared));
+        given - new
+    }
+
+    /// Hands on the titles whose papers are new; returns how many were
+    /// listed already.
+    fn titles(&mut self, titles: TitleList, keys: &[u128]) -> usize {
+        let fresh = self.dedup.fresh(keys);
+        let new = fresh.iter().filter(|&&f| f).count();
+        let mut kept = TitleList::default();
+        kept.append(titles, Some(&fresh));
+        self.papers += new;
+        (self.out)(Event::Titles(kept));
+        keys.len() - new
+    }
+
+    fn progress(&mut self, bytes: u64) {
+        self.bytes += bytes;
+        // Room for the papers expected, so that the index of ids is not
+        // rebuilt each time it doubles.
+        if let Some(n) = expected_papers(self.papers, self.bytes, self.total) {
+            self.dedup.expect(n + n / 20);
+        }
+        (self.out)(Event::Progress {
+            bytes: self.bytes,
+            total: self.total,
+            papers: self.papers,
+        });
+    }
+}
+
+/// Reads one input, streaming its papers into `sink`.
+fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> Report {
+    let mut report = Report {
+        name: input.name(),
+        ..Report::default()
+    };
+    let (mut source, known, mut buf, mut more) = match open_head(input, opts) {
+        Ok(s) => s,
+        Err(e) => {
+            report.error = Some(e);
+            return report;
+        }
+    };
+    let utf16 = buf.starts_with(&[0xff, 0xfe]) || buf.starts_with(&[0xfe, 0xff]);
+    let head_text = if utf16 {
+        decode(buf.clone()).0
+    } else {
+        String::from_utf8_lossy(&buf).into_owned()
+    };
+    let hint = match input {
+        Input::Path(p) => Format::from_extension(p),
+        _ => None,
+    };
+    let format = opts.format.unwrap_or_else(|| detect_head(&head_text, hint));
+    report.format = Some(format.name());
+    let line_oriented = format.line_oriented() && !utf16;
+    let mut position = 0u32;
+    if line_oriented {
+        // Chunk by chunk: one thread reads and parses (on every core) while
+        // this one hands the last chunk's papers on. Memory stays bounded
+        // by a few chunks, whatever the size of the file.
+        let list: Arc<str> = sanitize::line(&input.list_name()).into();
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Chunk, String>>(1);
+        std::thread::scope(|s| {
+            let list = &list;
+            let keep = sink.keep;
+            s.spawn(move || {
+                chunks::read_chunks(
+                    input, source, buf, more, known, opts, format, list, keep, tx,
+                )
+            });
+            for chunk in rx {
+                match chunk {
+                    Ok(c) => {
+                        report.invalid_utf8 += c.invalid;
+                        for piece in c.pieces {
+                            report.skipped.extend(piece.skipped);
+                            report.without_abstract += piece.without_abstract;
+                            report.papers += piece.keys.len();
+                            report.repeated += if keep == Keep::Titles {
+                                sink.titles(piece.titles, &piece.keys)
+                            } else {
+                                sink.keyed(piece.papers, &piece.keys, &mut position)
+                            };
+                        }
+                        sink.progress(c.consumed);
+                    }
+                    Err(e) => report.error = Some(e),
+                }
+            }
+        });
+    } else {
+        while more {
+            match source.fill(&mut buf, opts.chunk.max(HEAD)) {
+                Ok(m) => more = m,
+                Err(e) => {
+                    report.error = Some(e.to_string());
+                    return report;
+                }
+            }
+            if buf.len() as u64 > opts.max_size {
+                report.error = Some(too_big(opts));
+                return report;
+            }
+        }
+        let consumed = buf.len() as u64;
+        let (text, invalid) = decode(buf);
+        report.invalid_utf8 = invalid;
+        let parsed = parse(&text, format);
+        drop(text);
+        let papers = papers_of(input, parsed, &mut report);
+        report.repeated += sink.papers(papers, &mut position);
+        sink.progress(consumed);
+    }
+    report.skipped.sort_by_key(|(line, _)| *line);
+    if report.papers == 0 && report.error.is_none() {
+        report.error = Some(format!(
+            "no papers found (read as {}{})",
+            format.name(),
+            if report.skipped.is_empty() {
+                String::new()
+            } else {
+                format!(", {} records skipped", report.skipped.len())
+            }
+        ));
+    }
+    report
+}
+
+/// What a load hands on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Keep {
+    /// Papers.
+    Papers,
+    /// Papers, made ready for the matcher.
+    Prepared,
+    /// Only titles and ids, where the format allows ([`Event::Titles`]).
+    Titles,
+}
+
+/// [`stream`](fn@super::stream), keeping what `keep` says.
+pub(super) fn stream_keeping(
+    inputs: &[Input],
+    opts: &Options,
+    keep: Keep,
+    out: &mut dyn FnMut(Event),
+) {
+    let items = expand(inputs);
+    let total: Option<u64> = items
+        .iter()
+        .map(|i| match i {
+            Ok(Input::Path(p)) => std::fs::metadata(p).ok().map(|m| m.len()),
+            Ok(Input::Bundled(i)) => Some(BUNDLED[*i].1.len() as u64),
+            Ok(Input::Stdin) => None,
+            Err(_) => Some(0),
+        })
+        .sum();
+    let mut sink = Sink {
+        dedup: Dedup::default(),
+        keep,
+        papers: 0,
+        bytes: 0,
+        total,
+        out,
+    };
+    for item in items {
+        let report = match item {
+            Ok(input) => stream_one(&input, opts, &mut sink),
+            Err(report) => report,
+        };
+        (sink.out)(Event::Report(report));
+    }
+}
