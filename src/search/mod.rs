@@ -186,7 +186,7 @@ pub const FIRST_PAGE: usize = 512;
 
 /// Where a title's text is kept in [`Items`].
 #[derive(Clone, Copy, Debug)]
-struct Span {
+struct TitleSpan {
     start: usize,
     len: u32,
     /// In [`Items::wide`] rather than [`Items::ascii`].
@@ -202,7 +202,7 @@ struct Items {
     ascii: Vec<u8>,
     /// Other titles, a character per grapheme (as nucleo matches them).
     wide: Vec<char>,
-    spans: Vec<Span>,
+    spans: Vec<TitleSpan>,
     masks: Vec<Chars>,
 }
 
@@ -228,18 +228,18 @@ impl Items {
     }
 
     /// Stores one title's readable text; its span and masks.
-    fn store(&mut self, title: &str) -> (Span, Chars) {
+    fn store(&mut self, title: &str) -> (TitleSpan, Chars) {
         self.store_plain(&markup::plain_cow(title))
     }
 
     /// [`Items::store`] for a title made readable already.
-    fn store_plain(&mut self, plain: &str) -> (Span, Chars) {
+    fn store_plain(&mut self, plain: &str) -> (TitleSpan, Chars) {
         let mut mask = Chars::wide(title_mask(plain));
         let span = if plain.is_ascii() {
             let start = self.ascii.len();
             self.ascii.extend_from_slice(plain.as_bytes());
             mask = Chars::ascii(plain.as_bytes(), mask.all);
-            Span {
+            TitleSpan {
                 start,
                 len: (self.ascii.len() - start) as u32,
                 wide: false,
@@ -250,7 +250,7 @@ impl Items {
                 Utf32String::Ascii(text) => self.wide.extend(text.chars()),
                 Utf32String::Unicode(chars) => self.wide.extend_from_slice(&chars),
             }
-            Span {
+            TitleSpan {
                 start,
                 len: (self.wide.len() - start) as u32,
                 wide: true,
@@ -267,7 +267,7 @@ impl Items {
     fn push_ascii(&mut self, text: &[u8], mask: u64) {
         let start = self.ascii.len();
         self.ascii.extend_from_slice(text);
-        self.spans.push(Span {
+        self.spans.push(TitleSpan {
             start,
             len: text.len() as u32,
             wide: false,
@@ -333,7 +333,7 @@ impl Items {
             }
         }
         let (ascii, wide) = (self.ascii.len(), self.wide.len());
-        self.spans.extend(other.spans.iter().map(|s| Span {
+        self.spans.extend(other.spans.iter().map(|s| TitleSpan {
             start: s.start + if s.wide { wide } else { ascii },
             ..*s
         }));
