@@ -11,32 +11,32 @@ use super::symbols;
 
 /// Style flags of a run of text.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]
-pub struct Marks(u8);
+pub struct Emphasis(u8);
 
-impl Marks {
+impl Emphasis {
     /// No style.
-    pub const NONE: Marks = Marks(0);
+    pub const NONE: Emphasis = Emphasis(0);
     /// `**bold**`, `\textbf{}`.
-    pub const BOLD: Marks = Marks(1);
+    pub const BOLD: Emphasis = Emphasis(1);
     /// `*italic*`, `\emph{}`.
-    pub const ITALIC: Marks = Marks(2);
+    pub const ITALIC: Emphasis = Emphasis(2);
     /// `\texttt{}`, `` `code` ``.
-    pub const CODE: Marks = Marks(4);
+    pub const CODE: Emphasis = Emphasis(4);
     /// Inline math.
-    pub const MATH: Marks = Marks(8);
+    pub const MATH: Emphasis = Emphasis(8);
     /// `\textsc{}`.
-    pub const SMALLCAPS: Marks = Marks(16);
+    pub const SMALLCAPS: Emphasis = Emphasis(16);
     /// The text of a link.
-    pub const LINK: Marks = Marks(32);
+    pub const LINK: Emphasis = Emphasis(32);
 
     /// True when every flag of `other` is set here.
-    pub fn has(self, other: Marks) -> bool {
+    pub fn has(self, other: Emphasis) -> bool {
         self.0 & other.0 == other.0 && other.0 != 0
     }
 
     /// These marks plus `other`.
-    pub fn with(self, other: Marks) -> Marks {
-        Marks(self.0 | other.0)
+    pub fn with(self, other: Emphasis) -> Emphasis {
+        Emphasis(self.0 | other.0)
     }
 }
 
@@ -48,7 +48,7 @@ pub struct Span {
     /// Byte offset where the run ends.
     pub end: usize,
     /// Its style.
-    pub marks: Marks,
+    pub marks: Emphasis,
 }
 
 /// Rendered text: the readable words, the style runs that cover them end to
@@ -64,7 +64,7 @@ pub struct Rich {
 }
 
 impl Rich {
-    fn push(&mut self, s: &str, marks: Marks) {
+    fn push(&mut self, s: &str, marks: Emphasis) {
         if s.is_empty() {
             return;
         }
@@ -77,7 +77,7 @@ impl Rich {
         }
     }
 
-    fn push_char(&mut self, c: char, marks: Marks) {
+    fn push_char(&mut self, c: char, marks: Emphasis) {
         let mut buf = [0u8; 4];
         self.push(c.encode_utf8(&mut buf), marks);
     }
@@ -90,18 +90,18 @@ impl Rich {
     }
 
     /// The marks at byte offset `at`.
-    pub fn marks_at(&self, at: usize) -> Marks {
+    pub fn marks_at(&self, at: usize) -> Emphasis {
         self.spans
             .iter()
             .find(|s| s.start <= at && at < s.end)
-            .map_or(Marks::NONE, |s| s.marks)
+            .map_or(Emphasis::NONE, |s| s.marks)
     }
 }
 
 /// Renders `src` (sanitized text) into styled runs.
 pub fn render(src: &str) -> Rich {
     let mut out = Rich::default();
-    inline(src, Marks::NONE, &mut out, 0);
+    inline(src, Emphasis::NONE, &mut out, 0);
     out
 }
 
@@ -162,7 +162,7 @@ fn is_word_char(c: char) -> bool {
 }
 
 /// Parses text-mode markup in `src` into `out`.
-fn inline(src: &str, marks: Marks, out: &mut Rich, depth: u8) {
+fn inline(src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
     if depth > MAX_DEPTH {
         out.push(src, marks);
         return;
@@ -174,7 +174,7 @@ fn inline(src: &str, marks: Marks, out: &mut Rich, depth: u8) {
         let consumed = match c {
             '\\' => command(src, i, marks, out, depth),
             '$' => dollar(src, i, marks, out, depth),
-            '*' | '_' => emphasis(src, i, c, marks, out, depth),
+            '*' | '_' => markdown_emphasis(src, i, c, marks, out, depth),
             '<' => angle_link(rest, marks, out),
             'h' if rest.starts_with("http://") || rest.starts_with("https://") => {
                 if prev_char(src, i).is_some_and(is_word_char) {
@@ -222,20 +222,20 @@ fn inline(src: &str, marks: Marks, out: &mut Rich, depth: u8) {
 
 /// Old-style font switches at the start of a group (`{\em With\/}`,
 /// `{\sc Adl}`): the rest of the group and its style.
-fn switch(group: &str) -> (&str, Marks) {
+fn switch(group: &str) -> (&str, Emphasis) {
     let Some(after) = group.strip_prefix('\\') else {
-        return (group, Marks::NONE);
+        return (group, Emphasis::NONE);
     };
     let name = command_name(after);
     let style = match name {
-        "em" | "it" | "sl" | "itshape" | "slshape" => Marks::ITALIC,
-        "bf" | "bfseries" => Marks::BOLD,
-        "sc" | "scshape" => Marks::SMALLCAPS,
-        "tt" | "ttfamily" => Marks::CODE,
+        "em" | "it" | "sl" | "itshape" | "slshape" => Emphasis::ITALIC,
+        "bf" | "bfseries" => Emphasis::BOLD,
+        "sc" | "scshape" => Emphasis::SMALLCAPS,
+        "tt" | "ttfamily" => Emphasis::CODE,
         "rm" | "sf" | "normalfont" | "upshape" | "rmfamily" | "sffamily" | "mdseries" => {
-            Marks::NONE
+            Emphasis::NONE
         }
-        _ => return (group, Marks::NONE),
+        _ => return (group, Emphasis::NONE),
     };
     let rest = &after[name.len()..];
     (rest.strip_prefix(' ').unwrap_or(rest), style)
@@ -283,7 +283,7 @@ fn command_name(s: &str) -> &str {
 }
 
 /// A backslash in text mode. Returns the bytes consumed.
-fn command(src: &str, i: usize, marks: Marks, out: &mut Rich, depth: u8) -> Option<usize> {
+fn command(src: &str, i: usize, marks: Emphasis, out: &mut Rich, depth: u8) -> Option<usize> {
     let rest = &src[i + 1..];
     let name = command_name(rest);
     if name.is_empty() {
@@ -308,13 +308,13 @@ fn command(src: &str, i: usize, marks: Marks, out: &mut Rich, depth: u8) -> Opti
             '(' => {
                 let body = &rest[1..];
                 let close = body.find("\\)")?;
-                math(&body[..close], marks.with(Marks::MATH), out, depth + 1);
+                math(&body[..close], marks.with(Emphasis::MATH), out, depth + 1);
                 Some(2 + close + 2)
             }
             '[' => {
                 let body = &rest[1..];
                 let close = body.find("\\]")?;
-                math(&body[..close], marks.with(Marks::MATH), out, depth + 1);
+                math(&body[..close], marks.with(Emphasis::MATH), out, depth + 1);
                 Some(2 + close + 2)
             }
             '\'' | '`' | '^' | '"' | '~' | '=' | '.' => {
@@ -326,12 +326,12 @@ fn command(src: &str, i: usize, marks: Marks, out: &mut Rich, depth: u8) -> Opti
     let after = &rest[name.len()..];
     let head = 1 + name.len();
     let style = match name {
-        "textbf" | "bf" | "textbfit" => Some(Marks::BOLD),
-        "emph" | "textit" | "textsl" | "it" | "em" => Some(Marks::ITALIC),
-        "textsc" => Some(Marks::SMALLCAPS),
-        "texttt" | "code" => Some(Marks::CODE),
+        "textbf" | "bf" | "textbfit" => Some(Emphasis::BOLD),
+        "emph" | "textit" | "textsl" | "it" | "em" => Some(Emphasis::ITALIC),
+        "textsc" => Some(Emphasis::SMALLCAPS),
+        "texttt" | "code" => Some(Emphasis::CODE),
         "textrm" | "textsf" | "textnormal" | "textup" | "mbox" | "text" | "underline" => {
-            Some(Marks::NONE)
+            Some(Emphasis::NONE)
         }
         _ => None,
     };
@@ -372,13 +372,13 @@ fn command(src: &str, i: usize, marks: Marks, out: &mut Rich, depth: u8) -> Opti
             let (url, u1) = brace_arg(after)?;
             let (label, u2) = brace_arg(&after[u1..])?;
             out.add_link(url);
-            inline(label, marks.with(Marks::LINK), out, depth + 1);
+            inline(label, marks.with(Emphasis::LINK), out, depth + 1);
             return Some(head + u1 + u2);
         }
         "url" => {
             let (url, used) = brace_arg(after)?;
             out.add_link(url);
-            out.push(url, marks.with(Marks::LINK));
+            out.push(url, marks.with(Emphasis::LINK));
             return Some(head + used);
         }
         "u" | "v" | "H" | "c" | "k" | "r" | "d" | "b" => {
@@ -417,7 +417,7 @@ fn accent(
     rest: &str,
     accent: char,
     name_len: usize,
-    marks: Marks,
+    marks: Emphasis,
     out: &mut Rich,
 ) -> Option<usize> {
     let combining = symbols::accent_mark(accent)?;
@@ -456,11 +456,11 @@ fn accent(
 }
 
 /// A `$` in text mode: inline math when it opens a `$…$` pair, else a dollar.
-fn dollar(src: &str, i: usize, marks: Marks, out: &mut Rich, depth: u8) -> Option<usize> {
+fn dollar(src: &str, i: usize, marks: Emphasis, out: &mut Rich, depth: u8) -> Option<usize> {
     let rest = &src[i..];
     if let Some(body) = rest.strip_prefix("$$") {
         let close = body.find("$$")?;
-        math(&body[..close], marks.with(Marks::MATH), out, depth + 1);
+        math(&body[..close], marks.with(Emphasis::MATH), out, depth + 1);
         return Some(2 + close + 2);
     }
     let before = prev_char(src, i);
@@ -487,7 +487,7 @@ fn dollar(src: &str, i: usize, marks: Marks, out: &mut Rich, depth: u8) -> Optio
                 if content.trim().is_empty() || after.is_some_and(|c| c.is_ascii_digit()) {
                     return None; // `$5 and $10`
                 }
-                math(content, marks.with(Marks::MATH), out, depth + 1);
+                math(content, marks.with(Emphasis::MATH), out, depth + 1);
                 return Some(1 + j + 1);
             }
             _ => j += 1,
@@ -498,11 +498,11 @@ fn dollar(src: &str, i: usize, marks: Marks, out: &mut Rich, depth: u8) -> Optio
 
 /// Markdown emphasis with `*` or `_`: one for italic, two for bold, three
 /// for both, only at word boundaries.
-fn emphasis(
+fn markdown_emphasis(
     src: &str,
     i: usize,
     c: char,
-    marks: Marks,
+    marks: Emphasis,
     out: &mut Rich,
     depth: u8,
 ) -> Option<usize> {
@@ -531,9 +531,9 @@ fn emphasis(
             && j > run;
         if closes {
             let style = match run {
-                1 => Marks::ITALIC,
-                2 => Marks::BOLD,
-                _ => Marks::BOLD.with(Marks::ITALIC),
+                1 => Emphasis::ITALIC,
+                2 => Emphasis::BOLD,
+                _ => Emphasis::BOLD.with(Emphasis::ITALIC),
             };
             inline(&rest[run..j], marks.with(style), out, depth + 1);
             return Some(j + run);
@@ -544,7 +544,7 @@ fn emphasis(
 }
 
 /// `<https://…>` autolinks.
-fn angle_link(rest: &str, marks: Marks, out: &mut Rich) -> Option<usize> {
+fn angle_link(rest: &str, marks: Emphasis, out: &mut Rich) -> Option<usize> {
     let body = &rest[1..];
     if !(body.starts_with("http://") || body.starts_with("https://")) {
         return None;
@@ -555,7 +555,7 @@ fn angle_link(rest: &str, marks: Marks, out: &mut Rich) -> Option<usize> {
         return None;
     }
     out.add_link(url);
-    out.push(url, marks.with(Marks::LINK));
+    out.push(url, marks.with(Emphasis::LINK));
     Some(close + 2)
 }
 
@@ -586,16 +586,16 @@ pub fn url_len(rest: &str) -> usize {
     end
 }
 
-fn bare_url(rest: &str, marks: Marks, out: &mut Rich) -> usize {
+fn bare_url(rest: &str, marks: Emphasis, out: &mut Rich) -> usize {
     let end = url_len(rest);
     let url = &rest[..end];
     out.add_link(url);
-    out.push(url, marks.with(Marks::LINK));
+    out.push(url, marks.with(Emphasis::LINK));
     end
 }
 
 /// `[text](url)`.
-fn markdown_link(rest: &str, marks: Marks, out: &mut Rich, depth: u8) -> Option<usize> {
+fn markdown_link(rest: &str, marks: Emphasis, out: &mut Rich, depth: u8) -> Option<usize> {
     let close = rest.find("](")?;
     let label = &rest[1..close];
     if label.contains(['[', ']', '\n']) {
@@ -608,12 +608,12 @@ fn markdown_link(rest: &str, marks: Marks, out: &mut Rich, depth: u8) -> Option<
         return None;
     }
     out.add_link(url);
-    inline(label, marks.with(Marks::LINK), out, depth + 1);
+    inline(label, marks.with(Emphasis::LINK), out, depth + 1);
     Some(close + 2 + end + 1)
 }
 
 /// `--` and `---` as en and em dashes.
-fn dashes(rest: &str, marks: Marks, out: &mut Rich) -> Option<usize> {
+fn dashes(rest: &str, marks: Emphasis, out: &mut Rich) -> Option<usize> {
     if rest.starts_with("---") {
         out.push_char('\u{2014}', marks);
         Some(3)
@@ -626,7 +626,7 @@ fn dashes(rest: &str, marks: Marks, out: &mut Rich) -> Option<usize> {
 }
 
 /// LaTeX quotes (``` `` ``` → “) and markdown code spans.
-fn backtick(rest: &str, marks: Marks, out: &mut Rich) -> Option<usize> {
+fn backtick(rest: &str, marks: Emphasis, out: &mut Rich) -> Option<usize> {
     if rest.starts_with("``") {
         out.push_char('\u{201C}', marks);
         return Some(2);
@@ -641,13 +641,13 @@ fn backtick(rest: &str, marks: Marks, out: &mut Rich) -> Option<usize> {
         }
         return None;
     }
-    out.push(code, marks.with(Marks::CODE));
+    out.push(code, marks.with(Emphasis::CODE));
     Some(close + 2)
 }
 
 /// Renders math-mode `src` into `out`: commands to symbols, scripts to
 /// Unicode where every character has a form, braces unwrapped.
-fn math(src: &str, marks: Marks, out: &mut Rich, depth: u8) {
+fn math(src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
     let mut m = Rich::default();
     math_into(src, marks, &mut m, depth);
     // Spaces at the edges of `$ q^* $` are not part of the formula.
@@ -671,7 +671,7 @@ fn math(src: &str, marks: Marks, out: &mut Rich, depth: u8) {
     }
 }
 
-fn math_into(src: &str, marks: Marks, out: &mut Rich, depth: u8) {
+fn math_into(src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
     if depth > MAX_DEPTH {
         out.push(src, marks);
         return;
@@ -778,7 +778,7 @@ fn script_token(rest: &str) -> (&str, usize) {
 }
 
 /// A backslash in math mode. Returns the bytes consumed (at least 1).
-fn math_command(src: &str, i: usize, marks: Marks, out: &mut Rich, depth: u8) -> usize {
+fn math_command(src: &str, i: usize, marks: Emphasis, out: &mut Rich, depth: u8) -> usize {
     let rest = &src[i + 1..];
     let name = command_name(rest);
     if name.is_empty() {
@@ -814,7 +814,7 @@ fn math_command(src: &str, i: usize, marks: Marks, out: &mut Rich, depth: u8) ->
                     out.push(&mapped, marks);
                 }
                 "mathbf" | "boldsymbol" | "bm" | "textbf" => {
-                    math_into(arg, marks.with(Marks::BOLD), out, depth + 1)
+                    math_into(arg, marks.with(Emphasis::BOLD), out, depth + 1)
                 }
                 "text" | "textrm" | "mbox" | "textnormal" | "textit" | "emph" => {
                     inline(arg, marks, out, depth + 1)
@@ -960,9 +960,9 @@ mod tests {
     fn markdown_emphasis_at_word_boundaries() {
         let r = render("a **bold** and *it* and ***both*** x");
         assert_eq!(r.text, "a bold and it and both x");
-        assert!(r.marks_at(2).has(Marks::BOLD));
-        assert!(r.marks_at(11).has(Marks::ITALIC));
-        assert!(r.marks_at(18).has(Marks::BOLD.with(Marks::ITALIC)));
+        assert!(r.marks_at(2).has(Emphasis::BOLD));
+        assert!(r.marks_at(11).has(Emphasis::ITALIC));
+        assert!(r.marks_at(18).has(Emphasis::BOLD.with(Emphasis::ITALIC)));
         assert_eq!(p("snake_case_name and a*b*c"), "snake_case_name and a*b*c");
         assert_eq!(p("__bold__ _it_"), "bold it");
         assert_eq!(
@@ -982,7 +982,7 @@ mod tests {
         let r = render("at \\href{https://x.org/r}{\\texttt{CoPro}}.");
         assert_eq!(r.text, "at CoPro.");
         assert_eq!(r.links, vec!["https://x.org/r"]);
-        assert!(r.marks_at(3).has(Marks::CODE));
+        assert!(r.marks_at(3).has(Emphasis::CODE));
         assert_eq!(p("1.1\\% and \\& x\\_y \\$"), "1.1% and & x_y $");
         assert_eq!(p("label shift---or not--maybe"), "label shift—or not–maybe");
         assert_eq!(p("``scaling law''"), "\u{201C}scaling law\u{201D}");
@@ -1049,7 +1049,7 @@ mod tests {
         assert_eq!(r.links, vec!["https://x.org/a"]);
         assert_eq!(p("\\textit{it} \\textbf{\\emph{both}}"), "it both");
         let r = render("\\textbf{\\emph{both}}");
-        assert!(r.marks_at(0).has(Marks::BOLD.with(Marks::ITALIC)));
+        assert!(r.marks_at(0).has(Emphasis::BOLD.with(Emphasis::ITALIC)));
         assert_eq!(p("a `code span` b"), "a code span b");
         assert_eq!(p("[the paper](https://x.org/p)"), "the paper");
     }
@@ -1064,7 +1064,7 @@ mod tests {
             "With and Adl: k-2nd ed."
         );
         let r = render("{\\em With}");
-        assert!(r.marks_at(0).has(Marks::ITALIC));
+        assert!(r.marks_at(0).has(Emphasis::ITALIC));
         assert_eq!(
             p("pre\\-Columbian AND\\slash OR 2\\texttimes 2 \\texteuro{}5 \\textmu m"),
             "preColumbian AND/OR 2×2 €5 µm"
