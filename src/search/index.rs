@@ -563,11 +563,9 @@ mod tests {
         assert_eq!(pieces.indexed, 300);
         assert_eq!(pieces.vocabulary(), whole.vocabulary());
         for q in ["sparse", "word3", "word10 att", "paper 29", "12"] {
-            assert_eq!(
-                pieces.papers_with_prefixes(q, 300),
-                whole.papers_with_prefixes(q, 300),
-                "{q}"
-            );
+            let want = whole.papers_with_prefixes(q, 300);
+            assert!((0..300).any(|i| want.contains(i)), "{q}: no paper");
+            assert_eq!(pieces.papers_with_prefixes(q, 300), want, "{q}");
         }
         // Repeated words count a paper once.
         let mut ix = WordIndex::default();

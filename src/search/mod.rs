@@ -792,6 +792,7 @@ mod tests {
             .iter()
             .map(|m| m.idx)
             .collect();
+        assert!(!want.is_empty());
         assert_eq!(got, want);
     }
 
@@ -835,7 +836,9 @@ mod tests {
         );
         assert!(s.wait(Duration::from_secs(20)));
         s.tick();
-        assert_eq!(shown(&s), fresh(&papers, "sparse attn"));
+        let want = fresh(&papers, "sparse attn");
+        assert!(!want.is_empty());
+        assert_eq!(shown(&s), want);
     }
 
     /// The ranking shown: papers and their sort keys.
@@ -892,6 +895,7 @@ mod tests {
             assert!(s.wait(Duration::from_secs(20)), "{q}");
             s.tick();
             let (got, want) = (shown(&s), fresh(&papers, q));
+            assert!(!want.is_empty(), "{q}: no match to compare");
             assert_eq!(got.len(), want.len(), "{q}");
             assert!(got == want, "{q}: scores differ from a fresh ranking");
         }

@@ -288,6 +288,7 @@ mod tests {
                 .map(|m| (m.idx, m.points()))
                 .collect();
             assert_eq!(a, b, "{q}");
+            assert_eq!(a.is_empty(), q == "zzz", "{q}: matches");
         }
     }
 }

@@ -129,7 +129,9 @@ mod tests {
     fn every_line_fits() {
         let t = "Spectral-Progressive Thought Flow (SpecFlow), 論文 a novel lightweight multimodal reasoning framework — émigré naïve";
         for w in 2..40 {
-            for l in lines(t, w) {
+            let ls = lines(t, w);
+            assert!(ls.len() > 1, "{w}: one line");
+            for l in ls {
                 assert!(width(l) <= w, "{l:?} wider than {w}");
             }
         }

@@ -287,6 +287,7 @@ mod seed_tests {
     /// dollars, backslash commands, `**`, `__`, braces.
     fn leftovers() -> Vec<(usize, String)> {
         let corpus = crate::corpus::load::bundled().corpus;
+        assert!(!corpus.papers.is_empty(), "no bundled abstract to render");
         let mut out = Vec::new();
         for (i, p) in corpus.papers.iter().enumerate() {
             let t = render(&p.abstract_text.text()).text;
@@ -387,7 +388,9 @@ mod props {
 
         #[test]
         fn rendering_arbitrary_strings_never_panics(s in any::<String>()) {
-            let _ = render(&s);
+            let r = render(&s);
+            // And the runs still end where the text does.
+            prop_assert_eq!(r.spans.last().map_or(0, |span| span.end), r.text.len());
         }
     }
 }
