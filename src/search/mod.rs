@@ -294,8 +294,8 @@ impl Search {
         self.shared.wake.notify_all();
     }
 
-    /// Says how many papers a load in progress will likely end with (see
-    /// [`crate::corpus::load::expected_papers`]), so that room for their
+    /// Says how many papers a load in progress will likely end with (the
+    /// loader's `expected_papers` guesses it), so that room for their
     /// titles is made once rather than doubled as they come.
     pub fn expect(&self, papers: usize) {
         if let Ok(mut st) = self.shared.state.lock() {

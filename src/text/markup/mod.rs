@@ -280,41 +280,6 @@ mod tests {
 }
 
 #[cfg(test)]
-mod seed_tests {
-    use super::*;
-
-    /// Renders every bundled abstract and returns the leftovers of markup:
-    /// dollars, backslash commands, `**`, `__`, braces.
-    fn leftovers() -> Vec<(usize, String)> {
-        let corpus = crate::corpus::load::bundled().corpus;
-        assert!(!corpus.papers.is_empty(), "no bundled abstract to render");
-        let mut out = Vec::new();
-        for (i, p) in corpus.papers.iter().enumerate() {
-            let t = render(&p.abstract_text.text()).text;
-            for (k, c) in t.char_indices() {
-                let next = t[k + c.len_utf8()..].chars().next();
-                let bad = c == '$'
-                    || (c == '\\' && next.is_some_and(|n| n.is_ascii_alphabetic()))
-                    || ((c == '*' || c == '_') && next == Some(c))
-                    || c == '{'
-                    || c == '}';
-                if bad {
-                    let s = t[k.saturating_sub(20)..].chars().take(40).collect();
-                    out.push((i, s));
-                }
-            }
-        }
-        out
-    }
-
-    #[test]
-    fn no_markup_is_left_in_any_rendered_seed_abstract() {
-        let left = leftovers();
-        assert!(left.is_empty(), "{left:#?}");
-    }
-}
-
-#[cfg(test)]
 mod props {
     use super::*;
     use proptest::prelude::*;
