@@ -252,6 +252,7 @@ fn plain_lines_agree_with_json_on_ids_titles_and_order() {
             .collect();
         let lines: Vec<String> = stdout(&plain).lines().map(str::to_string).collect();
         assert_eq!(lines, from_json, "{q}");
+        assert_eq!(lines.is_empty(), q == "zzqq", "{q}: {lines:?}");
         if q == "sparse" {
             assert_eq!(lines.len(), 4, "{lines:?}");
             assert!(lines.iter().any(|l| l.contains(" [")), "{lines:?}");

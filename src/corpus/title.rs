@@ -17,7 +17,7 @@
 //! characters, holds no markup, and depends on the abstract alone, so the
 //! same abstract always gets the same title.
 
-use crate::text::markup::{self, Marks, Rich};
+use crate::text::markup::{self, Emphasis, Rich};
 
 /// Longest derived title, in characters.
 pub const MAX_TITLE: usize = 100;
@@ -413,9 +413,9 @@ fn emphasized_name(rich: &Rich, obj_start: usize, obj: &str) -> Option<(String, 
         if span.end <= obj_start || span.start >= obj_end {
             continue;
         }
-        let emph = span.marks.has(Marks::BOLD)
-            || span.marks.has(Marks::ITALIC)
-            || span.marks.has(Marks::SMALLCAPS);
+        let emph = span.marks.has(Emphasis::BOLD)
+            || span.marks.has(Emphasis::ITALIC)
+            || span.marks.has(Emphasis::SMALLCAPS);
         if !emph {
             continue;
         }

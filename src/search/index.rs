@@ -7,19 +7,28 @@
 use rustc_hash::FxHashMap;
 
 use super::fuzzy;
+use crate::text::wrap::stands_alone;
 
 use unicode_normalization::UnicodeNormalization;
 
 /// Every bit a letter or digit can set.
 const ALNUM_BITS: u64 = (1 << 36) - 1;
 
+/// The mask bit of a lower-case ASCII letter or a digit; 0 for other
+/// bytes.
+const fn ascii_bit(c: u8) -> u64 {
+    match c {
+        b'a'..=b'z' => 1 << (c - b'a'),
+        b'0'..=b'9' => 1 << (26 + c - b'0'),
+        _ => 0,
+    }
+}
+
 /// The mask bit for a (lower-cased) character, or 0 for ASCII characters
 /// that are neither letters nor digits (no requirement is made of them).
 fn bit(c: char) -> u64 {
     match c {
-        'a'..='z' => 1 << (c as u32 - 'a' as u32),
-        '0'..='9' => 1 << (26 + c as u32 - '0' as u32),
-        c if c.is_ascii() => 0,
+        c if c.is_ascii() => ascii_bit(c as u8),
         c => 1 << (36 + (c as u32 % 28)),
     }
 }
@@ -29,12 +38,7 @@ const ASCII_BITS: [u64; 128] = {
     let mut t = [0u64; 128];
     let mut b = 0;
     while b < 128 {
-        let c = (b as u8).to_ascii_lowercase();
-        t[b] = match c {
-            b'a'..=b'z' => 1 << (c - b'a'),
-            b'0'..=b'9' => 1 << (26 + c - b'0'),
-            _ => 0,
-        };
+        t[b] = ascii_bit((b as u8).to_ascii_lowercase());
         b += 1;
     }
     t
@@ -243,11 +247,6 @@ pub fn needle_mask(needle: &str) -> u64 {
         .flat_map(char::to_lowercase)
         .map(bit)
         .fold(0, |m, b| m | b)
-}
-
-/// True for characters that are words on their own (CJK has no spaces).
-fn stands_alone(c: char) -> bool {
-    matches!(c as u32, 0x2E80..=0x9FFF | 0xAC00..=0xD7FF | 0xF900..=0xFAFF | 0x20000..=0x3FFFF)
 }
 
 /// The words of `text` as written: runs of letters and digits; CJK
@@ -563,11 +562,9 @@ mod tests {
         assert_eq!(pieces.indexed, 300);
         assert_eq!(pieces.vocabulary(), whole.vocabulary());
         for q in ["sparse", "word3", "word10 att", "paper 29", "12"] {
-            assert_eq!(
-                pieces.papers_with_prefixes(q, 300),
-                whole.papers_with_prefixes(q, 300),
-                "{q}"
-            );
+            let want = whole.papers_with_prefixes(q, 300);
+            assert!((0..300).any(|i| want.contains(i)), "{q}: no paper");
+            assert_eq!(pieces.papers_with_prefixes(q, 300), want, "{q}");
         }
         // Repeated words count a paper once.
         let mut ix = WordIndex::default();

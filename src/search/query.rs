@@ -412,7 +412,9 @@ mod tests {
                                 );
                             }
                             Some(Scored::None) => assert_eq!(want, None, "{text:?} {word}"),
-                            None => {}
+                            // Only a word as long as the title is left
+                            // to nucleo.
+                            None => assert!(hay.len() <= word.len(), "{text:?} {word}"),
                         }
                     }
                 }
@@ -454,10 +456,12 @@ mod tests {
                 Some(Scored::Exact(s)) => prop_assert_eq!(Some(s), want),
                 Some(Scored::Below) => prop_assert!(want.is_some_and(|s| u32::from(s) < need), "{:?}", want),
                 Some(Scored::None) => prop_assert_eq!(want, None),
-                None => {}
+                // Only a word as long as the title is left to nucleo.
+                None => prop_assert!(word.len() >= hay.len()),
             }
-            if let Some(matched) = query.last_word_matches(title, chars) {
-                prop_assert_eq!(matched, want.is_some());
+            match query.last_word_matches(title, chars) {
+                Some(matched) => prop_assert_eq!(matched, want.is_some()),
+                None => prop_assert!(word.len() >= hay.len()),
             }
         }
 

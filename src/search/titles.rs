@@ -1,7 +1,7 @@
 //! Titles without their papers, ready to rank and to print: what
 //! `paperboat search` keeps of a corpus.
 
-use super::Items;
+use super::items::Items;
 
 /// Titles' readable text (markup rendered), in the matcher's buffers. An
 /// ASCII title is printed from the matcher's own bytes; the others, which
@@ -288,6 +288,7 @@ mod tests {
                 .map(|m| (m.idx, m.points()))
                 .collect();
             assert_eq!(a, b, "{q}");
+            assert_eq!(a.is_empty(), q == "zzz", "{q}: matches");
         }
     }
 }

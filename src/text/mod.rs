@@ -9,4 +9,4 @@ pub mod sanitize;
 pub mod symbols;
 pub mod wrap;
 
-pub use markup::{Marks, Rich, Span};
+pub use markup::{Emphasis, Rich, Span};

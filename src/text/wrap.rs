@@ -17,13 +17,19 @@ pub fn width(s: &str) -> usize {
     s.width()
 }
 
+/// True for characters that are words on their own, since the scripts
+/// they belong to put no spaces between words (CJK ideographs, kana,
+/// hangul syllables): the abstract index takes each for a word.
+#[inline]
+pub fn stands_alone(c: char) -> bool {
+    matches!(c as u32, 0x2E80..=0x9FFF | 0xAC00..=0xD7FF | 0xF900..=0xFAFF | 0x20000..=0x3FFFF)
+}
+
 /// True for characters after or before which a line may break although no
-/// space stands there (CJK ideographs, kana, hangul, fullwidth forms).
+/// space stands there: those that [`stands_alone`], hangul jamo, and CJK
+/// compatibility and fullwidth forms.
 fn breaks_around(c: char) -> bool {
-    matches!(c as u32,
-        0x2E80..=0x303F | 0x3040..=0x30FF | 0x3100..=0x31FF | 0x3200..=0x9FFF
-        | 0xA960..=0xA97F | 0xAC00..=0xD7FF | 0xF900..=0xFAFF | 0xFE30..=0xFE4F
-        | 0xFF00..=0xFF60 | 0x20000..=0x3FFFF)
+    stands_alone(c) || matches!(c as u32, 0xA960..=0xA97F | 0xFE30..=0xFE4F | 0xFF00..=0xFF60)
 }
 
 /// Splits a paragraph into words, each with its trailing spaces.
@@ -129,7 +135,9 @@ mod tests {
     fn every_line_fits() {
         let t = "Spectral-Progressive Thought Flow (SpecFlow), 論文 a novel lightweight multimodal reasoning framework — émigré naïve";
         for w in 2..40 {
-            for l in lines(t, w) {
+            let ls = lines(t, w);
+            assert!(ls.len() > 1, "{w}: one line");
+            for l in ls {
                 assert!(width(l) <= w, "{l:?} wider than {w}");
             }
         }

@@ -21,21 +21,21 @@ use crate::text::markup::{self, Rich};
 use crate::text::{links, wrap};
 
 /// The style of marked-up text.
-pub fn style_for(marks: markup::Marks, theme: &Theme) -> Style {
+pub fn style_for(marks: markup::Emphasis, theme: &Theme) -> Style {
     let mut s = Style::new();
-    if marks.has(markup::Marks::BOLD) {
+    if marks.has(markup::Emphasis::BOLD) {
         s = s.add_modifier(Modifier::BOLD);
     }
-    if marks.has(markup::Marks::ITALIC) {
+    if marks.has(markup::Emphasis::ITALIC) {
         s = s.add_modifier(Modifier::ITALIC);
     }
-    if marks.has(markup::Marks::MATH) {
+    if marks.has(markup::Emphasis::MATH) {
         s = s.patch(theme.math);
     }
-    if marks.has(markup::Marks::CODE) {
+    if marks.has(markup::Emphasis::CODE) {
         s = s.patch(theme.code);
     }
-    if marks.has(markup::Marks::LINK) {
+    if marks.has(markup::Emphasis::LINK) {
         s = s.patch(theme.link);
     }
     s

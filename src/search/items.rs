@@ -1,0 +1,208 @@
+//! What the matcher keeps of the titles, and how they get there: their
+//! readable text end to end in two buffers with a character mask each
+//! ([`Items`]), and papers made ready for it on the thread that loads them
+//! ([`Prepared`]).
+
+use nucleo::{Utf32Str, Utf32String};
+
+use super::index::{Chars, title_mask};
+use crate::corpus::{Abstract, Paper};
+use crate::text::markup;
+
+/// Where a title's text is kept in [`Items`].
+#[derive(Clone, Copy, Debug)]
+pub(super) struct TitleSpan {
+    pub(super) start: usize,
+    pub(super) len: u32,
+    /// In [`Items::wide`] rather than [`Items::ascii`].
+    pub(super) wide: bool,
+}
+
+/// What the matcher keeps of each paper's title. The titles' text lies
+/// end to end in two buffers rather than in an allocation each, so that a
+/// pass reads memory in order instead of chasing a pointer per title.
+#[derive(Default)]
+pub(super) struct Items {
+    /// ASCII titles' bytes.
+    pub(super) ascii: Vec<u8>,
+    /// Other titles, a character per grapheme (as nucleo matches them).
+    pub(super) wide: Vec<char>,
+    pub(super) spans: Vec<TitleSpan>,
+    pub(super) masks: Vec<Chars>,
+}
+
+impl Items {
+    /// How many titles there are.
+    pub(super) fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// The length of title `i` as ranking ties count it.
+    #[inline]
+    pub(super) fn title_len(&self, i: usize) -> u16 {
+        self.spans[i].len.min(u32::from(u16::MAX)) as u16
+    }
+
+    /// Title `i` as the matcher reads it.
+    #[inline]
+    pub(super) fn title(&self, i: usize) -> Utf32Str<'_> {
+        let s = self.spans[i];
+        if s.wide {
+            Utf32Str::Unicode(&self.wide[s.start..][..s.len as usize])
+        } else {
+            Utf32Str::Ascii(&self.ascii[s.start..][..s.len as usize])
+        }
+    }
+
+    /// Stores one title's readable text; its span and masks.
+    fn store(&mut self, title: &str) -> (TitleSpan, Chars) {
+        self.store_plain(&markup::plain_cow(title))
+    }
+
+    /// [`Items::store`] for a title made readable already.
+    pub(super) fn store_plain(&mut self, plain: &str) -> (TitleSpan, Chars) {
+        let mut mask = Chars::wide(title_mask(plain));
+        let span = if plain.is_ascii() {
+            let start = self.ascii.len();
+            self.ascii.extend_from_slice(plain.as_bytes());
+            mask = Chars::ascii(plain.as_bytes(), mask.all);
+            TitleSpan {
+                start,
+                len: (self.ascii.len() - start) as u32,
+                wide: false,
+            }
+        } else {
+            let start = self.wide.len();
+            match Utf32String::from(plain) {
+                Utf32String::Ascii(text) => self.wide.extend(text.chars()),
+                Utf32String::Unicode(chars) => self.wide.extend_from_slice(&chars),
+            }
+            TitleSpan {
+                start,
+                len: (self.wide.len() - start) as u32,
+                wide: true,
+            }
+        };
+        (span, mask)
+    }
+
+    fn push(&mut self, title: &str) {
+        self.push_plain(&markup::plain_cow(title));
+    }
+
+    /// Adds a title known to be ASCII, with its mask.
+    pub(super) fn push_ascii(&mut self, text: &[u8], mask: u64) {
+        let start = self.ascii.len();
+        self.ascii.extend_from_slice(text);
+        self.spans.push(TitleSpan {
+            start,
+            len: text.len() as u32,
+            wide: false,
+        });
+        self.masks.push(Chars::ascii(text, mask));
+    }
+
+    pub(super) fn push_plain(&mut self, plain: &str) {
+        let (span, mask) = self.store_plain(plain);
+        self.spans.push(span);
+        self.masks.push(mask);
+    }
+
+    /// Replaces title `i` (its old text stays in the buffer unused:
+    /// titles change rarely).
+    pub(super) fn set(&mut self, i: usize, title: &str) {
+        if i < self.len() {
+            (self.spans[i], self.masks[i]) = self.store(title);
+        }
+    }
+
+    /// The titles of `papers`, converted on up to `threads` threads.
+    pub(super) fn build<T: Sync>(
+        all: &[T],
+        threads: usize,
+        title: impl Fn(&T) -> &str + Sync,
+    ) -> Items {
+        let one = |part: &[T]| {
+            let mut items = Items::default();
+            for t in part {
+                items.push(title(t));
+            }
+            items
+        };
+        if threads <= 1 || all.len() < 16_384 {
+            return one(all);
+        }
+        let mut parts = crate::parallel::map_split(all, threads, |_, part| one(part)).into_iter();
+        // The first part is the start: only the others are copied.
+        let mut items = parts.next().unwrap_or_default();
+        for p in parts {
+            items.append(p);
+        }
+        items
+    }
+
+    fn append(&mut self, other: Items) {
+        self.append_expecting(other, 0);
+    }
+
+    /// [`Items::append`], when about `papers` titles will be held in all:
+    /// what must grow is given room for them (and 5% more) rather than
+    /// doubled, so that a million titles are neither copied each time
+    /// they double nor take twice their room.
+    pub(super) fn append_expecting(&mut self, other: Items, papers: usize) {
+        let n = self.len() + other.len();
+        if papers > n {
+            let room = papers + papers / 20;
+            if self.spans.capacity() < n {
+                self.spans.reserve_exact(room - self.spans.len());
+                self.masks.reserve_exact(room - self.masks.len());
+            }
+            let bytes = self.ascii.len() + other.ascii.len();
+            if self.ascii.capacity() < bytes {
+                let want = (bytes as f64 / n as f64 * room as f64) as usize;
+                self.ascii.reserve_exact(want.max(bytes) - self.ascii.len());
+            }
+        }
+        let (ascii, wide) = (self.ascii.len(), self.wide.len());
+        self.spans.extend(other.spans.iter().map(|s| TitleSpan {
+            start: s.start + if s.wide { wide } else { ascii },
+            ..*s
+        }));
+        self.ascii.extend_from_slice(&other.ascii);
+        self.wide.extend_from_slice(&other.wide);
+        self.masks.extend(other.masks);
+    }
+}
+
+/// Papers made ready for the matcher (titles converted, abstracts
+/// rendered for the index): work that can run on the thread that loads
+/// them, so that adding a million papers costs the UI thread next to
+/// nothing.
+#[derive(Default)]
+pub struct Prepared {
+    pub(super) items: Items,
+    /// The abstracts, shared with the papers (indexed later, on the
+    /// indexer's threads).
+    pub(super) abstracts: Vec<Abstract>,
+}
+
+impl Prepared {
+    /// Prepares `papers`.
+    pub fn new(papers: &[Paper]) -> Prepared {
+        // Room for the titles as given (their plain text is about as
+        // long), so that the buffer is not grown and copied as they come.
+        let mut items = Items::default();
+        items.spans.reserve_exact(papers.len());
+        items.masks.reserve_exact(papers.len());
+        items
+            .ascii
+            .reserve_exact(papers.iter().map(|p| p.title.len()).sum());
+        for p in papers {
+            items.push(&p.title);
+        }
+        Prepared {
+            items,
+            abstracts: papers.iter().map(|p| p.abstract_text.clone()).collect(),
+        }
+    }
+}

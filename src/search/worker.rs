@@ -1,0 +1,463 @@
+//! The threads behind a [`Search`](super::Search): the worker that runs a
+//! pass per request, narrowing from the ranking before it, and settles
+//! and sorts what the first page left; and the indexer that builds the
+//! abstracts' word index at low priority.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex, OnceLock, RwLock};
+use std::time::Duration;
+
+use nucleo::{Config, Matcher};
+
+use super::index::{Bits, WordIndex};
+use super::items::Items;
+use super::pass::{Floor, Pass, Reuse, keep_best, match_threads, page_first, run_pass};
+use super::query::{Query, extends};
+use super::{Match, Results, Scope, order};
+use crate::corpus::Abstract;
+use crate::text::markup;
+
+#[derive(Clone)]
+pub(super) struct Job {
+    pub(super) generation: u64,
+    pub(super) query: String,
+    pub(super) scope: Scope,
+}
+
+pub(super) struct State {
+    pub(super) job: Option<Job>,
+    /// Papers added, pending ones included.
+    pub(super) items: usize,
+    /// Titles added but not yet moved into [`Shared::items`]: the worker
+    /// moves them in between passes, so adding never waits for a pass.
+    pub(super) pending: Vec<Items>,
+    /// Titles changed since they were added, applied the same way.
+    pub(super) retitled: Vec<(usize, String)>,
+    /// The papers a load in progress expects to end with (0 when none).
+    pub(super) expected: usize,
+    pub(super) shutdown: bool,
+}
+
+impl State {
+    fn has_pending(&self) -> bool {
+        !self.pending.is_empty() || !self.retitled.is_empty()
+    }
+}
+
+pub(super) struct Shared {
+    pub(super) items: RwLock<Items>,
+    pub(super) index: RwLock<WordIndex>,
+    pub(super) state: Mutex<State>,
+    pub(super) wake: Condvar,
+    pub(super) latest: Mutex<Arc<Results>>,
+    pub(super) generation: AtomicU64,
+    pub(super) notify: Box<dyn Fn() + Send + Sync>,
+    pub(super) threads: usize,
+    /// While set, the indexer waits (the corpus is still loading).
+    pub(super) hold: AtomicBool,
+}
+
+impl Shared {
+    /// Papers a scope can search now: every title; for abstracts, those
+    /// indexed so far.
+    fn searchable(&self, scope: Scope, items: usize) -> usize {
+        match scope {
+            Scope::Title => items,
+            Scope::All => self.index.read().map_or(0, |ix| ix.indexed.min(items)),
+        }
+    }
+
+    fn publish(&self, results: Results) -> Arc<Results> {
+        let arc = Arc::new(results);
+        let mut old = None;
+        if let Ok(mut latest) = self.latest.lock() {
+            // A late sorter never replaces a newer query's ranking.
+            if arc.generation >= latest.generation {
+                old = Some(std::mem::replace(&mut *latest, arc.clone()));
+            }
+        }
+        // Freed, where it is the last, with the lock let go.
+        drop(old);
+        (self.notify)();
+        arc
+    }
+}
+
+/// The rows past the first page are sorted once no keystroke came for
+/// this long.
+const SORT_AFTER: Duration = Duration::from_millis(30);
+
+pub(super) fn worker(shared: Arc<Shared>) {
+    let mut matchers: Vec<Matcher> = (0..shared.threads)
+        .map(|_| Matcher::new(Config::DEFAULT))
+        .collect();
+    let mut done: Option<Arc<Results>> = None;
+    loop {
+        let job = {
+            let Ok(mut st) = shared.state.lock() else {
+                return;
+            };
+            loop {
+                if st.shutdown {
+                    return;
+                }
+                let stale = match (&st.job, &done) {
+                    (Some(j), Some(d)) => {
+                        j.generation != d.generation
+                            || d.searched < shared.searchable(j.scope, st.items)
+                    }
+                    (Some(_), None) => true,
+                    (None, _) => false,
+                };
+                if st.has_pending() {
+                    let pending = std::mem::take(&mut st.pending);
+                    let retitled = std::mem::take(&mut st.retitled);
+                    let expected = st.expected;
+                    drop(st);
+                    if !retitled.is_empty() {
+                        // Scores of the changed titles are stale: rank
+                        // afresh rather than narrow from them.
+                        done = None;
+                    }
+                    // No pass holds the titles now: this wait is short.
+                    if let Ok(mut items) = shared.items.write() {
+                        for more in pending {
+                            items.append_expecting(more, expected);
+                        }
+                        for (i, title) in retitled {
+                            items.set(i, &title);
+                        }
+                    }
+                    st = match shared.state.lock() {
+                        Ok(st) => st,
+                        Err(_) => return,
+                    };
+                    continue;
+                }
+                if stale {
+                    break st.job.clone();
+                }
+                st = match shared.wake.wait(st) {
+                    Ok(st) => st,
+                    Err(_) => return,
+                };
+            }
+        };
+        let Some(job) = job else { continue };
+        let Ok(items) = shared.items.read() else {
+            return;
+        };
+        let n = shared.searchable(job.scope, items.len());
+        let query = Query::parse(&job.query);
+        let cancelled = || shared.generation.load(Ordering::Acquire) != job.generation;
+        let publish = |matches: Vec<Match>, searched: usize, sorted: usize, scanned: bool| {
+            shared.publish(Results {
+                generation: job.generation,
+                query: job.query.clone(),
+                scope: job.scope,
+                sorted: sorted.min(matches.len()),
+                matches,
+                searched,
+                scanned,
+            })
+        };
+        if query.is_empty() {
+            let all: Vec<Match> = (0..n as u32).map(Match::unscored).collect();
+            drop(items);
+            done = Some(publish(all, n, n, true));
+            continue;
+        }
+        // Reuse what is known: the same query over fewer papers, or a query
+        // this one extends.
+        let prev = done
+            .as_ref()
+            .filter(|d| d.scope == job.scope && d.scanned && extends(&job.query, &d.query));
+        // The same words (`sparse ` after `sparse`): the same ranking.
+        let same =
+            prev.is_some_and(|p| p.query == job.query || Query::parse(&p.query).same_as(&query));
+        let mut candidates: Vec<Match> = Vec::new();
+        let mut kept: Vec<Match> = Vec::new();
+        let prev_sorted = prev.map_or(0, |p| p.sorted);
+        if let Some(prev) = prev {
+            if same {
+                kept = prev.matches.clone();
+            } else {
+                candidates = prev.matches.clone();
+            }
+            let from = prev.searched as u32;
+            candidates.extend((from..n as u32).map(Match::unscored));
+        }
+        let abstracts: Vec<Bits> = match (job.scope, shared.index.read()) {
+            (Scope::All, Ok(ix)) => query
+                .words
+                .iter()
+                .map(|w| ix.papers_with_prefixes(&w.needle, n))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let prev_query = prev
+            .filter(|_| !same && job.scope == Scope::Title)
+            .map(|p| Query::parse(&p.query));
+        let reuse = prev_query
+            .as_ref()
+            .and_then(|pq| Reuse::between(pq, &query));
+        let growth = match (&prev_query, reuse) {
+            (Some(pq), Some(_)) => query.growth_over(pq),
+            _ => None,
+        };
+        let pass = Pass {
+            items: &items,
+            query: &query,
+            scope: job.scope,
+            abstracts,
+            need: query.title_mask(),
+            candidates: prev.map(|_| candidates.as_slice()),
+            n,
+            reuse,
+            reused: prev.map_or(0, |p| if same { 0 } else { p.matches.len() }),
+            growth,
+            floor: (job.scope == Scope::Title).then(Floor::default),
+        };
+        let mut partial = |best: &[Match], searched: usize| {
+            publish(best.to_vec(), searched, best.len(), false);
+        };
+        let Some((mut matches, first)) = run_pass(&pass, &mut matchers, &cancelled, &mut partial)
+        else {
+            continue;
+        };
+        let mut first = first;
+        // `behind`: once the first page is shown (see `settle`).
+        let mut settle_here = |matches: &mut [Match], behind: bool| {
+            settle(&items, &query, matches, &mut matchers, &cancelled, behind)
+        };
+        if !kept.is_empty() && matches.is_empty() {
+            // The same words over the same papers: the same first page.
+            first = prev_sorted.min(kept.len());
+            matches = kept;
+        } else if !kept.is_empty() {
+            matches.extend(kept);
+            if !settle_here(&mut matches, false) {
+                continue;
+            }
+            let mut best = matches.clone();
+            keep_best(&mut best);
+            (matches, first) = page_first(best, matches, n);
+        }
+        if first >= matches.len() {
+            if !settle_here(&mut matches, false) {
+                continue;
+            }
+            drop(items);
+            let total = matches.len();
+            done = Some(publish(matches, n, total, true));
+            continue;
+        }
+        // The first page is final: show it now. Score what was only
+        // bounded, and sort the rest on the side, so that the next
+        // keystroke need not wait for either (it cancels the scoring, and
+        // narrows from bounds where scores are missing). The next query
+        // narrows from this set, whose order does not matter to it.
+        let shown = publish(matches, n, first, true);
+        let mut rest = shown.matches.clone();
+        done = Some(shown);
+        if rest[first..].iter().any(|m| !m.is_exact()) {
+            if !settle_here(&mut rest[first..], true) {
+                continue;
+            }
+            done = Some(publish(rest.clone(), n, first, true));
+        }
+        drop(items);
+        let sorter = shared.clone();
+        let job = job.clone();
+        std::thread::spawn(move || {
+            // Behind the next keystroke's pass, which should not wait for
+            // this sort to end, nor share the cores with a sort it makes
+            // moot: only once typing pauses.
+            lower_priority();
+            for _ in 0..SORT_AFTER.as_millis() / 5 {
+                std::thread::sleep(Duration::from_millis(5));
+                if sorter.generation.load(Ordering::Acquire) != job.generation {
+                    return;
+                }
+            }
+            let mut rest = rest;
+            rest[first..].sort_unstable_by(order);
+            if sorter.generation.load(Ordering::Acquire) == job.generation {
+                let total = rest.len();
+                sorter.publish(Results {
+                    generation: job.generation,
+                    query: job.query,
+                    scope: job.scope,
+                    matches: rest,
+                    searched: n,
+                    sorted: total,
+                    scanned: true,
+                });
+            }
+        });
+    }
+}
+
+/// Scores, on every core, the matches that hold only a bound; false when
+/// a newer request cancels it first. `behind`: the first page is shown,
+/// and this runs behind the reader (at normal priority, these threads
+/// held the cores as the frame showing that page waited: from the page
+/// published to the frame drawn, 0.7-1.2 ms median and 2-6 ms p90 over
+/// the 100k keystroke benchmark, against 0.5-0.7 and 0.6-0.9 ms).
+pub(super) fn settle(
+    items: &Items,
+    query: &Query,
+    matches: &mut [Match],
+    matchers: &mut [Matcher],
+    cancelled: &(dyn Fn() -> bool + Sync),
+    behind: bool,
+) -> bool {
+    if matches.iter().all(Match::is_exact) {
+        return true;
+    }
+    let per = matches.len().div_ceil(matchers.len()).max(1);
+    let ok = AtomicBool::new(true);
+    let settle_part = |part: &mut [Match], matcher: &mut Matcher| {
+        for (k, m) in part.iter_mut().enumerate() {
+            // Each is scored whole: a newer request is seen within tens
+            // of microseconds.
+            if k % SETTLE_CANCEL_EVERY == 0 && cancelled() {
+                ok.store(false, Ordering::Relaxed);
+                return;
+            }
+            if m.is_exact() {
+                continue;
+            }
+            let i = m.idx as usize;
+            let (from, base) = match m.head_score() {
+                Some(h) => (query.words.len().saturating_sub(1), h),
+                None => (0, 0),
+            };
+            // It matched: it has a score.
+            let (score, head) = query
+                .score_title_from(items.title(i), matcher, from, base)
+                .unwrap_or_default();
+            *m = Match {
+                head,
+                ..Match::new(m.idx, score, items.title_len(i))
+            };
+        }
+    };
+    let parts = matches.chunks_mut(per).zip(matchers.iter_mut());
+    match behind.then(behind_pool).flatten() {
+        Some(pool) => pool.in_place_scope(|s| spawn_each(s, parts, &settle_part)),
+        None => rayon::in_place_scope(|s| spawn_each(s, parts, &settle_part)),
+    }
+    ok.into_inner()
+}
+
+/// `work(part, matcher)` for each of `parts` on `s`'s threads.
+fn spawn_each<'s, 'p: 's>(
+    s: &rayon::Scope<'s>,
+    parts: impl Iterator<Item = (&'p mut [Match], &'p mut Matcher)>,
+    work: &'s (dyn Fn(&mut [Match], &mut Matcher) + Sync),
+) {
+    for (part, matcher) in parts {
+        s.spawn(move |_| work(part, matcher));
+    }
+}
+
+/// Threads at lowered priority (see [`lower_priority`]) for [`settle`]
+/// behind the reader; `None` where they could not be started.
+fn behind_pool() -> Option<&'static rayon::ThreadPool> {
+    static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(match_threads())
+            .thread_name(|k| format!("paperboat-settle-{k}"))
+            .start_handler(|_| lower_priority())
+            .build()
+            .ok()
+    })
+    .as_ref()
+}
+
+/// Bounded matches [`settle`] scores between checks for a newer request.
+const SETTLE_CANCEL_EVERY: usize = 64;
+
+/// Abstracts the indexer takes at a time (split among its threads).
+const INDEX_STEP: usize = 16_384;
+
+/// Asks the OS to run the calling thread (and threads it starts) after
+/// others: the index is built, rankings are sorted past their first page,
+/// and their bounded matches scored, on what the UI and the matcher leave
+/// over. Lowered, not idle: a thread run only when nothing else wants a
+/// core (SCHED_IDLE) did no better, and under another program's load it
+/// could hold up the worker waiting on it for a long time.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority has no memory-safety preconditions; on Linux,
+    // `who == 0` with PRIO_PROCESS names the calling thread.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
+    }
+}
+
+/// Indexes `abstracts` (papers `first..`) on up to `threads` threads;
+/// `None` when `stopped` says so first.
+pub(super) fn index_piece(
+    first: u32,
+    abstracts: &[Abstract],
+    threads: usize,
+    stopped: &(dyn Fn() -> bool + Sync),
+) -> Option<WordIndex> {
+    let build = |from: usize, part: &[Abstract]| {
+        let mut ix = WordIndex::default();
+        // An abstract that can no longer be read (its file changed) has no
+        // words to find.
+        let done = crate::corpus::abstracts::for_each_text(part, |k, text| {
+            if k % 256 == 0 && stopped() {
+                return false;
+            }
+            ix.add(first + (from + k) as u32, &markup::plain_cow(text));
+            true
+        });
+        done.then_some(ix)
+    };
+    if threads <= 1 || abstracts.len() < 1024 {
+        return build(0, abstracts);
+    }
+    let parts: Vec<WordIndex> = crate::parallel::map_split(abstracts, threads, build)
+        .into_iter()
+        .collect::<Option<_>>()?;
+    let mut whole = WordIndex::default();
+    for p in parts {
+        whole.append(p);
+    }
+    Some(whole)
+}
+
+/// Builds the abstract index from papers sent to it, at low priority and
+/// not while held (see [`Search::hold_index`](super::Search::hold_index)).
+pub(super) fn indexer(shared: Arc<Shared>, rx: mpsc::Receiver<(u32, Vec<Abstract>)>) {
+    lower_priority();
+    let stopped = || shared.generation.load(Ordering::Acquire) == u64::MAX;
+    for (first, batch) in rx {
+        for (k, step) in batch.chunks(INDEX_STEP).enumerate() {
+            while shared.hold.load(Ordering::Acquire) && !stopped() {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            if stopped() {
+                return;
+            }
+            let at = first + (k * INDEX_STEP) as u32;
+            let Some(piece) = index_piece(at, step, shared.threads, &stopped) else {
+                return;
+            };
+            let papers = shared.state.lock().map_or(0, |st| st.items);
+            if let Ok(mut ix) = shared.index.write() {
+                ix.append_expecting(piece, papers);
+            }
+            // Searches in the abstract scope can see more papers now.
+            if let Ok(_st) = shared.state.lock() {
+                shared.wake.notify_all();
+            }
+        }
+    }
+}
