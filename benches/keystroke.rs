@@ -8,7 +8,8 @@
 
 use std::time::{Duration, Instant};
 
-use paperboat::app::{Action, App};
+use paperboat::app::App;
+use paperboat::vocabulary::Action;
 use paperboat::corpus::load::Loaded;
 use paperboat::corpus::{Corpus, text};
 use paperboat::store::Store;

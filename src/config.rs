@@ -25,7 +25,7 @@ use ratatui::style::{Color, Modifier, Style};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-use crate::app::{Mode, View};
+use crate::vocabulary::{Mode, View};
 use crate::keys::{self, Key, Keymap};
 use crate::search::Scope;
 use crate::ui::theme::Theme;
@@ -433,12 +433,12 @@ mod tests {
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(
             c.keymap.action(Mode::Browse, &press('m')),
-            Some(crate::app::Action::ToggleBookmark)
+            Some(crate::vocabulary::Action::ToggleBookmark)
         );
         assert_eq!(c.keymap.action(Mode::Browse, &press('b')), None);
         assert_eq!(
             c.keymap.action(Mode::Browse, &press('x')),
-            Some(crate::app::Action::Quit)
+            Some(crate::vocabulary::Action::Quit)
         );
         assert_eq!(c.keymap.action(Mode::Browse, &press('q')), None);
     }
@@ -462,7 +462,7 @@ mod tests {
         assert_eq!(p.len(), expect.len(), "{p:#?}");
         assert_eq!(
             c.keymap.action(Mode::Browse, &press('b')),
-            Some(crate::app::Action::ToggleBookmark),
+            Some(crate::vocabulary::Action::ToggleBookmark),
             "default kept"
         );
         assert_eq!(c.theme.marks, Style::new().fg(Color::Rgb(255, 0, 0)));
@@ -488,7 +488,7 @@ mod tests {
         assert!(p[0].starts_with("c.toml:2: "), "{p:?}");
         assert_eq!(
             c.keymap.action(Mode::Browse, &press('b')),
-            Some(crate::app::Action::ToggleBookmark)
+            Some(crate::vocabulary::Action::ToggleBookmark)
         );
     }
 

@@ -20,3 +20,4 @@ pub mod store;
 pub mod terminal;
 pub mod text;
 pub mod ui;
+pub mod vocabulary;

@@ -19,7 +19,8 @@ use ratatui::backend::CrosstermBackend;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGTSTP};
 use signal_hook::iterator::Signals;
 
-use crate::app::{Action, App, Effect};
+use crate::app::App;
+use crate::vocabulary::{Action, Effect};
 use crate::config::Config;
 use crate::corpus::load::{self, Input, LoadError};
 use crate::store::Store;

@@ -2,7 +2,8 @@
 
 use std::time::Duration;
 
-use paperboat::app::{Action, App};
+use paperboat::app::App;
+use paperboat::vocabulary::Action;
 use paperboat::corpus::load;
 use paperboat::ui;
 use ratatui::Terminal;

@@ -14,7 +14,8 @@ use ratatui::widgets::{
 };
 
 use super::theme::Theme;
-use crate::app::{App, Focus, Marks};
+use crate::app::App;
+use crate::vocabulary::{Focus, Marks};
 use crate::corpus::{Corpus, Paper};
 use crate::search::Query;
 use crate::text::markup::{self, Rich};

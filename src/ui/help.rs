@@ -8,7 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
 use unicode_width::UnicodeWidthStr;
 
-use crate::app::{App, Mode};
+use crate::app::App;
+use crate::vocabulary::Mode;
 
 /// The overlay's lines.
 pub fn lines(app: &App) -> Vec<Line<'static>> {

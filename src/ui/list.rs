@@ -9,7 +9,8 @@ use ratatui::widgets::{Block, BorderType, Paragraph};
 use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::UnicodeWidthStr;
 
-use crate::app::{App, Focus, Marks};
+use crate::app::App;
+use crate::vocabulary::{Focus, Marks};
 use crate::text::markup;
 
 /// Width of the marks column: bookmark, read, a space.

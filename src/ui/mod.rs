@@ -15,7 +15,8 @@ use ratatui::layout::{Constraint, Direction, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
-use crate::app::{Action, App, Mode};
+use crate::app::App;
+use crate::vocabulary::{Action, Mode};
 
 /// Below this width the panes stack: list above, abstract below.
 pub const SIDE_BY_SIDE_MIN: u16 = 90;

@@ -8,7 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
-use crate::app::{App, Mode, View};
+use crate::app::App;
+use crate::vocabulary::{Mode, View};
 
 /// Draws the search line; in search mode it places the cursor.
 pub fn draw_search(frame: &mut Frame, app: &App, area: Rect) {
