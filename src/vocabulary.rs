@@ -280,8 +280,8 @@ impl Action {
     }
 }
 
-/// Everything that changes the reader's state. [`crate::app::App::update`]
-/// takes one at a time; nothing else changes the state.
+/// Everything that changes the reader's state. The app takes them one at a
+/// time in its `update`; nothing else changes the state.
 pub enum Message {
     /// The user asked for something (a key or a click, read as an action).
     Action(Action),

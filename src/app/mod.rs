@@ -13,6 +13,8 @@ use crate::search::{Scope, Search};
 use crate::store::{Field, Store};
 use crate::ui;
 use crate::ui::theme::Theme;
+pub mod layout;
+
 use crate::vocabulary::{Action, Effect, Focus, Marks, Mode, View};
 
 /// How often a running reader looks for marks saved by another instance.
@@ -477,8 +479,8 @@ impl App {
         }
     }
 
-    fn layout(&self) -> ui::Layout {
-        ui::layout(ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1))
+    fn layout(&self) -> layout::Layout {
+        layout::layout(self.size.0, self.size.1)
     }
 
     /// Rows of the list pane.
