@@ -25,10 +25,10 @@ use ratatui::style::{Color, Modifier, Style};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-use crate::vocabulary::{Mode, View};
 use crate::keys::{self, Key, Keymap};
 use crate::search::Scope;
 use crate::ui::theme::Theme;
+use crate::vocabulary::{Mode, View};
 
 /// The config file's name in the state directory.
 pub const FILE_NAME: &str = "config.toml";

@@ -127,6 +127,9 @@ pub enum Effect {
     Copy(String),
     /// Stop the process until the shell resumes it.
     Suspend,
+    /// Draw the screen again: it changed without input (a ranking came,
+    /// another instance saved marks, a failed save went through).
+    Redraw,
 }
 
 /// Everything the reader can be asked to do.
@@ -222,8 +225,6 @@ pub enum Action {
     ScrollList(i32),
     /// Scroll the abstract by lines (the mouse wheel).
     ScrollDetail(i32),
-    /// The terminal was resized.
-    Resize(u16, u16),
 }
 
 impl Action {
@@ -275,7 +276,6 @@ impl Action {
             Action::SelectRow(_) => "Select a row",
             Action::ScrollList(_) => "Scroll the list",
             Action::ScrollDetail(_) => "Scroll the abstract",
-            Action::Resize(..) => "Resize",
         }
     }
 }

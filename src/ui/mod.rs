@@ -1,6 +1,8 @@
-//! Drawing the reader. Everything here reads [`App`] and writes cells; no
-//! function changes state. One file per pane; [`layout`] is shared with the
-//! app so scrolling knows the pane sizes the screen will have.
+//! Drawing the reader. Everything here reads [`App`] (with the theme and
+//! the key table the caller keeps) and writes cells; no function changes
+//! state. One file per pane; the geometry comes from the app's
+//! [`crate::app::layout`], so scrolling knows the pane sizes the screen
+//! will have.
 
 pub mod detail;
 pub mod help;
@@ -17,7 +19,9 @@ use ratatui::widgets::Paragraph;
 
 use crate::app::App;
 use crate::app::layout::Area;
+use crate::keys::Keymap;
 use crate::vocabulary::{Action, Mode};
+use theme::Theme;
 
 pub use crate::app::layout::{MIN_SIZE, SIDE_BY_SIDE_MIN};
 
@@ -55,7 +59,7 @@ pub fn too_small(area: Rect) -> bool {
 }
 
 /// Draws the whole screen.
-pub fn draw(frame: &mut Frame, app: &App) {
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, keymap: &Keymap) {
     let area = frame.area();
     if too_small(area) {
         let text = if area.width >= 18 {
@@ -71,12 +75,12 @@ pub fn draw(frame: &mut Frame, app: &App) {
         return;
     }
     let l = layout(area);
-    status::draw_search(frame, app, l.search);
-    list::draw(frame, app, l.list);
-    detail::draw(frame, app, l.detail);
-    status::draw_status(frame, app, l.status);
-    if app.mode == Mode::Help {
-        help::draw(frame, app, area);
+    status::draw_search(frame, app, theme, l.search);
+    list::draw(frame, app, theme, l.list);
+    detail::draw(frame, app, theme, l.detail);
+    status::draw_status(frame, app, theme, l.status);
+    if app.mode() == Mode::Help {
+        help::draw(frame, app, keymap, theme, area);
     }
 }
 
@@ -87,8 +91,8 @@ fn contains(r: Rect, col: u16, row: u16) -> bool {
 /// The action for a mouse event: the wheel scrolls the pane under the
 /// pointer, a left click selects a row of the list.
 pub fn mouse_action(app: &App, ev: &MouseEvent) -> Option<Action> {
-    let area = Rect::new(0, 0, app.size.0, app.size.1);
-    if too_small(area) || app.mode == Mode::Help {
+    let area = Rect::new(0, 0, app.size().0, app.size().1);
+    if too_small(area) || app.mode() == Mode::Help {
         return None;
     }
     let l = layout(area);
@@ -111,7 +115,7 @@ pub fn mouse_action(app: &App, ev: &MouseEvent) -> Option<Action> {
         MouseEventKind::Down(MouseButton::Left) => {
             let inner = l.list.inner(ratatui::layout::Margin::new(1, 1));
             if contains(inner, col, row) {
-                let r = app.list_offset + (row - inner.y) as usize;
+                let r = app.list_offset() + (row - inner.y) as usize;
                 (r < app.rows()).then_some(Action::SelectRow(r))
             } else {
                 None
