@@ -533,6 +533,7 @@ mod tests {
         let (c2, p2) = parse(&uncommented, "uncommented");
         assert!(p2.is_empty(), "{p2:?}\n{uncommented}");
         assert_eq!(c2.theme, Theme::default());
+        let mut checked = 0;
         for b in Keymap::default()
             .bindings()
             .iter()
@@ -543,7 +544,10 @@ mod tests {
                     c2.keymap.keys_for(Mode::Browse, &b.action).contains(&b.key),
                     "{b:?}"
                 );
+                checked += 1;
             }
         }
+        // Every bindable action has a default key or more, all checked.
+        assert!(checked >= keys::bindable().len(), "{checked}");
     }
 }
