@@ -8,11 +8,14 @@
 
 use std::time::{Duration, Instant};
 
-use paperboat::app::{Action, App};
+use paperboat::app::App;
 use paperboat::corpus::{Corpus, text};
+use paperboat::keys::Keymap;
 use paperboat::loading::Loaded;
 use paperboat::store::Store;
 use paperboat::ui;
+use paperboat::ui::theme::Theme;
+use paperboat::vocabulary::{Action, Effect, Message};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -44,18 +47,19 @@ fn main() {
         let mut app = App::new(loaded, store, move || {
             let _ = tx.send(());
         });
-        app.apply(Action::Resize(120, 40));
+        app.update(Message::Resize(120, 40));
+        let (theme, keymap) = (Theme::default(), Keymap::default());
         let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
-        while app.search.is_running() {
-            app.tick();
+        while app.search().is_running() {
+            app.update(Message::Tick);
             std::thread::sleep(Duration::from_millis(1));
         }
         println!("{f}: {n} titles");
         for q in ["rl", "sparse attn", "diffusion language model decoding"] {
             app.apply(Action::StartSearch);
             app.apply(Action::ClearQuery);
-            while app.search.is_running() {
-                app.tick();
+            while app.search().is_running() {
+                app.update(Message::Tick);
                 std::thread::sleep(Duration::from_millis(1));
             }
             let mut per_key = Vec::new();
@@ -68,15 +72,15 @@ fn main() {
                 // As the reader's loop does: a frame for the keystroke, then
                 // one for each new ranking, waiting to be woken for it.
                 let u = Instant::now();
-                term.draw(|fr| ui::draw(fr, &app)).unwrap();
+                term.draw(|fr| ui::draw(fr, &app, &theme, &keymap)).unwrap();
                 worst_ui = worst_ui.max(u.elapsed());
                 loop {
                     let u = Instant::now();
-                    if app.tick() {
-                        term.draw(|fr| ui::draw(fr, &app)).unwrap();
+                    if app.update(Message::Tick).contains(&Effect::Redraw) {
+                        term.draw(|fr| ui::draw(fr, &app, &theme, &keymap)).unwrap();
                     }
                     worst_ui = worst_ui.max(u.elapsed());
-                    if app.search.first_page_final() {
+                    if app.search().first_page_final() {
                         break;
                     }
                     let _ = rx.recv_timeout(Duration::from_millis(16));

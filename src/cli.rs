@@ -666,7 +666,7 @@ fn show(cli: &Cli, args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let view = crate::ui::detail::PaperView {
         corpus,
         idx: i,
-        marks: crate::app::Marks {
+        marks: crate::vocabulary::Marks {
             bookmarked: store.is_on(id, Field::Bookmark),
             read: store.is_on(id, Field::Read),
         },

@@ -25,10 +25,10 @@ use ratatui::style::{Color, Modifier, Style};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-use crate::app::{Mode, View};
 use crate::keys::{self, Key, Keymap};
 use crate::search::Scope;
 use crate::ui::theme::Theme;
+use crate::vocabulary::{Mode, View};
 
 /// The config file's name in the state directory.
 pub const FILE_NAME: &str = "config.toml";
@@ -433,12 +433,12 @@ mod tests {
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(
             c.keymap.action(Mode::Browse, &press('m')),
-            Some(crate::app::Action::ToggleBookmark)
+            Some(crate::vocabulary::Action::ToggleBookmark)
         );
         assert_eq!(c.keymap.action(Mode::Browse, &press('b')), None);
         assert_eq!(
             c.keymap.action(Mode::Browse, &press('x')),
-            Some(crate::app::Action::Quit)
+            Some(crate::vocabulary::Action::Quit)
         );
         assert_eq!(c.keymap.action(Mode::Browse, &press('q')), None);
     }
@@ -462,7 +462,7 @@ mod tests {
         assert_eq!(p.len(), expect.len(), "{p:#?}");
         assert_eq!(
             c.keymap.action(Mode::Browse, &press('b')),
-            Some(crate::app::Action::ToggleBookmark),
+            Some(crate::vocabulary::Action::ToggleBookmark),
             "default kept"
         );
         assert_eq!(c.theme.marks, Style::new().fg(Color::Rgb(255, 0, 0)));
@@ -488,7 +488,7 @@ mod tests {
         assert!(p[0].starts_with("c.toml:2: "), "{p:?}");
         assert_eq!(
             c.keymap.action(Mode::Browse, &press('b')),
-            Some(crate::app::Action::ToggleBookmark)
+            Some(crate::vocabulary::Action::ToggleBookmark)
         );
     }
 
@@ -533,6 +533,7 @@ mod tests {
         let (c2, p2) = parse(&uncommented, "uncommented");
         assert!(p2.is_empty(), "{p2:?}\n{uncommented}");
         assert_eq!(c2.theme, Theme::default());
+        let mut checked = 0;
         for b in Keymap::default()
             .bindings()
             .iter()
@@ -543,7 +544,10 @@ mod tests {
                     c2.keymap.keys_for(Mode::Browse, &b.action).contains(&b.key),
                     "{b:?}"
                 );
+                checked += 1;
             }
         }
+        // Every bindable action has a default key or more, all checked.
+        assert!(checked >= keys::bindable().len(), "{checked}");
     }
 }

@@ -7,7 +7,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use crate::app::{Action, Mode};
+use crate::vocabulary::{Action, Mode};
 
 /// A key with its modifiers, as bound in the table.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

@@ -3,8 +3,9 @@
 //! The flow runs one way. [`loading`] reads files (or the bundled
 //! lists) into a [`corpus::Corpus`], sanitizing every string once. The
 //! [`search::Search`] engine matches queries on background threads. Keys
-//! become [`app::Action`]s through [`keys`]; [`app::App::apply`] is the only
-//! place state changes; [`ui::draw`] reads the state and never changes it.
+//! become [`vocabulary::Action`]s through [`keys`]; every change of state
+//! is a [`vocabulary::Message`] to [`app::App::update`], the only place
+//! state changes; [`ui::draw`] reads the state and never changes it.
 //! The non-interactive commands in [`cli`] share the same corpus and search.
 
 pub mod alloc;
@@ -21,3 +22,4 @@ pub mod store;
 pub mod terminal;
 pub mod text;
 pub mod ui;
+pub mod vocabulary;

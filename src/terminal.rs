@@ -19,12 +19,14 @@ use ratatui::backend::CrosstermBackend;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGTSTP};
 use signal_hook::iterator::Signals;
 
-use crate::app::{Action, App, Effect};
+use crate::app::App;
 use crate::config::Config;
+use crate::keys::Keymap;
 use crate::loading::{self as load, Input, LoadError};
 use crate::store::Store;
 use crate::ui;
 use crate::ui::theme::no_color_env;
+use crate::vocabulary::{Effect, Message};
 
 /// Puts the terminal back as the shell left it. Safe to call twice.
 pub fn restore() {
@@ -148,7 +150,7 @@ fn suspend(session: &mut Session, app: &mut App) -> io::Result<()> {
     session
         .terminal
         .resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))?;
-    app.apply(Action::Resize(size.width, size.height));
+    app.update(Message::Resize(size.width, size.height));
     Ok(())
 }
 
@@ -165,22 +167,17 @@ fn injected_panic(ev: &Event) {
     }
 }
 
-fn handle(app: &mut App, ev: Event) {
+/// Hands a terminal event to the app: a key through the key table, a
+/// mouse event by where it lands, a new size. Returns the app's effects.
+fn handle(app: &mut App, keymap: &Keymap, ev: Event) -> Vec<Effect> {
     injected_panic(&ev);
-    match ev {
-        Event::Key(key) => {
-            if let Some(action) = app.keymap.action(app.mode, &key) {
-                app.apply(action);
-            }
-        }
-        Event::Mouse(m) => {
-            if let Some(action) = ui::mouse_action(app, &m) {
-                app.apply(action);
-            }
-        }
-        Event::Resize(w, h) => app.apply(Action::Resize(w, h)),
-        _ => {}
-    }
+    let message = match ev {
+        Event::Key(key) => keymap.action(app.mode(), &key).map(Message::Action),
+        Event::Mouse(m) => ui::mouse_action(app, &m).map(Message::Action),
+        Event::Resize(w, h) => Some(Message::Resize(w, h)),
+        _ => None,
+    };
+    message.map_or_else(Vec::new, |m| app.update(m))
 }
 
 /// The program that opens links: `PAPERBOAT_OPENER` when set (a command
@@ -225,27 +222,24 @@ pub fn osc52(text: &str) -> String {
     format!("\u{1b}]52;c;{encoded}\u{7}")
 }
 
-/// Carries out what the app asked for and reports back in the status line.
-fn run_effects(app: &mut App, session: &mut Session) -> io::Result<()> {
-    for effect in std::mem::take(&mut app.effects) {
+/// Carries out what the app asked for and tells it how that went.
+fn run_effects(app: &mut App, session: &mut Session, effects: Vec<Effect>) -> io::Result<()> {
+    for effect in effects {
         match effect {
             Effect::Suspend => suspend(session, app)?,
             Effect::Open(url) => {
-                app.status = Some(match open_link(&url) {
-                    Ok(()) => format!("opening {url}"),
-                    Err(e) => format!("could not open {url}: {e}"),
-                });
+                let result = open_link(&url).map_err(|e| e.to_string());
+                app.update(Message::Opened { url, result });
             }
             Effect::Copy(text) => {
                 let mut out = stdout();
                 let done = out
                     .write_all(osc52(&text).as_bytes())
                     .and_then(|()| out.flush());
-                app.status = Some(match done {
-                    Ok(()) => "copied the title and link (OSC 52)".to_string(),
-                    Err(e) => format!("could not copy: {e}"),
-                });
+                app.update(Message::Copied(done.map_err(|e| e.to_string())));
             }
+            // The loop draws once everything waiting is taken in.
+            Effect::Redraw => {}
         }
     }
     Ok(())
@@ -265,10 +259,20 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
     let mut app = App::loading(key, store, start.announce, move || {
         let _ = results_tx.send(Wake::Results);
     });
-    app.configure(config, no_color_env());
-    if !messages.is_empty() {
-        app.status = Some(messages.join(" · "));
-    }
+    // The key table and the colours stay here; the app takes the rest.
+    let Config {
+        keymap,
+        theme,
+        scope,
+        view,
+    } = config;
+    let theme = if no_color_env() {
+        theme.without_color()
+    } else {
+        theme
+    };
+    app.update(Message::Configured { scope, view });
+    app.update(Message::Problems(messages));
     let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGTSTP])?;
     let signal_handle = signals.handle();
     let signal_tx = tx.clone();
@@ -287,28 +291,30 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
     let mut early = Vec::new();
     while let Some(left) = deadline.checked_duration_since(std::time::Instant::now()) {
         match rx.recv_timeout(left) {
-            Ok(Wake::Load(e)) => app.receive(e),
+            Ok(Wake::Load(e)) => {
+                app.update(Message::Load(e));
+            }
             Ok(Wake::Loaded) => {
-                app.finish_loading();
+                app.update(Message::Loaded);
                 break;
             }
             Ok(other) => early.push(other),
             Err(_) => break,
         }
     }
-    if app.quit {
+    if app.quitting() {
         signal_handle.close();
-        return Ok(match app.failed.take() {
+        return Ok(match app.into_failure() {
             Some(e) => Exit::NoPapers(e),
             None => Exit::Quit,
         });
     }
     // The first frame shows what is ranked by then.
-    app.search.wait(FIRST_FRAME_WAIT);
-    app.tick();
+    app.search().wait(FIRST_FRAME_WAIT);
+    app.update(Message::Tick);
     let mut session = Session::start()?;
     let size = session.terminal.size()?;
-    app.apply(Action::Resize(size.width, size.height));
+    app.update(Message::Resize(size.width, size.height));
     std::thread::Builder::new()
         .name("paperboat-input".into())
         .spawn(move || {
@@ -337,12 +343,14 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
         })?;
     let mut exit = Exit::Quit;
     'outer: loop {
-        app.tick();
-        session.terminal.draw(|f| ui::draw(f, &app))?;
-        if app.quit {
+        app.update(Message::Tick);
+        session
+            .terminal
+            .draw(|f| ui::draw(f, &app, &theme, &keymap))?;
+        if app.quitting() {
             break;
         }
-        let timeout = if app.search.is_running() {
+        let timeout = if app.search().is_running() {
             Duration::from_millis(16)
         } else {
             Duration::from_millis(250)
@@ -358,36 +366,38 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
         };
         // Apply everything that is waiting, then draw once.
         let waiting: Vec<Wake> = std::mem::take(&mut early);
+        let mut effects = Vec::new();
         for w in waiting
             .into_iter()
             .chain(first)
             .chain(std::iter::from_fn(|| rx.try_recv().ok()))
         {
-            match w {
-                Wake::Term(ev) => handle(&mut app, ev),
-                Wake::Results => {}
-                Wake::Load(e) => app.receive(e),
-                Wake::Loaded => app.finish_loading(),
+            effects = match w {
+                Wake::Term(ev) => handle(&mut app, &keymap, ev),
+                Wake::Results => Vec::new(),
+                Wake::Load(e) => app.update(Message::Load(e)),
+                Wake::Loaded => app.update(Message::Loaded),
                 Wake::Signal(SIGTSTP) => {
-                    app.save_place();
+                    app.update(Message::Stopping);
                     suspend(&mut session, &mut app)?;
+                    Vec::new()
                 }
                 Wake::Signal(sig) => {
-                    app.save_place();
+                    app.update(Message::Stopping);
                     exit = Exit::Signal(sig);
                     break 'outer;
                 }
-            }
-            if app.quit {
+            };
+            if app.quitting() {
                 break;
             }
-            run_effects(&mut app, &mut session)?;
+            run_effects(&mut app, &mut session, std::mem::take(&mut effects))?;
         }
-        run_effects(&mut app, &mut session)?;
+        run_effects(&mut app, &mut session, effects)?;
     }
     signal_handle.close();
     drop(session);
-    if let Some(e) = app.failed.take() {
+    if let Some(e) = app.into_failure() {
         exit = Exit::NoPapers(e);
     }
     Ok(exit)

@@ -243,7 +243,7 @@ fn kill_9_during_saves_never_breaks_the_file_or_loses_an_acknowledged_mark() {
         .into_iter()
         .map(|r| r.0)
         .collect();
-    assert!(!acked.is_empty(), "no bookmark was acknowledged to check");
+    assert!(!acked.is_empty(), "no save finished before its kill");
     for id in &acked {
         assert!(
             bookmarked.contains(id),

@@ -2,9 +2,12 @@
 
 use std::time::Duration;
 
-use paperboat::app::{Action, App};
+use paperboat::app::App;
+use paperboat::keys::Keymap;
 use paperboat::loading as load;
 use paperboat::ui;
+use paperboat::ui::theme::Theme;
+use paperboat::vocabulary::{Action, Message};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::style::Modifier;
@@ -14,19 +17,20 @@ fn app_at(w: u16, h: u16) -> App {
     let dir = std::env::temp_dir().join("paperboat-screen-tests-never-written");
     let (store, _) = paperboat::store::Store::open(&dir);
     let mut app = App::new(load::bundled(), store, || {});
-    app.apply(Action::Resize(w, h));
+    app.update(Message::Resize(w, h));
     settle(&mut app);
     app
 }
 
 fn settle(app: &mut App) {
-    assert!(app.search.wait(Duration::from_secs(5)));
-    app.tick();
+    assert!(app.search().wait(Duration::from_secs(5)));
+    app.update(Message::Tick);
 }
 
 fn draw(app: &App) -> Terminal<TestBackend> {
-    let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).unwrap();
-    t.draw(|f| ui::draw(f, app)).unwrap();
+    let mut t = Terminal::new(TestBackend::new(app.size().0, app.size().1)).unwrap();
+    t.draw(|f| ui::draw(f, app, &Theme::default(), &Keymap::default()))
+        .unwrap();
     t
 }
 
@@ -107,25 +111,25 @@ fn while_loading_the_search_line_shows_progress_and_keeps_its_count_when_narrow(
     let dir = std::env::temp_dir().join("paperboat-screen-tests-never-written");
     let (store, _) = paperboat::store::Store::open(&dir);
     let mut app = App::loading("loading-screen".into(), store, false, || {});
-    app.apply(Action::Resize(50, 20));
+    app.update(Message::Resize(50, 20));
     let papers = load::bundled().corpus.papers;
     let mut dedup = paperboat::corpus::Dedup::default();
-    app.receive(load::Event::Papers(
+    app.update(Message::Load(load::Event::Papers(
         dedup.accept(papers[..20].to_vec()),
         None,
-    ));
-    app.receive(load::Event::Progress {
+    )));
+    app.update(Message::Load(load::Event::Progress {
         bytes: 1_000,
         total: Some(50_000),
         papers: 20,
-    });
+    }));
     settle(&mut app);
     let line = top_line(&draw(&app));
     assert!(line.contains("loading 20/1.0k │ 20/20 · title"), "{line:?}");
     // The hint gives way to the figures rather than run into them.
     assert!(line.contains("/ search "), "{line:?}");
     assert!(!line.contains("? for keys"), "{line:?}");
-    app.finish_loading();
+    app.update(Message::Loaded);
     settle(&mut app);
     let line = top_line(&draw(&app));
     assert!(!line.contains("loading"), "{line:?}");

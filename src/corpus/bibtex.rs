@@ -1512,9 +1512,8 @@ mod tests {
     fn corpus(name: &str) -> String {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpora");
         let path = format!("{dir}/{name}");
-        std::fs::read_to_string(&path).unwrap_or_else(|e| {
-            panic!("the real corpora are part of the repository; {path}: {e}")
-        })
+        std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("the real corpora are part of the repository; {path}: {e}"))
     }
 
     /// (records, with title, with abstract, with neither, skipped)

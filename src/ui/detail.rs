@@ -1,9 +1,8 @@
-//! The selected paper: its title in bold, who wrote it and where it comes
-//! from, then the abstract rendered from its markup and wrapped to the pane,
-//! scrollable, with the query's words picked out, then its links, numbered.
-//! `paperboat show` prints the same layout.
-
-use std::ops::Range;
+//! The abstract pane: the selected paper as [`crate::app::detail`] lays it
+//! out (its title in bold, who wrote it and where it comes from, then the
+//! abstract wrapped to the pane with the query's words picked out, then its
+//! links, numbered), styled by the theme, scrollable. `paperboat show`
+//! prints the same layout.
 
 use ratatui::Frame;
 use ratatui::layout::{Margin, Rect};
@@ -14,11 +13,12 @@ use ratatui::widgets::{
 };
 
 use super::theme::Theme;
-use crate::app::{App, Focus, Marks};
-use crate::corpus::{Corpus, Paper};
+use crate::app::App;
+use crate::app::detail::{self, PaperText, Piece, Tone};
+use crate::corpus::Corpus;
 use crate::search::Query;
-use crate::text::markup::{self, Rich};
-use crate::text::{links, wrap};
+use crate::text::markup;
+use crate::vocabulary::{Focus, Marks};
 
 /// The style of marked-up text.
 pub fn style_for(marks: markup::Emphasis, theme: &Theme) -> Style {
@@ -41,49 +41,41 @@ pub fn style_for(marks: markup::Emphasis, theme: &Theme) -> Style {
     s
 }
 
-/// `rich` wrapped to `width`, styled by its marks, with `highlights` (byte
-/// ranges of `rich.text`) picked out. Also returns the lines (indices into
-/// the result) on which a highlight starts.
-pub fn rich_lines(
-    rich: &Rich,
-    width: usize,
-    base: Style,
-    theme: &Theme,
-    highlights: &[Range<usize>],
-) -> (Vec<Line<'static>>, Vec<usize>) {
-    let mut out = Vec::new();
-    let mut hits = Vec::new();
-    for r in wrap::wrap(&rich.text, width) {
-        if highlights
-            .iter()
-            .any(|h| h.start >= r.start && h.start < r.end.max(r.start + 1))
-        {
-            hits.push(out.len());
-        }
-        let mut cuts = vec![r.start, r.end];
-        for s in &rich.spans {
-            cuts.extend([s.start, s.end]);
-        }
-        for h in highlights {
-            cuts.extend([h.start, h.end]);
-        }
-        cuts.retain(|&c| c >= r.start && c <= r.end && rich.text.is_char_boundary(c));
-        cuts.sort_unstable();
-        cuts.dedup();
-        let spans: Vec<Span<'static>> = cuts
-            .windows(2)
-            .map(|w| {
-                let (a, b) = (w[0], w[1]);
-                let mut style = base.patch(style_for(rich.marks_at(a), theme));
-                if highlights.iter().any(|h| h.start <= a && a < h.end) {
-                    style = style.patch(theme.highlight);
-                }
-                Span::styled(rich.text[a..b].to_string(), style)
-            })
-            .collect();
-        out.push(Line::from(spans));
+/// The style of a piece of text: its tone's, then its markup's, then the
+/// highlight where the query matched.
+pub fn style_of(piece: &Piece, theme: &Theme) -> Style {
+    let base = match piece.tone {
+        Tone::Plain => Style::new(),
+        Tone::Title => Style::new().add_modifier(Modifier::BOLD),
+        Tone::Marks => theme.marks,
+        Tone::Dim => theme.dim,
+        Tone::Link => theme.link,
+        Tone::Chosen => theme.highlight,
+    };
+    let style = base.patch(style_for(piece.emphasis, theme));
+    if piece.matched {
+        style.patch(theme.highlight)
+    } else {
+        style
     }
-    (out, hits)
+}
+
+/// Laid-out lines in the theme's styles.
+pub fn styled(lines: Vec<detail::Line>, theme: &Theme) -> Vec<Line<'static>> {
+    lines
+        .into_iter()
+        .map(|pieces| {
+            Line::from(
+                pieces
+                    .into_iter()
+                    .map(|p| {
+                        let style = style_of(&p, theme);
+                        Span::styled(p.text, style)
+                    })
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .collect()
 }
 
 /// What the abstract pane (and `paperboat show`) shows of one paper.
@@ -102,7 +94,7 @@ pub struct PaperView<'a> {
     pub chosen_link: Option<usize>,
 }
 
-/// A paper laid out at a width.
+/// A paper laid out at a width, in styles.
 pub struct Rendered {
     /// The lines.
     pub lines: Vec<Line<'static>>,
@@ -112,142 +104,36 @@ pub struct Rendered {
     pub links: Vec<String>,
 }
 
-/// At most this many author names are listed before `+N more`.
-const MAX_AUTHORS: usize = 8;
-
-/// Lays out a paper: title, marks, where it is from, who wrote it, the
-/// abstract, the links.
+/// Lays out a paper (see [`detail::lay_out`]) and styles it.
 pub fn render(v: &PaperView, width: usize) -> Rendered {
-    let theme = v.theme;
-    let paper: &Paper = &v.corpus.papers[v.idx];
-    let plain = |text: String| Rich {
-        text,
-        ..Rich::default()
-    };
-    let (mut out, _) = rich_lines(
-        &markup::render(&paper.title),
-        width,
-        Style::new().add_modifier(Modifier::BOLD),
-        theme,
-        &[],
-    );
-    let mut flags = Vec::new();
-    if v.marks.bookmarked {
-        flags.push("★ bookmarked");
-    }
-    if v.marks.read {
-        flags.push("✓ read");
-    }
-    if !flags.is_empty() {
-        out.push(Line::from(Span::styled(flags.join("  "), theme.marks)));
-    }
-    let mut byline = Vec::new();
-    if !paper.authors.is_empty() {
-        let shown: Vec<&str> = paper.authors.iter().take(MAX_AUTHORS).collect();
-        let mut names = shown.join(", ");
-        if paper.authors.len() > MAX_AUTHORS {
-            names.push_str(&format!(" +{} more", paper.authors.len() - MAX_AUTHORS));
-        }
-        byline.push(names);
-    }
-    if let Some(y) = paper.year {
-        byline.push(y.to_string());
-    }
-    if let Some(venue) = &paper.venue {
-        byline.push(venue.clone());
-    }
-    if !byline.is_empty() {
-        out.extend(rich_lines(&plain(byline.join(" · ")), width, Style::new(), theme, &[]).0);
-    }
-    let mut meta = vec![paper.source.to_string()];
-    meta.extend(paper.also_in.iter().map(|s| s.to_string()));
-    meta.push(v.corpus.short_id(v.idx).to_string());
-    out.extend(rich_lines(&plain(meta.join(" · ")), width, theme.dim, theme, &[]).0);
-    out.push(Line::default());
-    let rich = markup::render(&paper.abstract_text.text());
-    let mut match_lines = Vec::new();
-    if paper.abstract_text.is_empty() {
-        out.push(Line::from(Span::styled("(no abstract)", theme.dim)));
-    } else {
-        let hl = v
-            .query
-            .map(|q| q.occurrences(&rich.text))
-            .unwrap_or_default();
-        let (lines, hits) = rich_lines(&rich, width, Style::new(), theme, &hl);
-        let first = out.len();
-        match_lines.extend(hits.into_iter().map(|h| h + first));
-        out.extend(lines);
-    }
-    let links = links::collect(&paper.links(), &rich);
-    if !links.is_empty() {
-        out.push(Line::default());
-        out.push(Line::from(Span::styled("Links", theme.dim)));
-        for (k, url) in links.iter().enumerate() {
-            let chosen = v.chosen_link == Some(k);
-            let mark = if chosen { "▸" } else { " " };
-            let label = format!("{mark}{} ", k + 1);
-            let indent = label.chars().count();
-            let label_style = if chosen { theme.highlight } else { theme.dim };
-            // Long URLs wrap (split where they must) rather than being cut.
-            let (lines, _) = rich_lines(
-                &plain(url.clone()),
-                width.saturating_sub(indent).max(8),
-                theme.link,
-                theme,
-                &[],
-            );
-            for (n, line) in lines.into_iter().enumerate() {
-                let head = if n == 0 {
-                    label.clone()
-                } else {
-                    " ".repeat(indent)
-                };
-                let mut spans = vec![Span::styled(head, label_style)];
-                spans.extend(line.spans);
-                out.push(Line::from(spans));
-            }
-        }
-    }
-    Rendered {
-        lines: out,
-        match_lines,
-        links,
-    }
-}
-
-/// The selected paper laid out for the abstract pane.
-pub fn for_app(app: &App, idx: usize, width: usize) -> Rendered {
-    render(
-        &PaperView {
-            corpus: &app.corpus,
-            idx,
-            marks: app.marks(idx),
-            theme: &app.theme,
-            query: Some(app.search.parsed()),
-            chosen_link: app.chosen_link,
+    let page = detail::lay_out(
+        &PaperText {
+            corpus: v.corpus,
+            idx: v.idx,
+            marks: v.marks,
+            query: v.query,
+            chosen_link: v.chosen_link,
         },
         width,
-    )
-}
-
-/// How many lines paper `idx` takes in the abstract pane: what it scrolls
-/// over.
-pub fn line_count(app: &App, idx: usize, width: usize) -> usize {
-    for_app(app, idx, width).lines.len()
+    );
+    Rendered {
+        lines: styled(page.lines, v.theme),
+        match_lines: page.match_lines,
+        links: page.links,
+    }
 }
 
 /// Draws the abstract pane.
-pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme;
-    let focused = app.focus == Focus::Detail;
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
+    let focused = app.focus() == Focus::Detail;
     let width = area.width.saturating_sub(4).max(1) as usize;
     let height = area.height.saturating_sub(2) as usize;
     let content = app
         .selected_paper()
-        .map(|i| for_app(app, i, width).lines)
+        .map(|i| styled(app.page(i, width).lines, theme))
         .unwrap_or_default();
     let total = content.len();
-    let scroll = app.detail_scroll.min(total.saturating_sub(height));
+    let scroll = app.detail_scroll().min(total.saturating_sub(height));
     let position = if total <= height {
         String::new()
     } else {

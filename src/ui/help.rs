@@ -8,10 +8,13 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
 use unicode_width::UnicodeWidthStr;
 
-use crate::app::{App, Mode};
+use super::theme::Theme;
+use crate::app::App;
+use crate::keys::Keymap;
+use crate::vocabulary::Mode;
 
 /// The overlay's lines.
-pub fn lines(app: &App) -> Vec<Line<'static>> {
+pub fn lines(keymap: &Keymap, theme: &Theme) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     let bold = Style::new().add_modifier(Modifier::BOLD);
     for mode in [Mode::Browse, Mode::Search, Mode::Help, Mode::Confirm] {
@@ -19,7 +22,7 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
             out.push(Line::default());
         }
         out.push(Line::from(Span::styled(mode.name().to_string(), bold)));
-        let rows = app.keymap.help(mode);
+        let rows = keymap.help(mode);
         let key_width = rows
             .iter()
             .map(|(k, _)| k.join(" ").width())
@@ -30,17 +33,14 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
             let keys = keys.join(" ");
             let pad = key_width.saturating_sub(keys.width());
             out.push(Line::from(vec![
-                Span::styled(
-                    format!("  {keys}{}  ", " ".repeat(pad)),
-                    app.theme.highlight,
-                ),
+                Span::styled(format!("  {keys}{}  ", " ".repeat(pad)), theme.highlight),
                 Span::raw(what.to_string()),
             ]));
         }
         if mode == Mode::Search {
             out.push(Line::from(Span::styled(
                 "  other keys   type into the query",
-                app.theme.dim,
+                theme.dim,
             )));
         }
     }
@@ -48,8 +48,8 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
 }
 
 /// Draws the overlay centred on `area`.
-pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
-    let content = lines(app);
+pub fn draw(frame: &mut Frame, app: &App, keymap: &Keymap, theme: &Theme, area: Rect) {
+    let content = lines(keymap, theme);
     let width = content.iter().map(Line::width).max().unwrap_or(20) as u16 + 4;
     let height = content.len() as u16 + 2;
     let [popup] = ratatui::layout::Layout::horizontal([Constraint::Length(width.min(area.width))])
@@ -60,7 +60,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         .areas(popup);
     let inner_height = popup.height.saturating_sub(2) as usize;
     let scroll = app
-        .help_scroll
+        .help_scroll()
         .min(content.len().saturating_sub(inner_height));
     frame.render_widget(Clear, popup);
     let block = Block::bordered()

@@ -9,8 +9,10 @@ use ratatui::widgets::{Block, BorderType, Paragraph};
 use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::UnicodeWidthStr;
 
-use crate::app::{App, Focus, Marks};
+use super::theme::Theme;
+use crate::app::App;
 use crate::text::markup;
+use crate::vocabulary::{Focus, Marks};
 
 /// Width of the marks column: bookmark, read, a space.
 pub const MARKS_WIDTH: u16 = 3;
@@ -76,10 +78,9 @@ pub fn highlighted(
 }
 
 /// Draws the list pane.
-pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme;
-    let focused = app.focus == Focus::List;
-    let count = format!(" {}/{} ", app.rows(), app.corpus.len());
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
+    let focused = app.focus() == Focus::List;
+    let count = format!(" {}/{} ", app.rows(), app.corpus().len());
     let block = Block::bordered()
         .border_type(BorderType::Rounded)
         .title(" Papers ")
@@ -88,7 +89,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if app.rows() == 0 {
-        let msg = if app.search.is_running() {
+        let msg = if app.search().is_running() {
             "matching…"
         } else {
             "no matches"
@@ -98,14 +99,14 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     }
     let title_width = inner.width.saturating_sub(MARKS_WIDTH) as usize;
     let mut hl = Vec::new();
-    let lines: Vec<Line> = (app.list_offset..)
+    let lines: Vec<Line> = (app.list_offset()..)
         .take(inner.height as usize)
         .map_while(|row| app.paper_at(row).map(|idx| (row, idx)))
         .map(|(row, idx)| {
-            let paper = &app.corpus.papers[idx];
+            let paper = &app.corpus().papers[idx];
             let plain = markup::plain(&paper.title);
-            app.search.title_highlights(&plain, &mut hl);
-            let selected = row == app.selected;
+            app.search().title_highlights(&plain, &mut hl);
+            let selected = row == app.selected();
             let marks = app.marks(idx);
             let mut base = if marks.read { theme.dim } else { Style::new() };
             if selected {

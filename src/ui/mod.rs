@@ -1,6 +1,8 @@
-//! Drawing the reader. Everything here reads [`App`] and writes cells; no
-//! function changes state. One file per pane; [`layout`] is shared with the
-//! app so scrolling knows the pane sizes the screen will have.
+//! Drawing the reader. Everything here reads [`App`] (with the theme and
+//! the key table the caller keeps) and writes cells; no function changes
+//! state. One file per pane; the geometry comes from the app's
+//! [`crate::app::layout`], so scrolling knows the pane sizes the screen
+//! will have.
 
 pub mod detail;
 pub mod help;
@@ -11,18 +13,19 @@ pub mod theme;
 
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Direction, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
-use crate::app::{Action, App, Mode};
+use crate::app::App;
+use crate::app::layout::Area;
+use crate::keys::Keymap;
+use crate::vocabulary::{Action, Mode};
+use theme::Theme;
 
-/// Below this width the panes stack: list above, abstract below.
-pub const SIDE_BY_SIDE_MIN: u16 = 90;
-/// Smallest screen the reader draws; below it a short note.
-pub const MIN_SIZE: (u16, u16) = (20, 6);
+pub use crate::app::layout::{MIN_SIZE, SIDE_BY_SIDE_MIN};
 
-/// Where each part of the screen goes.
+/// Where each part of the screen goes, as the cells ratatui draws into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     /// The search line (top).
@@ -37,62 +40,26 @@ pub struct Layout {
     pub stacked: bool,
 }
 
-impl Layout {
-    /// Rows of titles the list shows.
-    pub fn list_rows(&self) -> usize {
-        self.list.height.saturating_sub(2) as usize
-    }
-
-    /// Lines of text the abstract pane shows.
-    pub fn detail_rows(&self) -> usize {
-        self.detail.height.saturating_sub(2) as usize
-    }
-
-    /// Columns of text in the abstract pane (inside the borders, with a
-    /// column of margin on each side).
-    pub fn detail_width(&self) -> usize {
-        self.detail.width.saturating_sub(4).max(1) as usize
-    }
-}
-
-/// Splits the screen.
+/// Splits the screen, as [`crate::app::layout::layout`] does for the app.
 pub fn layout(area: Rect) -> Layout {
-    let [search, middle, status] = ratatui::layout::Layout::default()
-        .direction(Direction::Vertical)
-        .constraints([
-            Constraint::Length(1),
-            Constraint::Min(0),
-            Constraint::Length(1),
-        ])
-        .areas(area);
-    let stacked = area.width < SIDE_BY_SIDE_MIN;
-    let [list, detail] = if stacked {
-        ratatui::layout::Layout::default()
-            .direction(Direction::Vertical)
-            .constraints([Constraint::Percentage(40), Constraint::Percentage(60)])
-            .areas(middle)
-    } else {
-        ratatui::layout::Layout::default()
-            .direction(Direction::Horizontal)
-            .constraints([Constraint::Percentage(42), Constraint::Percentage(58)])
-            .areas(middle)
-    };
+    let l = crate::app::layout::layout(area.width, area.height);
+    let rect = |a: Area| Rect::new(area.x + a.x, area.y + a.y, a.width, a.height);
     Layout {
-        search,
-        list,
-        detail,
-        status,
-        stacked,
+        search: rect(l.search),
+        list: rect(l.list),
+        detail: rect(l.detail),
+        status: rect(l.status),
+        stacked: l.stacked,
     }
 }
 
 /// True when the screen is too small to draw the reader.
 pub fn too_small(area: Rect) -> bool {
-    area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1
+    crate::app::layout::too_small(area.width, area.height)
 }
 
 /// Draws the whole screen.
-pub fn draw(frame: &mut Frame, app: &App) {
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, keymap: &Keymap) {
     let area = frame.area();
     if too_small(area) {
         let text = if area.width >= 18 {
@@ -108,12 +75,12 @@ pub fn draw(frame: &mut Frame, app: &App) {
         return;
     }
     let l = layout(area);
-    status::draw_search(frame, app, l.search);
-    list::draw(frame, app, l.list);
-    detail::draw(frame, app, l.detail);
-    status::draw_status(frame, app, l.status);
-    if app.mode == Mode::Help {
-        help::draw(frame, app, area);
+    status::draw_search(frame, app, theme, l.search);
+    list::draw(frame, app, theme, l.list);
+    detail::draw(frame, app, theme, l.detail);
+    status::draw_status(frame, app, theme, l.status);
+    if app.mode() == Mode::Help {
+        help::draw(frame, app, keymap, theme, area);
     }
 }
 
@@ -124,8 +91,8 @@ fn contains(r: Rect, col: u16, row: u16) -> bool {
 /// The action for a mouse event: the wheel scrolls the pane under the
 /// pointer, a left click selects a row of the list.
 pub fn mouse_action(app: &App, ev: &MouseEvent) -> Option<Action> {
-    let area = Rect::new(0, 0, app.size.0, app.size.1);
-    if too_small(area) || app.mode == Mode::Help {
+    let area = Rect::new(0, 0, app.size().0, app.size().1);
+    if too_small(area) || app.mode() == Mode::Help {
         return None;
     }
     let l = layout(area);
@@ -148,12 +115,63 @@ pub fn mouse_action(app: &App, ev: &MouseEvent) -> Option<Action> {
         MouseEventKind::Down(MouseButton::Left) => {
             let inner = l.list.inner(ratatui::layout::Margin::new(1, 1));
             if contains(inner, col, row) {
-                let r = app.list_offset + (row - inner.y) as usize;
+                let r = app.list_offset() + (row - inner.y) as usize;
                 (r < app.rows()).then_some(Action::SelectRow(r))
             } else {
                 None
             }
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::layout::{Constraint, Direction};
+
+    /// The split as ratatui's own layout solver makes it.
+    fn solved(area: Rect) -> Layout {
+        let [search, middle, status] = ratatui::layout::Layout::default()
+            .direction(Direction::Vertical)
+            .constraints([
+                Constraint::Length(1),
+                Constraint::Min(0),
+                Constraint::Length(1),
+            ])
+            .areas(area);
+        let stacked = area.width < SIDE_BY_SIDE_MIN;
+        let [list, detail] = if stacked {
+            ratatui::layout::Layout::default()
+                .direction(Direction::Vertical)
+                .constraints([Constraint::Percentage(40), Constraint::Percentage(60)])
+                .areas(middle)
+        } else {
+            ratatui::layout::Layout::default()
+                .direction(Direction::Horizontal)
+                .constraints([Constraint::Percentage(42), Constraint::Percentage(58)])
+                .areas(middle)
+        };
+        Layout {
+            search,
+            list,
+            detail,
+            status,
+            stacked,
+        }
+    }
+
+    #[test]
+    fn the_apps_geometry_is_the_one_ratatui_solves() {
+        // Every width at one height splits the columns; every height at a
+        // narrow and a wide width splits the rows.
+        let sizes = (0..=400)
+            .chain([1000, u16::MAX / 2])
+            .map(|w| (w, 10))
+            .chain((0..=300).chain([1000]).flat_map(|h| [(50, h), (120, h)]));
+        for (width, height) in sizes {
+            let area = Rect::new(0, 0, width, height);
+            assert_eq!(layout(area), solved(area), "{width}x{height}");
+        }
     }
 }

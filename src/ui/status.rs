@@ -8,14 +8,15 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
-use crate::app::{App, Mode, View};
+use super::theme::Theme;
+use crate::app::App;
+use crate::vocabulary::{Mode, View};
 
 /// Draws the search line; in search mode it places the cursor.
-pub fn draw_search(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme;
-    let searching =
-        app.mode == Mode::Search || (app.mode == Mode::Help && app.help_return == Mode::Search);
-    let right = right_side(app, area.width as usize / 2);
+pub fn draw_search(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
+    let searching = app.mode() == Mode::Search
+        || (app.mode() == Mode::Help && app.help_return() == Mode::Search);
+    let right = right_side(app, theme, area.width as usize / 2);
     let prompt = if searching { " / " } else { "   " };
     let mut spans = vec![Span::styled(
         prompt,
@@ -24,7 +25,7 @@ pub fn draw_search(frame: &mut Frame, app: &App, area: Rect) {
     let right_width: usize = right.iter().map(|s| s.content.width()).sum();
     let room = (area.width as usize).saturating_sub(prompt.width() + right_width + 1);
     // Show the end of a query longer than the room, where the cursor is.
-    let text = &app.input.text;
+    let text = &app.input().text();
     let mut start = 0;
     while text[start..].width() > room {
         start += text[start..].chars().next().map_or(1, char::len_utf8);
@@ -44,8 +45,8 @@ pub fn draw_search(frame: &mut Frame, app: &App, area: Rect) {
     spans.push(Span::raw(" ".repeat(pad)));
     spans.extend(right);
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
-    if app.mode == Mode::Search {
-        let cursor = start.max(app.input.cursor.min(text.len()));
+    if app.mode() == Mode::Search {
+        let cursor = start.max(app.input().cursor().min(text.len()));
         let x = area.x as usize + prompt.width() + text[start..cursor].width();
         frame.set_cursor_position(Position::new(
             x.min(area.right().saturating_sub(1) as usize) as u16,
@@ -57,12 +58,15 @@ pub fn draw_search(frame: &mut Frame, app: &App, area: Rect) {
 /// The right of the search line: match count and scope, then the views
 /// with their counts (the current one picked out), then read progress;
 /// later parts are left out when they do not fit in `room` columns.
-fn right_side(app: &App, room: usize) -> Vec<Span<'static>> {
-    let theme = &app.theme;
-    let c = app.counts;
-    let running = if app.search.is_running() { "… " } else { "" };
+fn right_side(app: &App, theme: &Theme, room: usize) -> Vec<Span<'static>> {
+    let c = app.counts();
+    let running = if app.search().is_running() {
+        "… "
+    } else {
+        ""
+    };
     let view_style = |v: View| {
-        if app.view == v {
+        if app.view() == v {
             theme.highlight.add_modifier(Modifier::UNDERLINED)
         } else {
             theme.dim
@@ -74,8 +78,8 @@ fn right_side(app: &App, room: usize) -> Vec<Span<'static>> {
             format!(
                 "{running}{}/{} · {}",
                 app.rows(),
-                app.corpus.len(),
-                app.search.scope().name()
+                app.corpus().len(),
+                app.search().scope().name()
             ),
             theme.dim,
         )],
@@ -99,7 +103,7 @@ fn right_side(app: &App, room: usize) -> Vec<Span<'static>> {
         ],
     ];
     // While the corpus streams in, how far it has got comes first.
-    let always = if let Some(l) = &app.loading {
+    let always = if let Some(l) = app.progress() {
         groups.insert(
             0,
             vec![Span::styled(
@@ -128,22 +132,22 @@ fn right_side(app: &App, room: usize) -> Vec<Span<'static>> {
 /// The status line's text: a message when there is one, else what loaded
 /// and the keys that matter now.
 pub fn status_text(app: &App) -> String {
-    if let Some(msg) = app.status.as_ref().or(app.save_error.as_ref()) {
-        return msg.clone();
+    if let Some(msg) = app.status().or(app.save_error()) {
+        return msg.to_string();
     }
-    let hints = match app.mode {
+    let hints = match app.mode() {
         Mode::Browse => "j/k move · / search · Tab focus · Ctrl-t scope · ? help · q quit",
         Mode::Search => "type to filter · ↑/↓ move · Enter keep · Esc clear",
         Mode::Help => "j/k scroll · any other key closes",
-        Mode::Confirm => return app.question.clone().unwrap_or_default(),
+        Mode::Confirm => return app.question().unwrap_or_default().to_string(),
     };
-    if app.loading.is_some() {
-        return format!("{hints}  ·  {} papers so far", app.corpus.len());
+    if app.progress().is_some() {
+        return format!("{hints}  ·  {} papers so far", app.corpus().len());
     }
-    let lists = app.reports.iter().filter(|r| r.papers > 0).count();
+    let lists = app.reports().iter().filter(|r| r.papers > 0).count();
     let loaded = format!(
         "{} papers in {} list{}",
-        app.corpus.len(),
+        app.corpus().len(),
         lists,
         if lists == 1 { "" } else { "s" }
     );
@@ -151,14 +155,43 @@ pub fn status_text(app: &App) -> String {
 }
 
 /// Draws the status line.
-pub fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
-    let style = if app.status.is_some() || app.save_error.is_some() || app.mode == Mode::Confirm {
-        Style::new().add_modifier(Modifier::BOLD)
-    } else {
-        app.theme.dim
-    };
+pub fn draw_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
+    let style =
+        if app.status().is_some() || app.save_error().is_some() || app.mode() == Mode::Confirm {
+            Style::new().add_modifier(Modifier::BOLD)
+        } else {
+            theme.dim
+        };
     frame.render_widget(
         Paragraph::new(Span::styled(format!(" {}", status_text(app)), style)),
         area,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::loading as load;
+    use crate::vocabulary::Message;
+
+    #[test]
+    fn while_loading_the_status_line_counts_the_papers_so_far() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = crate::store::Store::open(dir.path());
+        let mut app = App::loading("streamed".into(), store, false, || {});
+        app.update(Message::Resize(120, 40));
+        let papers = load::bundled().corpus.papers;
+        let mut dedup = crate::corpus::Dedup::default();
+        app.update(Message::Load(load::Event::Papers(
+            dedup.accept(papers[..20].to_vec()),
+            None,
+        )));
+        assert!(status_text(&app).ends_with("20 papers so far"));
+        app.update(Message::Loaded);
+        assert!(
+            status_text(&app).contains("20 papers in"),
+            "{}",
+            status_text(&app)
+        );
+    }
 }

@@ -1,0 +1,343 @@
+//! The selected paper laid out for the abstract pane: its title, its
+//! marks, who wrote it and where it comes from, then the abstract rendered
+//! from its markup and wrapped to the pane with the query's words picked
+//! out, then its links, numbered. Text in, lines out: each piece of a line
+//! says what it is and how it is marked up, and the ui gives that a style.
+//! The app scrolls over these lines and jumps between their matches;
+//! `paperboat show` prints the same layout.
+
+use std::ops::Range;
+
+use super::App;
+use crate::corpus::{Corpus, Paper};
+use crate::search::Query;
+use crate::text::markup::{self, Rich};
+use crate::text::{links, wrap};
+use crate::vocabulary::Marks;
+
+/// What a piece of text is, which decides its style.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    /// Ordinary text: the byline, the abstract.
+    Plain,
+    /// The title (bold).
+    Title,
+    /// The bookmark and read marks.
+    Marks,
+    /// Secondary text: where the paper is from, labels.
+    Dim,
+    /// A link.
+    Link,
+    /// The label of the chosen link.
+    Chosen,
+}
+
+/// A run of text in one look.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Piece {
+    /// The text.
+    pub text: String,
+    /// What it is.
+    pub tone: Tone,
+    /// Its markup (bold, italic, math, code, link).
+    pub emphasis: markup::Emphasis,
+    /// Whether a word of the query is here.
+    pub matched: bool,
+}
+
+impl Piece {
+    /// Text in a tone, with no markup.
+    pub(super) fn new(text: impl Into<String>, tone: Tone) -> Piece {
+        Piece {
+            text: text.into(),
+            tone,
+            emphasis: markup::Emphasis::default(),
+            matched: false,
+        }
+    }
+}
+
+/// One line of the pane: its pieces, left to right.
+pub type Line = Vec<Piece>;
+
+/// `rich` wrapped to `width`, in `tone` and marked up as it says, with
+/// `highlights` (byte ranges of `rich.text`) picked out. Also returns the
+/// lines (indices into the result) on which a highlight starts.
+pub fn rich_lines(
+    rich: &Rich,
+    width: usize,
+    tone: Tone,
+    highlights: &[Range<usize>],
+) -> (Vec<Line>, Vec<usize>) {
+    let mut out = Vec::new();
+    let mut hits = Vec::new();
+    for r in wrap::wrap(&rich.text, width) {
+        if highlights
+            .iter()
+            .any(|h| h.start >= r.start && h.start < r.end.max(r.start + 1))
+        {
+            hits.push(out.len());
+        }
+        let mut cuts = vec![r.start, r.end];
+        for s in &rich.spans {
+            cuts.extend([s.start, s.end]);
+        }
+        for h in highlights {
+            cuts.extend([h.start, h.end]);
+        }
+        cuts.retain(|&c| c >= r.start && c <= r.end && rich.text.is_char_boundary(c));
+        cuts.sort_unstable();
+        cuts.dedup();
+        let pieces: Line = cuts
+            .windows(2)
+            .map(|w| {
+                let (a, b) = (w[0], w[1]);
+                Piece {
+                    text: rich.text[a..b].to_string(),
+                    tone,
+                    emphasis: rich.marks_at(a),
+                    matched: highlights.iter().any(|h| h.start <= a && a < h.end),
+                }
+            })
+            .collect();
+        out.push(pieces);
+    }
+    (out, hits)
+}
+
+/// What the abstract pane (and `paperboat show`) shows of one paper.
+pub struct PaperText<'a> {
+    /// The corpus holding it.
+    pub corpus: &'a Corpus,
+    /// Its index.
+    pub idx: usize,
+    /// Its marks.
+    pub marks: Marks,
+    /// The query whose words are picked out in the abstract.
+    pub query: Option<&'a Query>,
+    /// The link chosen with a digit key (0-based).
+    pub chosen_link: Option<usize>,
+}
+
+/// A paper laid out at a width.
+pub struct Page {
+    /// The lines.
+    pub lines: Vec<Line>,
+    /// Lines on which a query match starts, for `n`/`N`.
+    pub match_lines: Vec<usize>,
+    /// The paper's links, numbered from 1 on screen.
+    pub links: Vec<String>,
+}
+
+/// At most this many author names are listed before `+N more`.
+const MAX_AUTHORS: usize = 8;
+
+/// Lays out a paper: title, marks, where it is from, who wrote it, the
+/// abstract, the links.
+pub fn lay_out(v: &PaperText, width: usize) -> Page {
+    let paper: &Paper = &v.corpus.papers[v.idx];
+    let plain = |text: String| Rich {
+        text,
+        ..Rich::default()
+    };
+    let (mut out, _) = rich_lines(&markup::render(&paper.title), width, Tone::Title, &[]);
+    let mut flags = Vec::new();
+    if v.marks.bookmarked {
+        flags.push("★ bookmarked");
+    }
+    if v.marks.read {
+        flags.push("✓ read");
+    }
+    if !flags.is_empty() {
+        out.push(vec![Piece::new(flags.join("  "), Tone::Marks)]);
+    }
+    let mut byline = Vec::new();
+    if !paper.authors.is_empty() {
+        let shown: Vec<&str> = paper.authors.iter().take(MAX_AUTHORS).collect();
+        let mut names = shown.join(", ");
+        if paper.authors.len() > MAX_AUTHORS {
+            names.push_str(&format!(" +{} more", paper.authors.len() - MAX_AUTHORS));
+        }
+        byline.push(names);
+    }
+    if let Some(y) = paper.year {
+        byline.push(y.to_string());
+    }
+    if let Some(venue) = &paper.venue {
+        byline.push(venue.clone());
+    }
+    if !byline.is_empty() {
+        out.extend(rich_lines(&plain(byline.join(" · ")), width, Tone::Plain, &[]).0);
+    }
+    let mut meta = vec![paper.source.to_string()];
+    meta.extend(paper.also_in.iter().map(|s| s.to_string()));
+    meta.push(v.corpus.short_id(v.idx).to_string());
+    out.extend(rich_lines(&plain(meta.join(" · ")), width, Tone::Dim, &[]).0);
+    out.push(Line::default());
+    let rich = markup::render(&paper.abstract_text.text());
+    let mut match_lines = Vec::new();
+    if paper.abstract_text.is_empty() {
+        out.push(vec![Piece::new("(no abstract)", Tone::Dim)]);
+    } else {
+        let hl = v
+            .query
+            .map(|q| q.occurrences(&rich.text))
+            .unwrap_or_default();
+        let (lines, hits) = rich_lines(&rich, width, Tone::Plain, &hl);
+        let first = out.len();
+        match_lines.extend(hits.into_iter().map(|h| h + first));
+        out.extend(lines);
+    }
+    let links = links::collect(&paper.links(), &rich);
+    if !links.is_empty() {
+        out.push(Line::default());
+        out.push(vec![Piece::new("Links", Tone::Dim)]);
+        for (k, url) in links.iter().enumerate() {
+            let chosen = v.chosen_link == Some(k);
+            let mark = if chosen { "▸" } else { " " };
+            let label = format!("{mark}{} ", k + 1);
+            let indent = label.chars().count();
+            let label_tone = if chosen { Tone::Chosen } else { Tone::Dim };
+            // Long URLs wrap (split where they must) rather than being cut.
+            let (lines, _) = rich_lines(
+                &plain(url.clone()),
+                width.saturating_sub(indent).max(8),
+                Tone::Link,
+                &[],
+            );
+            for (n, line) in lines.into_iter().enumerate() {
+                let head = if n == 0 {
+                    label.clone()
+                } else {
+                    " ".repeat(indent)
+                };
+                let mut pieces = vec![Piece::new(head, label_tone)];
+                pieces.extend(line);
+                out.push(pieces);
+            }
+        }
+    }
+    Page {
+        lines: out,
+        match_lines,
+        links,
+    }
+}
+
+impl App {
+    /// Paper `idx` laid out for the abstract pane, `width` columns wide.
+    pub fn page(&self, idx: usize, width: usize) -> Page {
+        lay_out(
+            &PaperText {
+                corpus: &self.corpus,
+                idx,
+                marks: self.marks(idx),
+                query: Some(self.search.parsed()),
+                chosen_link: self.chosen_link,
+            },
+            width,
+        )
+    }
+
+    /// The selected paper laid out for the abstract pane.
+    pub(super) fn rendered(&self) -> Option<Page> {
+        let width = self.layout().detail_width();
+        self.selected_paper().map(|i| self.page(i, width))
+    }
+
+    /// Lines the selected paper's text takes in the abstract pane: what it
+    /// scrolls over.
+    pub(super) fn detail_lines(&self) -> usize {
+        self.rendered().map_or(0, |p| p.lines.len())
+    }
+
+    /// Scrolls to the next (or previous) line of the abstract holding a
+    /// match of the query, wrapping around.
+    pub(super) fn jump_to_match(&mut self, forward: bool) {
+        let Some(r) = self.rendered() else { return };
+        let lines = r.match_lines;
+        if lines.is_empty() {
+            self.status = Some("no matches in this abstract".to_string());
+            return;
+        }
+        let here = self.match_line;
+        let target = if forward {
+            let after = |l: usize| here.map_or(l >= self.detail_scroll, |h| l > h);
+            lines
+                .iter()
+                .copied()
+                .find(|&l| after(l))
+                .unwrap_or(lines[0])
+        } else {
+            let before = |l: usize| here.map_or(l < self.detail_scroll, |h| l < h);
+            lines
+                .iter()
+                .copied()
+                .rev()
+                .find(|&l| before(l))
+                .unwrap_or(lines[lines.len() - 1])
+        };
+        self.match_line = Some(target);
+        let max = r.lines.len().saturating_sub(self.detail_height());
+        self.detail_scroll = target.saturating_sub(1).min(max);
+        let k = lines.iter().position(|&l| l == target).unwrap_or(0) + 1;
+        self.status = Some(format!("match {k}/{}", lines.len()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use crate::vocabulary::{Action, Effect, Message};
+
+    #[test]
+    fn n_and_shift_n_walk_the_matches_in_the_abstract() {
+        let (mut app, _dir) = app();
+        app.update(Message::Resize(60, 20));
+        app.apply(Action::StartSearch);
+        typed(&mut app, "orchjail");
+        app.apply(Action::AcceptSearch);
+        let lines = app.page(app.selected_paper().unwrap(), 56).match_lines;
+        assert!(lines.len() >= 3, "{lines:?}");
+        app.apply(Action::NextMatch);
+        let first = app.match_line().unwrap();
+        app.apply(Action::NextMatch);
+        let second = app.match_line().unwrap();
+        assert!(second > first);
+        assert!(app.detail_scroll() <= second && second < app.detail_scroll() + 10);
+        assert!(app.status().unwrap().starts_with("match 2/"));
+        app.apply(Action::PrevMatch);
+        assert_eq!(app.match_line(), Some(first));
+        app.apply(Action::PrevMatch);
+        assert_eq!(app.match_line(), lines.last().copied(), "wraps around");
+    }
+
+    #[test]
+    fn links_are_chosen_opened_and_copied_through_effects() {
+        let (mut app, _dir) = app();
+        app.apply(Action::StartSearch);
+        typed(&mut app, "CoPro");
+        app.apply(Action::AcceptSearch);
+        assert_eq!(
+            app.apply(Action::OpenLink),
+            vec![Effect::Open(
+                "https://anonymous.4open.science/r/CoPro-8A95/README.md".into()
+            )]
+        );
+        app.apply(Action::ChooseLink(2));
+        assert_eq!(app.status(), Some("this paper has no link 2"));
+        match app.apply(Action::CopyLink).pop() {
+            Some(Effect::Copy(text)) => {
+                assert!(
+                    text.starts_with("CoPro: constrained projection policy optimization\n"),
+                    "{text}"
+                );
+                assert!(text.ends_with("/README.md"));
+            }
+            other => panic!("{other:?}"),
+        }
+        // Moving to another paper forgets the chosen link.
+        app.apply(Action::ChooseLink(1));
+        assert_eq!(app.chosen_link(), Some(0));
+    }
+}

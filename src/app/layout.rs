@@ -1,0 +1,117 @@
+//! Where each part of the screen goes, as plain numbers: the app scrolls by
+//! the pane sizes the screen will have, and the ui draws into the same
+//! boxes, so the two never disagree.
+
+/// Below this width the panes stack: list above, abstract below.
+pub const SIDE_BY_SIDE_MIN: u16 = 90;
+/// Smallest screen the reader draws; below it a short note.
+pub const MIN_SIZE: (u16, u16) = (20, 6);
+
+/// A box on the screen, in cells.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Area {
+    /// Left column.
+    pub x: u16,
+    /// Top row.
+    pub y: u16,
+    /// Columns.
+    pub width: u16,
+    /// Rows.
+    pub height: u16,
+}
+
+/// Where each part of the screen goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The search line (top).
+    pub search: Area,
+    /// The list pane, borders included.
+    pub list: Area,
+    /// The abstract pane, borders included.
+    pub detail: Area,
+    /// The status line (bottom).
+    pub status: Area,
+    /// True when the panes are stacked.
+    pub stacked: bool,
+}
+
+impl Layout {
+    /// Rows of titles the list shows.
+    pub fn list_rows(&self) -> usize {
+        self.list.height.saturating_sub(2) as usize
+    }
+
+    /// Lines of text the abstract pane shows.
+    pub fn detail_rows(&self) -> usize {
+        self.detail.height.saturating_sub(2) as usize
+    }
+
+    /// Columns of text in the abstract pane (inside the borders, with a
+    /// column of margin on each side).
+    pub fn detail_width(&self) -> usize {
+        self.detail.width.saturating_sub(4).max(1) as usize
+    }
+}
+
+/// `length` cut in two at `percent` of it (rounded to the nearest cell).
+fn split(length: u16, percent: u32) -> (u16, u16) {
+    let first = ((length as u32 * percent * 2 + 100) / 200) as u16;
+    (first, length - first)
+}
+
+/// Splits a screen of `width` × `height` cells: the search line on top,
+/// the status line at the bottom, and the list and the abstract between
+/// them, side by side (42% and 58%) or, below [`SIDE_BY_SIDE_MIN`]
+/// columns, stacked (40% and 60%).
+pub fn layout(width: u16, height: u16) -> Layout {
+    let line = |y: u16, rows: u16| Area {
+        x: 0,
+        y,
+        width,
+        height: rows,
+    };
+    // On a one-row screen the status line has the row.
+    let status = line(height.saturating_sub(1), height.min(1));
+    let search = line(0, u16::from(height >= 2));
+    let middle = line(search.height, height.saturating_sub(2));
+    let stacked = width < SIDE_BY_SIDE_MIN;
+    let (list, detail) = if stacked {
+        let (top, bottom) = split(middle.height, 40);
+        (
+            Area {
+                height: top,
+                ..middle
+            },
+            Area {
+                y: middle.y + top,
+                height: bottom,
+                ..middle
+            },
+        )
+    } else {
+        let (left, right) = split(middle.width, 42);
+        (
+            Area {
+                width: left,
+                ..middle
+            },
+            Area {
+                x: middle.x + left,
+                width: right,
+                ..middle
+            },
+        )
+    };
+    Layout {
+        search,
+        list,
+        detail,
+        status,
+        stacked,
+    }
+}
+
+/// True when the screen is too small to draw the reader.
+pub fn too_small(width: u16, height: u16) -> bool {
+    width < MIN_SIZE.0 || height < MIN_SIZE.1
+}

@@ -1,0 +1,274 @@
+//! The list: which papers it shows (the ranking, filtered by the view and
+//! a paper kept in place), the selection and scrolling, kept in range and
+//! on screen, and the abstract's scrolling beside it.
+
+use super::{App, layout};
+use crate::vocabulary::View;
+
+impl App {
+    /// The paper at `row` of the list.
+    pub fn paper_at(&self, row: usize) -> Option<usize> {
+        match &self.filtered {
+            Some(rows) => rows.get(row).map(|&i| i as usize),
+            None => self.search.get(row),
+        }
+    }
+
+    /// The index of the selected paper, if any paper is listed.
+    pub fn selected_paper(&self) -> Option<usize> {
+        self.paper_at(self.selected)
+    }
+
+    /// Rows in the list.
+    pub fn rows(&self) -> usize {
+        match &self.filtered {
+            Some(rows) => rows.len(),
+            None => self.search.matched(),
+        }
+    }
+
+    /// Rebuilds the list from the ranking, the view and the kept paper,
+    /// keeping paper `keep` selected when it is still listed.
+    pub(super) fn rebuild_rows(&mut self, keep: Option<usize>) {
+        self.filtered = if self.view == View::All && self.sticky.is_none() {
+            None
+        } else {
+            let (view, sticky, marks) = (self.view, self.sticky, &self.marks);
+            Some(
+                self.search
+                    .results()
+                    .matches
+                    .iter()
+                    .map(|m| m.idx)
+                    .filter(|&i| view.shows(marks[i as usize]) || sticky == Some(i as usize))
+                    .collect(),
+            )
+        };
+        if let Some(row) = keep.and_then(|p| self.row_of(p)) {
+            self.selected = row;
+        }
+        self.clamp();
+    }
+
+    pub(super) fn row_of(&self, idx: usize) -> Option<usize> {
+        match &self.filtered {
+            Some(rows) => rows.iter().position(|&i| i as usize == idx),
+            None => self.search.row_of(idx),
+        }
+    }
+
+    pub(super) fn layout(&self) -> layout::Layout {
+        layout::layout(self.size.0, self.size.1)
+    }
+
+    /// Rows of the list pane.
+    pub fn list_height(&self) -> usize {
+        self.layout().list_rows()
+    }
+
+    /// Lines of the abstract pane.
+    pub(super) fn detail_height(&self) -> usize {
+        self.layout().detail_rows()
+    }
+
+    /// Takes in the matcher's newest ranking, if there is one; true when
+    /// there was (the screen needs drawing again).
+    pub(super) fn take_ranking(&mut self) -> bool {
+        let before = self.selected_paper();
+        if !self.search.tick() {
+            return false;
+        }
+        let r = self.search.results();
+        let now = (r.query.clone(), r.scope);
+        let same_query = self.ranked_query.as_ref() == Some(&now);
+        self.ranked_query = Some(now);
+        let keep = if let Some(r) = &self.restore {
+            r.at
+        } else if same_query && self.selected > 0 {
+            // More papers arrived, or the rest of a partial ranking: stay
+            // on the same paper. On the top row, follow the top as fzf
+            // does (the best match so far is not the best one).
+            before
+        } else {
+            self.selected = 0;
+            self.list_offset = 0;
+            None
+        };
+        self.rebuild_rows(keep);
+        if let Some(r) = &self.restore {
+            // Done once the paper is selected; given up once nothing more
+            // can come (it left the corpus, or the query hides it).
+            let placed = r.at.is_some() && self.selected_paper() == r.at;
+            if placed || !(self.search.is_running() || self.loading.is_some()) {
+                self.restore = None;
+            }
+        }
+        if self.selected_paper() != before {
+            self.detail_scroll = 0;
+            self.chosen_link = None;
+            self.match_line = None;
+        }
+        true
+    }
+
+    pub(super) fn query_changed(&mut self) {
+        let scope = self.search.scope();
+        self.search.set_query(self.input.text(), scope);
+    }
+
+    pub(super) fn move_to(&mut self, row: isize) {
+        let rows = self.rows();
+        if rows == 0 {
+            self.selected = 0;
+            return;
+        }
+        let row = row.clamp(0, rows as isize - 1) as usize;
+        // The user has chosen: a place still to be restored is dropped.
+        self.restore = None;
+        if row != self.selected {
+            self.selected = row;
+            self.detail_scroll = 0;
+            self.chosen_link = None;
+            self.match_line = None;
+            if self.sticky.take().is_some() {
+                // The kept paper may now leave the view.
+                let target = self.selected_paper();
+                self.rebuild_rows(target);
+            }
+        }
+        self.clamp();
+    }
+
+    pub(super) fn move_by(&mut self, delta: isize) {
+        self.move_to(self.selected as isize + delta);
+    }
+
+    pub(super) fn scroll_detail(&mut self, delta: isize) {
+        let max = self.detail_lines().saturating_sub(self.detail_height());
+        self.detail_scroll = (self.detail_scroll as isize + delta).clamp(0, max as isize) as usize;
+    }
+
+    /// Keeps the selection in range and on screen.
+    pub(super) fn clamp(&mut self) {
+        let rows = self.rows();
+        if rows == 0 {
+            self.selected = 0;
+            self.list_offset = 0;
+            return;
+        }
+        self.selected = self.selected.min(rows - 1);
+        let h = self.list_height().max(1);
+        if self.selected < self.list_offset {
+            self.list_offset = self.selected;
+        } else if self.selected >= self.list_offset + h {
+            self.list_offset = self.selected + 1 - h;
+        }
+        self.list_offset = self.list_offset.min(rows.saturating_sub(h));
+        let max = self.detail_lines().saturating_sub(self.detail_height());
+        self.detail_scroll = self.detail_scroll.min(max);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use crate::vocabulary::{Action, Message, View};
+
+    #[test]
+    fn opens_on_all_bundled_papers_in_order() {
+        let (app, _dir) = app();
+        assert_eq!(app.rows(), 38);
+        assert_eq!(app.selected_paper(), Some(0));
+    }
+
+    #[test]
+    fn moving_stays_in_range() {
+        let (mut app, _dir) = app();
+        app.apply(Action::Up);
+        assert_eq!(app.selected(), 0);
+        app.apply(Action::Last);
+        assert_eq!(app.selected(), 37);
+        app.apply(Action::Down);
+        assert_eq!(app.selected(), 37);
+        assert!(app.list_offset() + app.list_height() > 37);
+        app.apply(Action::First);
+        app.apply(Action::PageDown);
+        assert_eq!(app.selected(), app.list_height());
+        app.apply(Action::HalfPageUp);
+        assert_eq!(app.selected(), app.list_height() - app.list_height() / 2);
+    }
+
+    #[test]
+    fn clicks_and_wheel() {
+        let (mut app, _dir) = app();
+        app.apply(Action::SelectRow(5));
+        assert_eq!(app.selected(), 5);
+        app.apply(Action::SelectRow(500));
+        assert_eq!(app.selected(), 37);
+        app.apply(Action::First);
+        app.apply(Action::ScrollList(10));
+        assert_eq!(app.list_offset(), 10.min(38 - app.list_height()));
+        assert!(app.selected() >= app.list_offset());
+    }
+
+    #[test]
+    fn focus_on_the_abstract_scrolls_it() {
+        let (mut app, _dir) = app();
+        app.update(Message::Resize(60, 20));
+        app.apply(Action::ToggleFocus);
+        app.apply(Action::Down);
+        assert_eq!(app.selected(), 0);
+        assert_eq!(app.detail_scroll(), 1);
+        app.apply(Action::Last);
+        let end = app.detail_scroll();
+        assert!(end > 1);
+        app.apply(Action::Down);
+        assert_eq!(app.detail_scroll(), end, "never past the end");
+        app.apply(Action::ToggleFocus);
+        app.apply(Action::Down);
+        assert_eq!(app.selected(), 1);
+        assert_eq!(app.detail_scroll(), 0, "a new paper starts at the top");
+    }
+
+    #[test]
+    fn views_filter_and_search_filters_within_them() {
+        let (mut app, _dir) = app();
+        for row in [0, 1, 5] {
+            app.apply(Action::SelectRow(row));
+            app.apply(Action::ToggleBookmark);
+        }
+        app.apply(Action::SelectRow(1));
+        app.apply(Action::ToggleRead);
+        app.apply(Action::CycleView);
+        assert_eq!(app.view(), View::Unread);
+        assert_eq!(app.rows(), 37);
+        app.apply(Action::CycleView);
+        assert_eq!(app.view(), View::Bookmarked);
+        assert_eq!(app.rows(), 3);
+        app.apply(Action::StartSearch);
+        typed(&mut app, "orchjail");
+        assert_eq!(app.rows(), 1, "search within the bookmarked view");
+        app.apply(Action::ClearQuery);
+        typed(&mut app, "coPro");
+        assert_eq!(app.rows(), 0, "CoPro is not bookmarked");
+        app.apply(Action::CancelSearch);
+        settle(&mut app);
+        app.apply(Action::CycleView);
+        assert_eq!(app.view(), View::All);
+        assert_eq!(app.rows(), 38);
+    }
+
+    #[test]
+    fn a_paper_leaving_the_view_stays_until_the_selection_moves() {
+        let (mut app, _dir) = app();
+        app.apply(Action::CycleView); // unread
+        app.apply(Action::SelectRow(2));
+        let t = title(&app);
+        app.apply(Action::ToggleRead);
+        assert_eq!(app.rows(), 38, "still listed");
+        assert_eq!(title(&app), t, "the cursor did not move");
+        app.apply(Action::Down);
+        assert_eq!(app.rows(), 37, "gone once the selection moved");
+        assert_eq!(app.selected(), 2, "the next paper is where the cursor was");
+    }
+}

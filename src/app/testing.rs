@@ -1,0 +1,77 @@
+//! What the app's tests share: readers on the bundled lists with a
+//! private state directory, and ways to let the matcher settle.
+
+use std::time::Duration;
+
+use super::App;
+use crate::loading as load;
+use crate::store::Store;
+use crate::vocabulary::{Action, Message};
+
+/// A reader on the bundled lists with a private state directory
+/// (dropped with the guard).
+pub(super) fn app() -> (App, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    (app_in(dir.path()), dir)
+}
+
+pub(super) fn app_in(dir: &std::path::Path) -> App {
+    let (store, msgs) = Store::open(dir);
+    assert!(msgs.is_empty(), "{msgs:?}");
+    let mut app = App::new(load::bundled(), store, || {});
+    app.update(Message::Resize(120, 40));
+    settle(&mut app);
+    app
+}
+
+pub(super) fn app_in_unchecked(dir: &std::path::Path) -> App {
+    let (store, _) = Store::open(dir);
+    let mut app = App::new(load::bundled(), store, || {});
+    app.update(Message::Resize(120, 40));
+    settle(&mut app);
+    app
+}
+
+pub(super) fn settle(app: &mut App) {
+    assert!(app.search().wait(Duration::from_secs(5)));
+    app.update(Message::Tick);
+}
+
+pub(super) fn typed(app: &mut App, s: &str) {
+    for c in s.chars() {
+        app.apply(Action::Insert(c));
+    }
+    settle(app);
+}
+
+/// The bundled papers as two batches, as a streaming load hands them
+/// on.
+pub(super) fn two_batches() -> (Vec<load::Event>, Vec<String>) {
+    let papers = load::bundled().corpus.papers;
+    let ids = papers.iter().map(|p| p.id.to_string()).collect();
+    let mut dedup = crate::corpus::Dedup::default();
+    let (a, b) = papers.split_at(20);
+    let events = vec![
+        load::Event::Papers(dedup.accept(a.to_vec()), None),
+        load::Event::Progress {
+            bytes: 500,
+            total: Some(1000),
+            papers: 20,
+        },
+        load::Event::Papers(dedup.accept(b.to_vec()), None),
+    ];
+    (events, ids)
+}
+
+pub(super) fn streaming_app(dir: &std::path::Path) -> App {
+    let (store, _) = Store::open(dir);
+    let mut app = App::loading("streamed".into(), store, true, || {});
+    app.update(Message::Resize(120, 40));
+    app
+}
+
+pub(super) fn title(app: &App) -> String {
+    app.corpus().papers[app.selected_paper().unwrap()]
+        .title
+        .clone()
+}

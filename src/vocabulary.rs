@@ -1,0 +1,324 @@
+//! The words the reader's parts share: what keys do ([`Action`]), the
+//! modes keys are read in, the views and panes, a paper's [`Marks`], what the
+//! reader asks of the world ([`Effect`]), and every [`Message`] that changes
+//! the reader's state.
+//!
+//! The key table, the config file, the help overlay and the app all speak
+//! of these; keeping them here, below all four, lets each of them import the
+//! words without importing one another.
+
+use crate::loading as load;
+use crate::search::Scope;
+use crate::store::State;
+
+/// What keys do at the moment.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Mode {
+    /// Moving through the list and reading.
+    #[default]
+    Browse,
+    /// Typing a query: every printable key edits it.
+    Search,
+    /// The help overlay is open.
+    Help,
+    /// A yes/no question is asked (mark all read).
+    Confirm,
+}
+
+impl Mode {
+    /// The mode's name in the help overlay.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Browse => "Browse",
+            Mode::Search => "Search",
+            Mode::Help => "Help",
+            Mode::Confirm => "Confirm",
+        }
+    }
+}
+
+/// Which pane movement keys act on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Focus {
+    /// The list of titles.
+    #[default]
+    List,
+    /// The abstract.
+    Detail,
+}
+
+/// Which papers the list shows (the search filters within it).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum View {
+    /// Every paper.
+    #[default]
+    All,
+    /// Papers not marked read.
+    Unread,
+    /// Bookmarked papers.
+    Bookmarked,
+}
+
+impl View {
+    /// The next view: all → unread → bookmarked → all.
+    pub fn next(self) -> View {
+        match self {
+            View::All => View::Unread,
+            View::Unread => View::Bookmarked,
+            View::Bookmarked => View::All,
+        }
+    }
+
+    /// The name in the search line and the state file.
+    pub fn name(self) -> &'static str {
+        match self {
+            View::All => "all",
+            View::Unread => "unread",
+            View::Bookmarked => "bookmarked",
+        }
+    }
+
+    /// The view with this name.
+    pub fn from_name(name: &str) -> Option<View> {
+        [View::All, View::Unread, View::Bookmarked]
+            .into_iter()
+            .find(|v| v.name() == name)
+    }
+
+    /// Whether a paper with these marks is in the view.
+    pub fn shows(self, marks: Marks) -> bool {
+        match self {
+            View::All => true,
+            View::Unread => !marks.read,
+            View::Bookmarked => marks.bookmarked,
+        }
+    }
+}
+
+/// A paper's marks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Marks {
+    /// Bookmarked.
+    pub bookmarked: bool,
+    /// Read.
+    pub read: bool,
+}
+
+impl Marks {
+    /// A paper's marks as the store has them.
+    pub fn of(state: &State, id: &str) -> Marks {
+        match state.papers.get(id) {
+            Some(e) => Marks {
+                bookmarked: e.bookmark.is_some_and(|m| m.on),
+                read: e.read.is_some_and(|m| m.on),
+            },
+            None => Marks::default(),
+        }
+    }
+}
+
+/// Something the reader asks the outside world to do; the event loop does
+/// it after the action (so that the app stays free of I/O and testable).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Effect {
+    /// Open a link with the platform's opener.
+    Open(String),
+    /// Put text on the clipboard (OSC 52).
+    Copy(String),
+    /// Stop the process until the shell resumes it.
+    Suspend,
+    /// Draw the screen again: it changed without input (a ranking came,
+    /// another instance saved marks, a failed save went through).
+    Redraw,
+}
+
+/// Everything the reader can be asked to do.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Action {
+    /// Quit the reader.
+    Quit,
+    /// Move down one paper (scroll down a line when the abstract has focus).
+    Down,
+    /// Move up one paper (scroll up a line when the abstract has focus).
+    Up,
+    /// Move down a page.
+    PageDown,
+    /// Move up a page.
+    PageUp,
+    /// Move down half a page.
+    HalfPageDown,
+    /// Move up half a page.
+    HalfPageUp,
+    /// Go to the first paper (top of the abstract when it has focus).
+    First,
+    /// Go to the last paper (end of the abstract when it has focus).
+    Last,
+    /// Scroll the abstract down a line.
+    ScrollDown,
+    /// Scroll the abstract up a line.
+    ScrollUp,
+    /// Scroll the abstract down a page.
+    ScrollPageDown,
+    /// Scroll the abstract up a page.
+    ScrollPageUp,
+    /// Move focus between the list and the abstract.
+    ToggleFocus,
+    /// Start typing a search query.
+    StartSearch,
+    /// Search titles, or titles and abstracts.
+    ToggleScope,
+    /// Open or close this help.
+    ToggleHelp,
+    /// Type a character into the query.
+    Insert(char),
+    /// Delete the character before the cursor.
+    Backspace,
+    /// Delete the character under the cursor.
+    DeleteForward,
+    /// Delete the word before the cursor.
+    DeleteWord,
+    /// Clear the query.
+    ClearQuery,
+    /// Move the cursor left.
+    CursorLeft,
+    /// Move the cursor right.
+    CursorRight,
+    /// Move the cursor to the start of the query.
+    CursorHome,
+    /// Move the cursor to the end of the query.
+    CursorEnd,
+    /// Keep the filter and go back to browsing.
+    AcceptSearch,
+    /// Clear the query and go back to browsing.
+    CancelSearch,
+    /// Bookmark the selected paper, or remove its bookmark.
+    ToggleBookmark,
+    /// Mark the selected paper read, or unread.
+    ToggleRead,
+    /// Show all papers, the unread, or the bookmarked.
+    CycleView,
+    /// Mark every paper listed read (asks first).
+    MarkAllRead,
+    /// Undo the last change of marks.
+    Undo,
+    /// Redo what was undone.
+    Redo,
+    /// Answer yes to the question asked.
+    ConfirmYes,
+    /// Answer no to the question asked.
+    ConfirmNo,
+    /// Scroll the abstract to the next match of the query.
+    NextMatch,
+    /// Scroll the abstract to the previous match of the query.
+    PrevMatch,
+    /// Choose link 1–9 of the paper (for `o`).
+    ChooseLink(u8),
+    /// Open the chosen link (the first when none was chosen).
+    OpenLink,
+    /// Copy the title and first link to the clipboard.
+    CopyLink,
+    /// Suspend the reader (the shell's `fg` resumes it).
+    Suspend,
+    /// Select the paper at a row of the list (a click).
+    SelectRow(usize),
+    /// Scroll the list by rows (the mouse wheel).
+    ScrollList(i32),
+    /// Scroll the abstract by lines (the mouse wheel).
+    ScrollDetail(i32),
+}
+
+impl Action {
+    /// A one-line description, for the help overlay.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Action::Quit => "Quit",
+            Action::Down => "Next paper (or scroll the abstract)",
+            Action::Up => "Previous paper (or scroll the abstract)",
+            Action::PageDown => "Page down",
+            Action::PageUp => "Page up",
+            Action::HalfPageDown => "Half a page down",
+            Action::HalfPageUp => "Half a page up",
+            Action::First => "First paper",
+            Action::Last => "Last paper",
+            Action::ScrollDown => "Scroll the abstract down",
+            Action::ScrollUp => "Scroll the abstract up",
+            Action::ScrollPageDown => "Scroll the abstract a page down",
+            Action::ScrollPageUp => "Scroll the abstract a page up",
+            Action::ToggleFocus => "Focus the list or the abstract",
+            Action::StartSearch => "Search (type to filter)",
+            Action::ToggleScope => "Search titles / titles and abstracts",
+            Action::ToggleHelp => "Open or close this help",
+            Action::Insert(_) => "Type into the query",
+            Action::Backspace => "Delete back",
+            Action::DeleteForward => "Delete forward",
+            Action::DeleteWord => "Delete a word back",
+            Action::ClearQuery => "Clear the query",
+            Action::CursorLeft => "Cursor left",
+            Action::CursorRight => "Cursor right",
+            Action::CursorHome => "Cursor to start",
+            Action::CursorEnd => "Cursor to end",
+            Action::AcceptSearch => "Keep the filter, back to the list",
+            Action::CancelSearch => "Clear the query, back to the list",
+            Action::ToggleBookmark => "Bookmark / remove the bookmark",
+            Action::ToggleRead => "Mark read / unread",
+            Action::CycleView => "View: all → unread → bookmarked",
+            Action::MarkAllRead => "Mark every listed paper read (asks first)",
+            Action::Undo => "Undo the last change of marks",
+            Action::Redo => "Redo",
+            Action::ConfirmYes => "Yes",
+            Action::ConfirmNo => "No",
+            Action::NextMatch => "Next match in the abstract",
+            Action::PrevMatch => "Previous match in the abstract",
+            Action::ChooseLink(_) => "Choose link 1–9",
+            Action::OpenLink => "Open the chosen (or first) link",
+            Action::CopyLink => "Copy title and first link (OSC 52)",
+            Action::Suspend => "Suspend (fg resumes)",
+            Action::SelectRow(_) => "Select a row",
+            Action::ScrollList(_) => "Scroll the list",
+            Action::ScrollDetail(_) => "Scroll the abstract",
+        }
+    }
+}
+
+/// Everything that changes the reader's state. The app takes them one at a
+/// time in its `update`; nothing else changes the state.
+pub enum Message {
+    /// The user asked for something (a key or a click, read as an action).
+    Action(Action),
+    /// A frame is due: take in the matcher's newest ranking, and look at
+    /// the store or retry a failed save when their time has come.
+    Tick,
+    /// The terminal has a new size (columns, rows).
+    Resize(u16, u16),
+    /// What a streaming load says as it goes: papers, progress, a report.
+    Load(load::Event),
+    /// The streaming load is done.
+    Loaded,
+    /// Another instance may have saved marks: read the store again.
+    StoreChanged,
+    /// A save failed earlier: try it again.
+    RetrySave,
+    /// The user's settings: the search scope to start with, and the view
+    /// for a corpus that has none remembered.
+    Configured {
+        /// The search scope.
+        scope: Scope,
+        /// The view.
+        view: View,
+    },
+    /// What went wrong before the reader started (a broken config or
+    /// state file), to say in the status line.
+    Problems(Vec<String>),
+    /// The opener was started for a link, or could not be.
+    Opened {
+        /// The link.
+        url: String,
+        /// Why it could not be opened.
+        result: Result<(), String>,
+    },
+    /// The title and link were put on the clipboard, or could not be.
+    Copied(Result<(), String>),
+    /// The reader is being stopped or suspended from outside (a signal):
+    /// remember where the corpus was left, and save.
+    Stopping,
+}
