@@ -39,7 +39,8 @@ use quick_xml::events::{BytesRef, BytesStart, Event};
 use quick_xml::name::{Namespace, ResolveResult};
 use quick_xml::reader::NsReader;
 
-use super::json::{LineCounter, arxiv_id_from_url, fold_whitespace, folded, year_in};
+use super::fields::{arxiv_in, doi, year_in};
+use super::json::{LineCounter, fold_whitespace, folded};
 use super::{Parsed, Record};
 
 /// The Atom namespace.
@@ -163,11 +164,7 @@ impl Entry {
                 urls.push(url);
             }
         }
-        let arxiv = self
-            .id
-            .as_deref()
-            .and_then(arxiv_id_from_url)
-            .map(str::to_string);
+        let arxiv = self.id.as_deref().and_then(|id| arxiv_in(id, false));
         let year = [&self.published, &self.updated]
             .into_iter()
             .flatten()
@@ -180,7 +177,7 @@ impl Entry {
             venue: text(self.journal_ref),
             urls,
             arxiv,
-            doi: text(self.doi),
+            doi: self.doi.as_deref().and_then(doi),
             line: self.line,
         }
     }

@@ -27,6 +27,10 @@ use std::collections::HashMap;
 
 use biblatex::{RawBibliography, RawChunk};
 
+use super::fields::{
+    Split, arxiv_in, arxiv_in_text, doi_in_text, is_arxiv_id, ordered_name, split_top,
+    strip_arxiv_prefix, year_in,
+};
 use super::{Parsed, Record};
 use crate::text::markup;
 
@@ -754,30 +758,10 @@ fn venue(e: &Entry) -> Option<String> {
     .find(|v| !v.is_empty())
 }
 
-/// The first four-digit year in `s` (`2020`, `2020-05-01`, `May 1979`).
-fn first_year(s: &str) -> Option<i32> {
-    let b = s.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i].is_ascii_digit() {
-            let start = i;
-            while i < b.len() && b[i].is_ascii_digit() {
-                i += 1;
-            }
-            if i - start == 4 {
-                return s[start..i].parse().ok();
-            }
-        } else {
-            i += 1;
-        }
-    }
-    None
-}
-
 fn year(e: &Entry) -> Option<i32> {
     e.get("year")
-        .and_then(first_year)
-        .or_else(|| e.get("date").and_then(first_year))
+        .and_then(year_in)
+        .or_else(|| e.get("date").and_then(year_in))
 }
 
 /// Author names in reading order (`Last, First` → `First Last`), rendered,
@@ -801,23 +785,6 @@ fn authors(field: &str) -> Vec<String> {
         })
         .filter(|n| !n.is_empty())
         .collect()
-}
-
-/// `Last, First` → `First Last`; `Last, Jr, First` → `First Last Jr`.
-fn ordered_name(parts: &[&str]) -> String {
-    match parts {
-        [last, first] if !first.is_empty() => format!("{first} {last}"),
-        [last, jr, first @ ..] if parts.len() >= 3 => {
-            let first = first.join(", ");
-            [first.as_str(), last, jr]
-                .iter()
-                .filter(|p| !p.is_empty())
-                .copied()
-                .collect::<Vec<_>>()
-                .join(" ")
-        }
-        _ => parts.join(" "),
-    }
 }
 
 /// A name in BibLaTeX's extended format (`family=Heuvel, given=Charles,
@@ -854,50 +821,6 @@ fn extended_name(parts: &[&str]) -> Option<String> {
     Some(words.join(" "))
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Split {
-    /// At the word `and` (any case) between spaces.
-    And,
-    /// At commas.
-    Comma,
-}
-
-/// Splits `s` at brace depth 0.
-fn split_top(s: &str, by: Split) -> Vec<&str> {
-    let b = s.as_bytes();
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    let mut start = 0;
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'\\' => i += 1,
-            b'{' => depth += 1,
-            b'}' => depth = depth.saturating_sub(1),
-            b',' if depth == 0 && by == Split::Comma => {
-                out.push(&s[start..i]);
-                start = i + 1;
-            }
-            c if depth == 0 && by == Split::And && c.is_ascii_whitespace() => {
-                let word = b.get(i + 1..i + 4);
-                let after = b.get(i + 4);
-                if word.is_some_and(|w| w.eq_ignore_ascii_case(b"and"))
-                    && after.is_some_and(u8::is_ascii_whitespace)
-                {
-                    out.push(&s[start..i]);
-                    start = i + 4;
-                    i += 4;
-                    continue;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    out.push(&s[start.min(s.len())..]);
-    out
-}
-
 /// Undoes BibTeX escapes in identifiers and URLs (`\_`, `\%`, `{…}`).
 fn unescape_id(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -917,74 +840,7 @@ fn unescape_id(s: &str) -> String {
 /// The DOI in a `doi` field (`10.…/…`), without `https://doi.org/`,
 /// `doi:` or other prefixes; `None` when the field holds no DOI.
 fn doi(field: &str) -> Option<String> {
-    let s = unescape_id(field);
-    let mut from = 0;
-    while let Some(p) = s[from..].find("10.") {
-        let at = from + p;
-        let rest = &s[at + 3..];
-        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-        let boundary = !s[..at].ends_with(|c: char| c.is_ascii_alphanumeric());
-        if boundary && digits >= 4 && rest[digits..].starts_with('/') {
-            let doi = s[at..]
-                .split_whitespace()
-                .next()
-                .unwrap_or("")
-                .trim_end_matches(['.', ',', ';']);
-            if doi.len() > 3 + digits + 1 {
-                return Some(doi.to_string());
-            }
-        }
-        from = at + 3;
-    }
-    None
-}
-
-/// True for an arXiv identifier: `2101.00001`, `2101.00001v2`,
-/// `hep-th/9901001`, `math.AG/0101001v1`.
-fn is_arxiv_id(s: &str) -> bool {
-    let s = match s.rfind('v') {
-        Some(i) if i > 0 && i + 1 < s.len() && s[i + 1..].bytes().all(|c| c.is_ascii_digit()) => {
-            &s[..i]
-        }
-        _ => s,
-    };
-    if let Some((yymm, num)) = s.split_once('.')
-        && yymm.len() == 4
-        && yymm.bytes().all(|c| c.is_ascii_digit())
-        && (4..=5).contains(&num.len())
-        && num.bytes().all(|c| c.is_ascii_digit())
-    {
-        return true;
-    }
-    if let Some((archive, num)) = s.split_once('/') {
-        return num.len() == 7
-            && num.bytes().all(|c| c.is_ascii_digit())
-            && archive.starts_with(|c: char| c.is_ascii_alphabetic())
-            && archive
-                .bytes()
-                .all(|c| c.is_ascii_alphabetic() || c == b'-' || c == b'.');
-    }
-    false
-}
-
-fn strip_arxiv_prefix(s: &str) -> &str {
-    let s = s.trim();
-    match s.get(..6) {
-        Some(p) if p.eq_ignore_ascii_case("arxiv:") => s[6..].trim_start(),
-        _ => s,
-    }
-}
-
-/// The first arXiv id written in free text (`arXiv preprint
-/// arXiv:2101.00001`), when the text mentions arXiv.
-fn arxiv_in_text(s: &str) -> Option<String> {
-    if !s.to_lowercase().contains("arxiv") {
-        return None;
-    }
-    s.split(|c: char| c.is_whitespace() || c == ',' || c == ';')
-        .map(|t| strip_arxiv_prefix(t).trim_end_matches(['.', ')', ']']))
-        .find(|t| is_arxiv_id(t))
-        .map(str::to_string)
+    doi_in_text(&unescape_id(field))
 }
 
 fn arxiv(e: &Entry) -> Option<String> {
@@ -1020,19 +876,7 @@ fn arxiv(e: &Entry) -> Option<String> {
     {
         return Some(id.to_string());
     }
-    urls(e).iter().find_map(|u| arxiv_in_url(u))
-}
-
-/// `https://arxiv.org/abs/2101.00001v2` → `2101.00001v2`.
-fn arxiv_in_url(url: &str) -> Option<String> {
-    let lower = url.to_ascii_lowercase();
-    let at = lower.find("arxiv.org/")?;
-    let path = &url[at + "arxiv.org/".len()..];
-    let id = path
-        .strip_prefix("abs/")
-        .or_else(|| path.strip_prefix("pdf/"))?;
-    let id = id.strip_suffix(".pdf").unwrap_or(id);
-    is_arxiv_id(id).then(|| id.to_string())
+    urls(e).iter().find_map(|u| arxiv_in(u, false))
 }
 
 /// The `url` field's links (and `ee`, and `\url{…}` in `howpublished`).
@@ -1512,9 +1356,8 @@ mod tests {
     fn corpus(name: &str) -> String {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpora");
         let path = format!("{dir}/{name}");
-        std::fs::read_to_string(&path).unwrap_or_else(|e| {
-            panic!("the real corpora are part of the repository; {path}: {e}")
-        })
+        std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("the real corpora are part of the repository; {path}: {e}"))
     }
 
     /// (records, with title, with abstract, with neither, skipped)

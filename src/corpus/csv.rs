@@ -79,7 +79,8 @@ use std::collections::HashSet;
 
 use unicode_width::UnicodeWidthStr;
 
-use super::ris::{arxiv_in, doi_in, fold, year_in};
+use super::fields::{arxiv_in, doi, split_name_cell, year_in};
+use super::ris::fold;
 use super::{Parsed, Record};
 
 /// What a column holds.
@@ -292,8 +293,8 @@ impl Columns {
         }
         let doi = self
             .of(Role::Doi)
-            .find_map(|c| row.get(c).and_then(doi_in))
-            .or_else(|| words.iter().find_map(|w| doi_in(w)));
+            .find_map(|c| row.get(c).and_then(doi))
+            .or_else(|| words.iter().find_map(|w| doi(w)));
         let arxiv = self
             .of(Role::Arxiv)
             .find_map(|c| row.get(c).and_then(|v| arxiv_in(v, true)))
@@ -304,7 +305,7 @@ impl Columns {
             abstract_text: text(Role::Abstract),
             authors: self
                 .value(row, Role::Authors)
-                .map(split_authors)
+                .map(split_name_cell)
                 .unwrap_or_default()
                 .into_iter()
                 .collect(),
@@ -596,37 +597,6 @@ fn common_width(rows: &[Row]) -> usize {
         .map_or(0, |(w, _)| w)
 }
 
-/// Splits an author cell into names (see the module docs for the rule).
-fn split_authors(cell: &str) -> Vec<String> {
-    let cell = fold(cell);
-    let parts: Vec<String> = if cell.contains(';') {
-        cell.split(';').map(str::to_string).collect()
-    } else if cell.contains(" and ") {
-        cell.split(" and ").flat_map(split_commas).collect()
-    } else {
-        split_commas(&cell)
-    };
-    parts
-        .into_iter()
-        .map(|p| p.trim().to_string())
-        .filter(|p| !p.is_empty())
-        .collect()
-}
-
-/// `Jane Smith, Li Wu` → two names; `Smith, Jane` → one.
-fn split_commas(s: &str) -> Vec<String> {
-    let pieces: Vec<&str> = s
-        .split(',')
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .collect();
-    if pieces.len() >= 2 && pieces.iter().all(|p| p.split_whitespace().count() >= 2) {
-        pieces.into_iter().map(str::to_string).collect()
-    } else {
-        vec![s.to_string()]
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -854,7 +824,7 @@ mod tests {
 
     #[test]
     fn author_cells() {
-        let s = |c: &str| split_authors(c);
+        let s = |c: &str| split_name_cell(c);
         assert_eq!(s("Smith, Jane"), ["Smith, Jane"]);
         assert_eq!(s("Smith, Jane; Wu, Li"), ["Smith, Jane", "Wu, Li"]);
         assert_eq!(s("Jane Smith, Li Wu"), ["Jane Smith", "Li Wu"]);

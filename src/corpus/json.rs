@@ -47,6 +47,9 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::error::Category;
 
 use super::abstracts::plain_json_string;
+use super::fields::{
+    arxiv_in, doi, is_arxiv_id, plausible_year, split_names, strip_arxiv_prefix, year_in,
+};
 use super::{NAME_SEP, Parsed, Record};
 
 /// Keys under which a wrapper object holds its papers, in no particular
@@ -188,27 +191,6 @@ pub(super) fn fold_whitespace(s: &str) -> String {
 /// [`fold_whitespace`], `None` when nothing is left.
 pub(super) fn folded(s: &str) -> Option<String> {
     Some(fold_whitespace(s)).filter(|s| !s.is_empty())
-}
-
-/// The first run of exactly four digits in `s` that reads as a year
-/// (1000–9999): `2008-11-26`, `Mon, 2 Apr 2007 19:18:42 GMT`, `Spring 2019`.
-pub(super) fn year_in(s: &str) -> Option<i32> {
-    let bytes = s.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i].is_ascii_digit() {
-            let start = i;
-            while i < bytes.len() && bytes[i].is_ascii_digit() {
-                i += 1;
-            }
-            if i - start == 4 && bytes[start] != b'0' {
-                return s[start..i].parse().ok();
-            }
-        } else {
-            i += 1;
-        }
-    }
-    None
 }
 
 /// Turns byte offsets into 1-based line numbers (and byte columns). Cheap
@@ -519,10 +501,6 @@ fn first_text<'a, const N: usize>(texts: [Text<'a>; N]) -> Option<String> {
 #[derive(Default, Clone, Copy)]
 struct Year(Option<i32>);
 
-fn plausible_year(n: i64) -> Option<i32> {
-    (1000..=9999).contains(&n).then_some(n as i32)
-}
-
 impl<'a> Lenient<'a> for Year {
     fn from_text(text: Cow<'a, str>) -> Self {
         Year(year_in(&text))
@@ -626,26 +604,6 @@ impl Authors<'_> {
             Authors::List(all) => super::Authors::from_joined(all),
         }
     }
-}
-
-/// Splits a string of names: on `;` when it has any (`Smith, J.; Lee, C.`),
-/// otherwise on `,` and ` and ` (`A. Smith, B. Jones and C. Lee`).
-fn split_names(s: &str) -> Vec<String> {
-    let s = fold_whitespace(s);
-    let parts: Vec<&str> = if s.contains(';') {
-        s.split(';').collect()
-    } else {
-        s.split(',').flat_map(|p| p.split(" and ")).collect()
-    };
-    parts
-        .into_iter()
-        .map(|p| {
-            let p = p.trim();
-            p.strip_prefix("and ").unwrap_or(p).trim()
-        })
-        .filter(|p| !p.is_empty())
-        .map(str::to_owned)
-        .collect()
 }
 
 /// One author: a string, an arXiv triple `["Last", "First", "Jr", …]`
@@ -879,82 +837,26 @@ struct Paper<'a> {
     open_access_pdf: Urls<'a>,
 }
 
-/// `2401.01234`, `2401.01234v2`, `hep-th/9901001`, `math.CO/0601001v1`.
-fn looks_like_arxiv_id(id: &str) -> bool {
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let id = match id.rfind('v') {
-        Some(i) if i > 0 && digits(&id[i + 1..]) => &id[..i],
-        _ => id,
-    };
-    if let Some((year_month, number)) = id.split_once('.')
-        && year_month.len() == 4
-        && digits(year_month)
-        && (4..=5).contains(&number.len())
-        && digits(number)
-    {
-        return true;
-    }
-    if let Some((archive, number)) = id.split_once('/') {
-        return number.len() == 7
-            && digits(number)
-            && archive.starts_with(|c: char| c.is_ascii_lowercase())
-            && archive
-                .bytes()
-                .all(|b| b.is_ascii_alphabetic() || b == b'-' || b == b'.');
-    }
-    false
-}
-
-/// Strips `prefix` from `s`, ignoring ASCII case.
-fn strip_prefix_ignore_case<'s>(s: &'s str, prefix: &str) -> Option<&'s str> {
-    let head = s.get(..prefix.len())?;
-    head.eq_ignore_ascii_case(prefix)
-        .then(|| &s[prefix.len()..])
-}
-
-/// The id part of an arXiv URL (`https://arxiv.org/abs/2401.01234v2`).
-pub(super) fn arxiv_id_from_url(url: &str) -> Option<&str> {
-    let url = url.trim();
-    let lower = url.to_ascii_lowercase();
-    ["arxiv.org/abs/", "arxiv.org/pdf/"].iter().find_map(|m| {
-        let at = lower.find(m)? + m.len();
-        let id = url.get(at..)?.trim_end_matches('/');
-        let id = id.strip_suffix(".pdf").unwrap_or(id);
-        Some(id).filter(|id| !id.is_empty())
-    })
-}
-
 /// An arXiv id given in a field meant for one: URLs reduced to the id.
 fn explicit_arxiv(id: String) -> String {
-    match arxiv_id_from_url(&id) {
-        Some(bare) => bare.to_string(),
-        None => id,
+    match arxiv_in(&id, false) {
+        Some(bare) if !starts_with_ignore_case(&id, "arxiv:") => bare,
+        _ => id,
     }
+}
+
+/// True when `s` starts with `prefix`, ignoring ASCII case.
+fn starts_with_ignore_case(s: &str, prefix: &str) -> bool {
+    s.get(..prefix.len())
+        .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
 }
 
 /// An arXiv id from a generic `id` field: only when it reads as one.
 fn arxiv_from_generic_id(id: &str) -> Option<String> {
-    let bare = strip_prefix_ignore_case(id, "arxiv:").unwrap_or(id);
-    if looks_like_arxiv_id(bare) {
+    if is_arxiv_id(strip_arxiv_prefix(id)) {
         return Some(id.to_string());
     }
-    arxiv_id_from_url(id).map(str::to_string)
-}
-
-/// A DOI without a resolver prefix.
-fn bare_doi(doi: String) -> String {
-    for prefix in [
-        "https://doi.org/",
-        "http://doi.org/",
-        "https://dx.doi.org/",
-        "http://dx.doi.org/",
-        "doi:",
-    ] {
-        if let Some(rest) = strip_prefix_ignore_case(&doi, prefix) {
-            return rest.trim().to_string();
-        }
-    }
-    doi
+    arxiv_in(id, false).filter(|_| !starts_with_ignore_case(id.trim(), "arxiv:"))
 }
 
 impl<'a> Paper<'a> {
@@ -1045,9 +947,8 @@ impl<'a> Paper<'a> {
                 .into_folded()
                 .and_then(|id| arxiv_from_generic_id(&id))
         });
-        let doi = first_text([self.doi, self.doi_upper, self.external_ids.doi])
-            .map(bare_doi)
-            .filter(|d| !d.is_empty());
+        let doi =
+            first_text([self.doi, self.doi_upper, self.external_ids.doi]).and_then(|d| doi(&d));
         let record = Record {
             title,
             abstract_text: abstract_text.filter(|_| plain.is_none()),
@@ -1897,7 +1798,7 @@ mod tests {
             "hep-th/9901001",
             "math.CO/0601001v1",
         ] {
-            assert!(looks_like_arxiv_id(id), "{id}");
+            assert!(is_arxiv_id(id), "{id}");
         }
         for id in [
             "smith2020",
@@ -1908,7 +1809,7 @@ mod tests {
             "v2",
             "",
         ] {
-            assert!(!looks_like_arxiv_id(id), "{id}");
+            assert!(!is_arxiv_id(id), "{id}");
         }
         assert_eq!(
             arxiv_from_generic_id("https://arxiv.org/abs/2401.01234v1").as_deref(),
@@ -1919,11 +1820,11 @@ mod tests {
             Some("arXiv:2401.01234")
         );
         assert_eq!(
-            arxiv_id_from_url("http://arxiv.org/pdf/2401.01234v1.pdf"),
+            arxiv_in("http://arxiv.org/pdf/2401.01234v1.pdf", false).as_deref(),
             Some("2401.01234v1")
         );
-        assert_eq!(bare_doi("DOI:10.1/X".into()), "10.1/X");
-        assert_eq!(bare_doi("https://DX.doi.org/10.1/X".into()), "10.1/X");
+        assert_eq!(doi("DOI:10.1/X").as_deref(), Some("10.1/X"));
+        assert_eq!(doi("https://DX.doi.org/10.1/X").as_deref(), Some("10.1/X"));
         assert_eq!(year_in("Mon, 2 Apr 2007 19:18:42 GMT"), Some(2007));
         assert_eq!(year_in("12345 0999 x"), None);
     }

@@ -10,6 +10,7 @@ pub mod abstracts;
 pub mod atom;
 pub mod bibtex;
 pub mod csv;
+pub mod fields;
 pub mod json;
 pub mod load;
 pub mod ris;
@@ -46,12 +47,7 @@ impl PaperId {
 
     /// The id of an arXiv paper (`arxiv:2401.01234`, version dropped).
     pub fn arxiv(id: &str) -> PaperId {
-        let id = id.trim();
-        let id = id
-            .strip_prefix("arXiv:")
-            .or_else(|| id.strip_prefix("arxiv:"))
-            .unwrap_or(id);
-        let id = strip_version(id);
+        let id = fields::arxiv_key(id);
         // Made to size: no growing, no shrinking into the box (a million
         // arXiv ids are made while loading).
         let mut s = String::with_capacity("arxiv:".len() + id.len());
@@ -62,18 +58,7 @@ impl PaperId {
 
     /// The id of a paper with a DOI (`doi:10.1145/…`, lower case).
     pub fn doi(doi: &str) -> PaperId {
-        let doi = doi.trim();
-        let lower = doi.to_lowercase();
-        let doi = [
-            "https://doi.org/",
-            "http://doi.org/",
-            "https://dx.doi.org/",
-            "doi:",
-        ]
-        .iter()
-        .find_map(|p| lower.strip_prefix(p))
-        .unwrap_or(&lower);
-        PaperId(format!("doi:{doi}").into())
+        PaperId(format!("doi:{}", fields::doi_key(doi)).into())
     }
 
     /// An id given as text (a state file key, a command-line argument).
@@ -115,16 +100,6 @@ fn hex16(hash: u64) -> [u8; 16] {
         *b = HEX[((hash >> (60 - 4 * k)) & 0xf) as usize];
     }
     out
-}
-
-/// `2401.01234v2` → `2401.01234`.
-fn strip_version(id: &str) -> &str {
-    match id.rfind('v') {
-        Some(i) if i > 0 && i + 1 < id.len() && id[i + 1..].bytes().all(|b| b.is_ascii_digit()) => {
-            &id[..i]
-        }
-        _ => id,
-    }
 }
 
 /// The content hash behind a [`PaperId`] when a record has no identifier of

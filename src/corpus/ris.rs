@@ -68,6 +68,7 @@
 //! otherwise kept as written: sanitizing happens later, in
 //! [`Record::into_paper`].
 
+use super::fields::{arxiv_in, doi, year_in};
 use super::{Parsed, Record};
 
 /// The tagged formats this reader takes.
@@ -418,8 +419,8 @@ fn http_links(words: &[String]) -> Vec<String> {
 fn ris_record(raw: &Raw<'_>) -> Record {
     let links = raw.words(&["UR", "L1", "L2", "L3", "L4"]);
     let doi = raw
-        .first(&["DO"], doi_in)
-        .or_else(|| links.iter().find_map(|w| doi_in(w)));
+        .first(&["DO"], doi)
+        .or_else(|| links.iter().find_map(|w| doi(w)));
     let arxiv = raw
         .first(&["DO"], |t| arxiv_in(t, false))
         .or_else(|| links.iter().find_map(|w| arxiv_in(w, false)));
@@ -449,7 +450,7 @@ fn wos_record(raw: &Raw<'_>) -> Record {
         venue: raw.text(&["SO", "JI", "J9"]),
         urls: Vec::new(),
         arxiv: raw.first(&["DI"], |t| arxiv_in(t, false)),
-        doi: raw.first(&["DI"], doi_in),
+        doi: raw.first(&["DI"], doi),
         line: raw.line,
     }
 }
@@ -460,7 +461,7 @@ fn medline_record(raw: &Raw<'_>) -> Record {
         authors = raw.values(&["AU"]);
     }
     let doi = raw.first(&["LID", "AID"], |t| {
-        t.strip_suffix("[doi]").and_then(|d| doi_in(d.trim_end()))
+        t.strip_suffix("[doi]").and_then(|d| doi(d.trim_end()))
     });
     let urls = raw
         .first(&["PMID"], |t| {
@@ -497,115 +498,6 @@ fn fold_all<'a>(parts: impl Iterator<Item = &'a str>) -> String {
         out.push_str(w);
     }
     out
-}
-
-/// The first year in `s`: a run of exactly four digits, 1000 to 2999
-/// (`2019//`, `2012/07/03`, `Jun 2011`).
-pub(super) fn year_in(s: &str) -> Option<i32> {
-    let b = s.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if !b[i].is_ascii_digit() {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        if i - start == 4
-            && let Ok(y) = s[start..i].parse::<i32>()
-            && (1000..=2999).contains(&y)
-        {
-            return Some(y);
-        }
-    }
-    None
-}
-
-/// The DOI in `s` (`10.1000/xyz`, `doi:10.1000/xyz`,
-/// `https://doi.org/10.1000/xyz`), or `None` when `s` does not start with
-/// one.
-pub(super) fn doi_in(s: &str) -> Option<String> {
-    const PREFIXES: [&str; 7] = [
-        "https://",
-        "http://",
-        "www.",
-        "dx.doi.org/",
-        "doi.org/",
-        "doi:",
-        "doi ",
-    ];
-    let mut rest = s.trim();
-    while let Some(p) = PREFIXES.iter().find(|p| {
-        rest.get(..p.len())
-            .is_some_and(|head| head.eq_ignore_ascii_case(p))
-    }) {
-        rest = rest[p.len()..].trim_start();
-    }
-    let token = rest
-        .split_whitespace()
-        .next()?
-        .trim_end_matches([',', ';', '.']);
-    let (prefix, suffix) = token.split_once('/')?;
-    let registrant = prefix.strip_prefix("10.")?;
-    let valid = !registrant.is_empty()
-        && registrant.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-        && !suffix.is_empty();
-    valid.then(|| token.to_string())
-}
-
-/// The arXiv id in `s`: after `arxiv.org/abs/`, `arxiv.org/pdf/`,
-/// `10.48550/arXiv.` or `arXiv:`, or (when `bare`) `s` itself. Only ids of
-/// arXiv's two shapes (`2401.01234v2`, `hep-th/9901001`) count.
-pub(super) fn arxiv_in(s: &str, bare: bool) -> Option<String> {
-    const MARKERS: [&str; 4] = [
-        "arxiv.org/abs/",
-        "arxiv.org/pdf/",
-        "10.48550/arxiv.",
-        "arxiv:",
-    ];
-    let s = s.trim();
-    let lower = s.to_ascii_lowercase();
-    let start = match MARKERS
-        .iter()
-        .find_map(|m| lower.find(m).map(|i| i + m.len()))
-    {
-        Some(i) => i,
-        None if bare => 0,
-        None => return None,
-    };
-    let id = s[start..]
-        .split(|c: char| c.is_whitespace() || c == '?' || c == '#')
-        .next()?
-        .trim_end_matches('/');
-    let id = id.strip_suffix(".pdf").unwrap_or(id);
-    is_arxiv_id(id).then(|| id.to_string())
-}
-
-fn is_arxiv_id(id: &str) -> bool {
-    let unversioned = match id.rfind('v') {
-        Some(i) if i > 0 && i + 1 < id.len() && id[i + 1..].bytes().all(|b| b.is_ascii_digit()) => {
-            &id[..i]
-        }
-        _ => id,
-    };
-    let digits = |s: &str, n: std::ops::RangeInclusive<usize>| {
-        n.contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
-    };
-    if let Some((yymm, num)) = unversioned.split_once('.')
-        && digits(yymm, 4..=4)
-        && digits(num, 4..=5)
-    {
-        return true;
-    }
-    if let Some((archive, num)) = unversioned.split_once('/') {
-        let name = archive.split_once('.').map_or(archive, |(a, _)| a);
-        return !name.is_empty()
-            && name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')
-            && digits(num, 7..=7);
-    }
-    false
 }
 
 #[cfg(test)]
@@ -942,30 +834,6 @@ mod tests {
 
     #[test]
     fn helpers() {
-        assert_eq!(doi_in("https://DOI.org/10.1/A b"), Some("10.1/A".into()));
-        assert_eq!(doi_in("10.1234.5/x."), Some("10.1234.5/x".into()));
-        assert_eq!(doi_in("https://example.org/10.1/x"), None);
-        assert_eq!(doi_in("10./x"), None);
-        assert_eq!(doi_in("10.1/"), None);
-        assert_eq!(doi_in(""), None);
-        assert_eq!(arxiv_in("2401.01234v2", true), Some("2401.01234v2".into()));
-        assert_eq!(arxiv_in("2401.01234", false), None);
-        assert_eq!(
-            arxiv_in("arXiv:2401.01234", false),
-            Some("2401.01234".into())
-        );
-        assert_eq!(
-            arxiv_in("https://arxiv.org/pdf/2401.01234v1.pdf", false),
-            Some("2401.01234v1".into())
-        );
-        assert_eq!(
-            arxiv_in("math.GT/0309136", true),
-            Some("math.GT/0309136".into())
-        );
-        assert_eq!(arxiv_in("10.48550/arXiv.foo", false), None);
-        assert_eq!(arxiv_in("v1", true), None);
-        assert_eq!(year_in("c. 1850–1900"), Some(1850));
-        assert_eq!(year_in("0999 then 2001"), Some(2001));
         assert_eq!(fold("  a \n\t b  "), "a b");
     }
 
