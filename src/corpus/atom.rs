@@ -179,6 +179,7 @@ impl Entry {
             arxiv,
             doi: self.doi.as_deref().and_then(doi),
             line: self.line,
+            former_id: None,
         }
     }
 }

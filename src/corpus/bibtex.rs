@@ -695,6 +695,7 @@ fn record(e: &Entry) -> Record {
         arxiv: arxiv(e),
         doi: e.get("doi").and_then(doi),
         line: e.line,
+        former_id: None,
     }
 }
 

@@ -317,6 +317,7 @@ impl Columns {
             arxiv,
             doi,
             line: row.line,
+            former_id: None,
         }
     }
 }

@@ -50,7 +50,7 @@ use super::abstracts::plain_json_string;
 use super::fields::{
     arxiv_in, doi, is_arxiv_id, plausible_year, split_names, strip_arxiv_prefix, year_in,
 };
-use super::{NAME_SEP, Parsed, Record};
+use super::{NAME_SEP, PaperId, Parsed, Record, content_hash};
 
 /// Keys under which a wrapper object holds its papers, in no particular
 /// priority: the first met in the object is used. `data` is Semantic
@@ -820,6 +820,10 @@ struct Paper<'a> {
     publication_title: Text<'a>,
     #[serde(borrow, rename = "journal-ref")]
     journal_ref: Text<'a>,
+    /// CSL-JSON's report or preprint number: `arXiv:2106.09685` as
+    /// Zotero writes an arXiv paper's.
+    #[serde(borrow)]
+    number: Text<'a>,
 
     #[serde(borrow)]
     url: Urls<'a>,
@@ -935,7 +939,7 @@ impl<'a> Paper<'a> {
                 urls.push(url);
             }
         }
-        let arxiv = first_text([
+        let explicit = first_text([
             self.arxiv_id,
             self.arxiv_id_camel,
             self.arxiv,
@@ -949,6 +953,27 @@ impl<'a> Paper<'a> {
         });
         let doi =
             first_text([self.doi, self.doi_upper, self.external_ids.doi]).and_then(|d| doi(&d));
+        // CSL-JSON (Zotero) writes an arXiv paper's id only as its number
+        // (`arXiv:2106.09685`), its link or arXiv's DOI; such a paper had
+        // a hash id (or its DOI's) before these were read.
+        let mut former_id = None;
+        let arxiv = explicit.or_else(|| {
+            let found = self
+                .number
+                .into_folded()
+                .and_then(|n| arxiv_in(&n, false))
+                .or_else(|| doi.as_deref().and_then(|d| arxiv_in(d, false)))
+                .or_else(|| urls.iter().find_map(|u| arxiv_in(u, false)))?;
+            former_id = Some(match &doi {
+                Some(d) => PaperId::doi(d),
+                None => {
+                    let decoded = plain.and_then(string_folded);
+                    let text = decoded.as_deref().or(abstract_text.as_deref());
+                    PaperId::from_hash(content_hash(title.as_deref(), text.unwrap_or("")))
+                }
+            });
+            Some(found)
+        });
         let record = Record {
             title,
             abstract_text: abstract_text.filter(|_| plain.is_none()),
@@ -959,6 +984,7 @@ impl<'a> Paper<'a> {
             arxiv,
             doi,
             line,
+            former_id,
         };
         (record, plain)
     }

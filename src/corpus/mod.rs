@@ -168,6 +168,9 @@ pub struct Paper {
     pub record_links: Vec<String>,
     /// Further lists that held the same paper.
     pub also_in: Vec<Arc<str>>,
+    /// The id this paper had before its reader read the one it has now
+    /// (see [`Record::former_id`]).
+    pub former_id: Option<PaperId>,
 }
 
 impl Paper {
@@ -305,6 +308,10 @@ pub struct Record {
     pub doi: Option<String>,
     /// The line the record starts on (1-based), for messages.
     pub line: usize,
+    /// The id the paper had before the reader learnt to read the one it
+    /// has now (an arXiv id found where it used to be missed): marks
+    /// kept under it are moved to the new one. `None` for most records.
+    pub former_id: Option<PaperId>,
 }
 
 impl Record {
@@ -412,6 +419,7 @@ impl Record {
                 .filter(|v| !v.is_empty()),
             record_links: links,
             also_in: Vec::new(),
+            former_id: self.former_id,
         })
     }
 }
@@ -666,6 +674,16 @@ impl Corpus {
     /// [`MIN_SHORT_ID`]); other ids whole.
     pub fn short_id(&self, i: usize) -> &str {
         self.papers[i].id.shown(self.short_len)
+    }
+
+    /// Each paper whose id changed when its reader learnt to read a better
+    /// one: (former id, id). Marks saved under a former id are to follow
+    /// it (`Store::adopt`).
+    pub fn former_ids(&self) -> Vec<(PaperId, PaperId)> {
+        self.papers
+            .iter()
+            .filter_map(|p| Some((p.former_id.clone()?, p.id.clone())))
+            .collect()
     }
 
     /// The paper with id (or unique id prefix) `text`.

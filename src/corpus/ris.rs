@@ -434,6 +434,7 @@ fn ris_record(raw: &Raw<'_>) -> Record {
         arxiv,
         doi,
         line: raw.line,
+        former_id: None,
     }
 }
 
@@ -452,6 +453,7 @@ fn wos_record(raw: &Raw<'_>) -> Record {
         arxiv: raw.first(&["DI"], |t| arxiv_in(t, false)),
         doi: raw.first(&["DI"], doi),
         line: raw.line,
+        former_id: None,
     }
 }
 
@@ -480,6 +482,7 @@ fn medline_record(raw: &Raw<'_>) -> Record {
         arxiv: doi.as_deref().and_then(|d| arxiv_in(d, false)),
         doi,
         line: raw.line,
+        former_id: None,
     }
 }
 
