@@ -40,7 +40,8 @@ use quick_xml::name::{Namespace, ResolveResult};
 use quick_xml::reader::NsReader;
 
 use super::fields::{arxiv_in, doi, year_in};
-use super::json::{LineCounter, fold_whitespace, folded};
+use super::fold::{fold_whitespace, folded};
+use super::json::LineCounter;
 use super::{Parsed, Record};
 
 /// The Atom namespace.

@@ -17,10 +17,8 @@ use std::sync::Arc;
 use thiserror::Error;
 
 use super::abstracts::{Abstract, FileText};
-use super::{
-    Batch, Corpus, Dedup, Paper, Parsed, TitleList, atom, bibtex, csv, id_key, json, ris, text,
-};
-use crate::search::Prepared;
+use super::{Batch, Corpus, Dedup, Paper, Parsed, atom, bibtex, csv, id_key, json, ris, text};
+use crate::search::{Prepared, TitleList};
 use crate::text::sanitize;
 
 /// The bundled lists, embedded in the binary: (file name, contents).

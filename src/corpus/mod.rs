@@ -11,7 +11,9 @@ pub mod atom;
 pub mod bibtex;
 pub mod csv;
 pub mod fields;
+mod fold;
 pub mod json;
+mod json_string;
 pub mod load;
 pub mod ris;
 pub mod text;
@@ -23,8 +25,7 @@ use std::sync::Arc;
 
 pub use abstracts::Abstract;
 
-use crate::search::TitleIndex;
-use crate::text::{markup, sanitize};
+use crate::text::sanitize;
 
 /// The shortest prefix a hash id is ever shown with.
 pub const MIN_SHORT_ID: usize = 7;
@@ -93,7 +94,7 @@ impl fmt::Display for PaperId {
 }
 
 /// The 16 hex digits of a hash id.
-fn hex16(hash: u64) -> [u8; 16] {
+pub(crate) fn hex16(hash: u64) -> [u8; 16] {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut out = [0u8; 16];
     for (k, b) in out.iter_mut().enumerate() {
@@ -335,7 +336,7 @@ impl Record {
         let mut deferred = deferred;
         let decode = |text: &mut Option<String>, deferred: &mut Option<(Abstract, &str)>| {
             if let Some((_, raw)) = deferred.take() {
-                *text = json::string_folded(raw);
+                *text = json_string::string_folded(raw);
             }
         };
         let empty = |s: &Option<String>| s.as_deref().is_none_or(|t| t.trim().is_empty());
@@ -550,7 +551,9 @@ impl Dedup {
                 }
             }
         }
-        crate::search::retain_kept(&mut papers, &keep);
+        // Vec::retain visits in order.
+        let mut k = keep.iter();
+        papers.retain(|_| *k.next().unwrap_or(&true));
         Batch { papers, also_in }
     }
 
@@ -589,7 +592,7 @@ pub fn id_key(id: &PaperId) -> u128 {
 }
 
 /// [`id_key`] of [`PaperId::from_hash`]`(hash)`, without making the id.
-fn hash_id_key(hash: u64) -> u128 {
+pub(crate) fn hash_id_key(hash: u64) -> u128 {
     xxhash_rust::xxh3::xxh3_128(&hex16(hash))
 }
 
@@ -606,7 +609,7 @@ impl Corpus {
 
     /// Appends a batch (from [`Dedup::accept`]).
     /// Makes room for the `expected` papers a load will likely end with
-    /// (see [`load::expected_papers`]), so that a large corpus is not
+    /// (see the loader's `expected_papers`), so that a large corpus is not
     /// copied each time it doubles (on the 1M-paper JSONL that copying,
     /// and the clearing of the memory copied into, was a sixth of the
     /// loading time). Room is made for 5% more, and made again only when
@@ -716,7 +719,7 @@ impl Corpus {
 
 /// The derived titles (`derived(i)`) that another title equals: these get
 /// their paper's short id, so that no two papers read the same.
-fn colliding_derived<'a>(
+pub(crate) fn colliding_derived<'a>(
     n: usize,
     title: impl Fn(usize) -> &'a str,
     derived: impl Fn(usize) -> bool,
@@ -731,311 +734,6 @@ fn colliding_derived<'a>(
     (0..n)
         .filter(|&i| derived(i) && count[title(i)] > 1)
         .collect()
-}
-
-/// How a [`TitlePart`] keeps an id: a content hash as its number, any
-/// other id by its place in [`TitlePart::names`].
-#[derive(Clone, Copy, Debug)]
-enum IdSlot {
-    Hash(u64),
-    Named(u32),
-}
-
-/// Titles and ids of papers, without the rest of them: what `search`
-/// prints, for a corpus too large to hold whole at little cost. The titles
-/// are kept readable (markup rendered) in the matcher's buffers, the ids
-/// as numbers where they are hashes. They are kept in the parts the
-/// loading threads made, so that no title is copied twice.
-#[derive(Debug, Default)]
-pub struct TitleList {
-    parts: Vec<TitlePart>,
-    /// The index of each part's first paper.
-    starts: Vec<usize>,
-    len: usize,
-    short_len: usize,
-}
-
-/// Part of a [`TitleList`].
-#[derive(Debug, Default)]
-struct TitlePart {
-    titles: TitleIndex,
-    ids: Vec<IdSlot>,
-    names: Vec<PaperId>,
-    derived: Vec<bool>,
-    /// The titles whose text as given differs from their readable text
-    /// (markup), ascending, and that text: derived titles are made unique
-    /// by the text as given, as in [`Corpus`].
-    marked_at: Vec<u32>,
-    marked: Vec<Box<str>>,
-}
-
-impl TitlePart {
-    fn len(&self) -> usize {
-        self.ids.len()
-    }
-
-    fn push(&mut self, title: &str, derived: bool, id: IdSlot) {
-        let plain = markup::plain_cow(title);
-        if *plain != *title {
-            self.marked_at.push(self.len() as u32);
-            self.marked.push(title.into());
-        }
-        self.titles.push(&plain);
-        self.derived.push(derived);
-        self.ids.push(id);
-    }
-
-    fn push_paper(&mut self, p: Paper) {
-        let hash = u64::from_str_radix(p.id.as_str(), 16).ok();
-        // Only ids that read back the same (16 lower-case digits) are kept
-        // as numbers.
-        let id = match hash.filter(|&h| hex16(h) == p.id.as_str().as_bytes()) {
-            Some(h) => IdSlot::Hash(h),
-            None => {
-                self.names.push(p.id);
-                IdSlot::Named((self.names.len() - 1) as u32)
-            }
-        };
-        self.push(&p.title, p.title_derived, id);
-    }
-
-    /// Title `i` as given (before markup is rendered).
-    fn given(&self, i: usize) -> &str {
-        match self.marked_at.binary_search(&(i as u32)) {
-            Ok(k) => &self.marked[k],
-            Err(_) => self.titles.text(i),
-        }
-    }
-
-    /// Title `i` becomes `title` (as given).
-    fn set(&mut self, i: usize, title: String) {
-        let plain = markup::plain_cow(&title).into_owned();
-        self.titles.set(i, &plain);
-        let marked = (plain != title).then(|| title.into());
-        crate::search::set_sparse(&mut self.marked_at, &mut self.marked, i, marked);
-    }
-
-    /// Keeps only the papers `keep` says.
-    fn retain(&mut self, keep: &[bool]) {
-        self.titles.retain(keep);
-        crate::search::retain_kept(&mut self.ids, keep);
-        crate::search::retain_kept(&mut self.derived, keep);
-        crate::search::retain_sparse(&mut self.marked_at, &mut self.marked, keep);
-    }
-}
-
-impl TitleList {
-    /// How many papers there are.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// True when there are none.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// The part papers are pushed to: the last one.
-    fn last(&mut self) -> &mut TitlePart {
-        if self.parts.is_empty() {
-            self.parts.push(TitlePart::default());
-            self.starts.push(0);
-        }
-        let last = self.parts.len() - 1;
-        &mut self.parts[last]
-    }
-
-    /// Keeps the title and id of `p`, dropping the rest.
-    pub fn push_paper(&mut self, p: Paper) {
-        self.len += 1;
-        self.last().push_paper(p);
-    }
-
-    /// Keeps the title and id of each of `papers`, dropping the rest.
-    pub fn push(&mut self, papers: Vec<Paper>) {
-        for p in papers {
-            self.push_paper(p);
-        }
-    }
-
-    /// Keeps what [`Record::into_paper`] keeps of a line of the `lines`
-    /// format (trimmed, not blank; `title` when it is short enough to be
-    /// one): the paper's id key and whether it has an abstract, or `None`
-    /// when it makes no paper. A title line is read without making a
-    /// record or a paper.
-    pub fn push_line(&mut self, line: &str, title: bool, line_no: usize) -> Option<(u128, bool)> {
-        if !title {
-            let p = Record {
-                abstract_text: Some(line.to_string()),
-                line: line_no,
-                ..Record::default()
-            }
-            .into_paper(&Arc::from(""), 0)?;
-            let key = id_key(&p.id);
-            let has_abstract = !p.abstract_text.is_empty();
-            self.push_paper(p);
-            return Some((key, has_abstract));
-        }
-        let hash = content_hash(Some(line), "");
-        self.len += 1;
-        let part = self.last();
-        if let Some(mask) = crate::search::index::plain_ascii_title_mask(line.as_bytes()) {
-            // Shown as it is (most titles): one pass decided it.
-            part.titles.push_plain_ascii(line, mask);
-            part.derived.push(false);
-            part.ids.push(IdSlot::Hash(hash));
-        } else {
-            let clean = sanitize::line_cow(line);
-            if clean.is_empty() {
-                self.len -= 1;
-                return None;
-            }
-            part.push(&clean, false, IdSlot::Hash(hash));
-        }
-        Some((hash_id_key(hash), false))
-    }
-
-    /// Room for `more` papers of about `bytes` of titles in all.
-    pub fn reserve(&mut self, more: usize, bytes: usize) {
-        let part = self.last();
-        part.titles.reserve(more, bytes);
-        part.ids.reserve(more);
-        part.derived.reserve(more);
-    }
-
-    /// Adds `other`'s papers after these; only those `keep` says when
-    /// given. `other`'s parts are taken over, not copied.
-    pub fn append(&mut self, other: TitleList, keep: Option<&[bool]>) {
-        let mut at = 0;
-        for part in other.parts {
-            let n = part.len();
-            let mut part = part;
-            if let Some(k) = keep.map(|k| &k[at..at + n])
-                && k.iter().any(|&k| !k)
-            {
-                part.retain(k);
-            }
-            at += n;
-            if part.len() > 0 {
-                self.starts.push(self.len);
-                self.len += part.len();
-                self.parts.push(part);
-            }
-        }
-    }
-
-    /// Where paper `i` is: its part and its index there.
-    fn locate(&self, i: usize) -> (&TitlePart, usize) {
-        let k = self.starts.partition_point(|&s| s <= i) - 1;
-        (&self.parts[k], i - self.starts[k])
-    }
-
-    /// Title `i`'s readable text.
-    pub fn title(&self, i: usize) -> &str {
-        let (part, j) = self.locate(i);
-        part.titles.text(j)
-    }
-
-    /// Once every paper is in: as [`Corpus::finish`].
-    pub fn finish(&mut self) {
-        let hashes = self
-            .parts
-            .iter()
-            .flat_map(|p| &p.ids)
-            .filter_map(|id| match id {
-                IdSlot::Hash(h) => Some(*h),
-                IdSlot::Named(_) => None,
-            })
-            .collect();
-        self.short_len = shortest_unique(hashes);
-        let dupes = colliding_derived(
-            self.len,
-            |i| {
-                let (part, j) = self.locate(i);
-                part.given(j)
-            },
-            |i| {
-                let (part, j) = self.locate(i);
-                part.derived[j]
-            },
-        );
-        for i in dupes {
-            let (part, j) = self.locate(i);
-            let title = format!("{} [{}]", part.given(j), self.short_id(i));
-            let k = self.starts.partition_point(|&s| s <= i) - 1;
-            self.parts[k].set(j, title);
-        }
-    }
-
-    /// The titles matching `query`, best first (as
-    /// [`crate::search::rank_papers`] in the title scope).
-    pub fn rank(&self, query: &str) -> Vec<crate::search::Match> {
-        crate::search::rank_title_parts(
-            self.parts
-                .iter()
-                .zip(&self.starts)
-                .map(|(p, &s)| (&p.titles, s)),
-            query,
-        )
-    }
-
-    /// As [`Corpus::short_id`].
-    pub fn short_id(&self, i: usize) -> ShortId<'_> {
-        let (part, j) = self.locate(i);
-        match part.ids[j] {
-            IdSlot::Hash(h) => ShortId::Hash(hex16(h), self.short_len),
-            IdSlot::Named(k) => ShortId::Named(part.names[k as usize].as_str()),
-        }
-    }
-
-    /// Asks the CPU to start fetching what [`TitleList::write_line`]
-    /// reads for paper `i`: `far`, where its id and title lie; else (that
-    /// fetched by now) the title's text. Lines written in rank order read
-    /// the titles all over memory, each read waiting on memory; fetched
-    /// a few lines ahead, `search rl` on 1M titles (780k lines) took
-    /// 0.66-0.75 s against 0.74-0.86 s (6 alternating runs each).
-    pub fn prefetch_line(&self, i: usize, far: bool) {
-        let (part, j) = self.locate(i);
-        if far && let Some(id) = part.ids.get(j) {
-            crate::search::prefetch(id);
-        }
-        part.titles.prefetch(j, far);
-    }
-
-    /// Writes paper `i`'s line of `search` output: short id, tab, title's
-    /// readable text.
-    pub fn write_line(&self, out: &mut Vec<u8>, i: usize) {
-        out.extend_from_slice(self.short_id(i).as_str().as_bytes());
-        out.push(b'\t');
-        out.extend_from_slice(self.title(i).as_bytes());
-        out.push(b'\n');
-    }
-}
-
-/// A paper's id as shown, from a [`TitleList`].
-pub enum ShortId<'a> {
-    /// A hash id's digits, and how many are shown.
-    Hash([u8; 16], usize),
-    /// Any other id, whole.
-    Named(&'a str),
-}
-
-impl ShortId<'_> {
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        match self {
-            ShortId::Hash(digits, len) => {
-                std::str::from_utf8(&digits[..(*len).min(16)]).unwrap_or("")
-            }
-            ShortId::Named(s) => s,
-        }
-    }
-}
-
-impl fmt::Display for ShortId<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// The length at which all hash ids differ, at least [`MIN_SHORT_ID`].
@@ -1065,7 +763,7 @@ fn parallel_short_id_len(papers: &[Paper]) -> usize {
 
 /// The shortest hex prefix length (at least [`MIN_SHORT_ID`]) at which all
 /// of `hashes` differ.
-fn shortest_unique(mut hashes: Vec<u64>) -> usize {
+pub(crate) fn shortest_unique(mut hashes: Vec<u64>) -> usize {
     hashes.sort_unstable();
     hashes.dedup();
     let mut len = MIN_SHORT_ID;

@@ -36,6 +36,7 @@
 pub mod fuzzy;
 pub mod index;
 pub mod query;
+mod title_list;
 mod titles;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -51,6 +52,7 @@ use crate::text::markup;
 use index::{Bits, Chars, WordIndex, title_mask};
 use query::TITLE_TIER;
 pub use query::{Query, extends};
+pub use title_list::TitleList;
 pub use titles::{TitleIndex, prefetch, retain_kept, retain_sparse, set_sparse};
 
 /// What a query is matched against.
