@@ -7,16 +7,11 @@
 //! shortened the way git shortens hashes.
 
 pub mod abstracts;
-pub mod atom;
-pub mod bibtex;
-pub mod csv;
 pub mod fields;
 mod fold;
-pub mod json;
 mod json_string;
 pub mod load;
-pub mod ris;
-pub mod text;
+pub mod readers;
 pub mod title;
 
 use std::collections::HashMap;
@@ -24,6 +19,7 @@ use std::fmt;
 use std::sync::Arc;
 
 pub use abstracts::Abstract;
+pub use readers::{Format, Reader, atom, bibtex, csv, json, ris, text};
 
 use crate::text::sanitize;
 

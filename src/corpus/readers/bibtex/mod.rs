@@ -27,11 +27,12 @@ use std::collections::HashMap;
 
 use biblatex::{RawBibliography, RawChunk};
 
-use super::fields::{
+use super::{Format, Reader, head_lines};
+use crate::corpus::fields::{
     Split, arxiv_in, arxiv_in_text, doi_in_text, is_arxiv_id, ordered_name, split_top,
     strip_arxiv_prefix, year_in,
 };
-use super::{Parsed, Record};
+use crate::corpus::{Parsed, Record};
 use crate::text::markup;
 
 /// Parses BibTeX or BibLaTeX text.
@@ -929,6 +930,43 @@ fn url_arg(s: &str) -> Option<&str> {
         .or_else(|| s.find("\\href{").map(|i| i + 6))?;
     let end = s[at..].find('}')?;
     Some(&s[at..at + end])
+}
+
+/// BibTeX and BibLaTeX.
+pub struct Bibtex;
+
+impl Reader for Bibtex {
+    fn name(&self) -> &'static str {
+        "bibtex"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["bib", "bibtex", "biblatex"]
+    }
+
+    /// An entry's head (`@article{`, `@Misc (`) at the start of one of
+    /// the first two hundred lines.
+    fn sniff(&self, head: &str, _hint: Option<Format>) -> bool {
+        let bib_entry = |l: &str| {
+            let t = l.trim_start();
+            t.starts_with('@')
+                && t[1..]
+                    .trim_start()
+                    .split(|c: char| !c.is_ascii_alphabetic())
+                    .next()
+                    .is_some_and(|w| {
+                        !w.is_empty()
+                            && t[1..].trim_start()[w.len()..]
+                                .trim_start()
+                                .starts_with(['{', '('])
+                    })
+        };
+        head_lines(head, 200).any(bib_entry)
+    }
+
+    fn parse(&self, text: &str) -> Parsed {
+        parse(text)
+    }
 }
 
 #[cfg(test)]

@@ -68,8 +68,9 @@
 //! otherwise kept as written: sanitizing happens later, in
 //! [`Record::into_paper`].
 
-use super::fields::{arxiv_in, doi, year_in};
-use super::{Parsed, Record};
+use super::{Format, Reader, head_lines};
+use crate::corpus::fields::{arxiv_in, doi, year_in};
+use crate::corpus::{Parsed, Record};
 
 /// The tagged formats this reader takes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -501,6 +502,42 @@ fn fold_all<'a>(parts: impl Iterator<Item = &'a str>) -> String {
         out.push_str(w);
     }
     out
+}
+
+/// RIS, and the tagged text of Web of Science and MEDLINE.
+pub struct Ris;
+
+impl Reader for Ris {
+    fn name(&self) -> &'static str {
+        "ris"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["ris", "nbib", "ciw"]
+    }
+
+    /// Two RIS tag lines (`TY  - `) in the first forty, a Web of Science
+    /// file's `FN `/`PT ` first line, or a MEDLINE `PMID-` near the top.
+    fn sniff(&self, head: &str, _hint: Option<Format>) -> bool {
+        let head: Vec<&str> = head_lines(head, 200).collect();
+        let tag = |l: &str| {
+            let b = l.as_bytes();
+            b.len() >= 5
+                && b[0].is_ascii_uppercase()
+                && (b[1].is_ascii_uppercase() || b[1].is_ascii_digit())
+                && &b[2..5] == b"  -"
+        };
+        let ris_like = head.iter().take(40).filter(|l| tag(l)).count();
+        let wos = head
+            .first()
+            .is_some_and(|l| l.starts_with("FN ") || l.starts_with("PT "));
+        let medline = head.iter().take(5).any(|l| l.starts_with("PMID-"));
+        ris_like >= 2 || wos || medline
+    }
+
+    fn parse(&self, text: &str) -> Parsed {
+        parse(text)
+    }
 }
 
 #[cfg(test)]

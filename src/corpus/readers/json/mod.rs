@@ -46,13 +46,14 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::error::Category;
 
-use super::fields::{
+use super::{Format, Reader, start};
+use crate::corpus::fields::{
     arxiv_in, doi, is_arxiv_id, plausible_year, split_names, strip_arxiv_prefix, year_in,
 };
-use super::fold::{fold_whitespace, folded, push_folded};
-use super::json_string::plain_json_string;
-pub use super::json_string::string_folded;
-use super::{NAME_SEP, PaperId, Parsed, Record, content_hash};
+use crate::corpus::fold::{fold_whitespace, folded, push_folded};
+use crate::corpus::json_string::plain_json_string;
+pub use crate::corpus::json_string::string_folded;
+use crate::corpus::{NAME_SEP, PaperId, Parsed, Record, content_hash};
 
 /// Keys under which a wrapper object holds its papers, in no particular
 /// priority: the first met in the object is used. `data` is Semantic
@@ -425,7 +426,7 @@ impl<'a> Lenient<'a> for Year {
 /// [`split_names`]), or a list of names, arXiv's parsed triples
 /// `["Last", "First", "Jr"]`, or objects (see [`AuthorName`]). A list is
 /// written straight into one string, the names joined as
-/// [`super::Authors`] keeps them: no string a name.
+/// [`Authors`](crate::corpus::Authors) keeps them: no string a name.
 #[derive(Default)]
 enum Authors<'a> {
     #[default]
@@ -475,11 +476,11 @@ thread_local! {
 }
 
 impl Authors<'_> {
-    fn into_authors(self) -> super::Authors {
+    fn into_authors(self) -> crate::corpus::Authors {
         match self {
-            Authors::None => super::Authors::default(),
+            Authors::None => crate::corpus::Authors::default(),
             Authors::Joined(s) => split_names(&s).into_iter().collect(),
-            Authors::List(all) => super::Authors::from_joined(all),
+            Authors::List(all) => crate::corpus::Authors::from_joined(all),
         }
     }
 }
@@ -1246,6 +1247,72 @@ pub fn parse(text: &str) -> Parsed {
         }
     }
     doc.parsed
+}
+
+/// A JSON document: an array of papers, an object wrapping one, or one
+/// paper.
+pub struct Json;
+
+impl Reader for Json {
+    fn name(&self) -> &'static str {
+        "json"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["json"]
+    }
+
+    fn sniff(&self, head: &str, _hint: Option<Format>) -> bool {
+        start(head).starts_with(['{', '['])
+    }
+
+    fn parse(&self, text: &str) -> Parsed {
+        parse(text)
+    }
+}
+
+/// JSON Lines: one paper object a line.
+pub struct JsonLines;
+
+impl Reader for JsonLines {
+    fn name(&self) -> &'static str {
+        "jsonl"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["jsonl", "ndjson"]
+    }
+
+    /// JSON, hinted at as JSON Lines or looking like it (see
+    /// [`looks_like_json_lines`]).
+    fn sniff(&self, head: &str, hint: Option<Format>) -> bool {
+        start(head).starts_with(['{', '['])
+            && (hint == Some(Format::JSONL) || looks_like_json_lines(head))
+    }
+
+    fn parse(&self, text: &str) -> Parsed {
+        parse(text)
+    }
+
+    fn line_oriented(&self) -> bool {
+        true
+    }
+
+    fn defers_abstracts(&self) -> bool {
+        true
+    }
+}
+
+/// True when `head` begins with a complete JSON object on its first line
+/// and more follows: JSON Lines rather than one document.
+pub fn looks_like_json_lines(head: &str) -> bool {
+    let mut lines = head.lines().map(str::trim).filter(|l| !l.is_empty());
+    match (lines.next(), lines.next()) {
+        (Some(first), Some(_)) => {
+            first.starts_with('{') && serde_json::from_str::<IgnoredAny>(first).is_ok()
+        }
+        _ => false,
+    }
 }
 
 #[cfg(test)]

@@ -79,9 +79,10 @@ use std::collections::HashSet;
 
 use unicode_width::UnicodeWidthStr;
 
-use super::fields::{arxiv_in, doi, split_name_cell, year_in};
 use super::ris::fold;
-use super::{Parsed, Record};
+use super::{Format, Reader, head_lines};
+use crate::corpus::fields::{arxiv_in, doi, split_name_cell, year_in};
+use crate::corpus::{Parsed, Record};
 
 /// What a column holds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -596,6 +597,72 @@ fn common_width(rows: &[Row]) -> usize {
         .into_iter()
         .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
         .map_or(0, |(w, _)| w)
+}
+
+/// Comma-separated values with a header row.
+pub struct Csv;
+
+impl Reader for Csv {
+    fn name(&self) -> &'static str {
+        "csv"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["csv"]
+    }
+
+    /// The `.csv` hint, or (unless the hint is `.tsv`) a comma-separated
+    /// header row naming title or abstract columns, with rows after it.
+    fn sniff(&self, head: &str, hint: Option<Format>) -> bool {
+        hint == Some(Format::CSV)
+            || (hint != Some(Format::TSV) && header_delimiter(head) == Some(b','))
+    }
+
+    fn parse(&self, text: &str) -> Parsed {
+        parse(text, b',')
+    }
+}
+
+/// Tab-separated values with a header row.
+pub struct Tsv;
+
+impl Reader for Tsv {
+    fn name(&self) -> &'static str {
+        "tsv"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["tsv", "tab"]
+    }
+
+    /// The `.tsv` hint, or a header row with tabs naming title or abstract
+    /// columns.
+    fn sniff(&self, head: &str, hint: Option<Format>) -> bool {
+        hint == Some(Format::TSV) || header_delimiter(head) == Some(b'\t')
+    }
+
+    fn parse(&self, text: &str) -> Parsed {
+        parse(text, b'\t')
+    }
+}
+
+/// The delimiter of a first line that reads as a header row naming title
+/// or abstract columns: a tab when it has one, else a comma when it has
+/// one and rows follow.
+fn header_delimiter(head: &str) -> Option<u8> {
+    let mut lines = head_lines(head, 2);
+    let first = lines.next()?;
+    let lower = first.to_lowercase();
+    if !(lower.contains("title") || lower.contains("abstract")) {
+        return None;
+    }
+    if first.contains('\t') {
+        Some(b'\t')
+    } else if first.contains(',') && lines.next().is_some() {
+        Some(b',')
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]
