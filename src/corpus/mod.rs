@@ -848,6 +848,24 @@ mod tests {
     }
 
     #[test]
+    fn former_ids_are_listed_with_the_ids_they_became() {
+        let moved = Record {
+            title: Some("T".into()),
+            arxiv: Some("2106.09685".into()),
+            former_id: Some(PaperId::from_hash(7)),
+            ..Record::default()
+        }
+        .into_paper(&"l".into(), 0)
+        .unwrap();
+        assert_eq!(moved.former_id, Some(PaperId::from_hash(7)));
+        let corpus = Corpus::new(vec![paper("", "one"), moved]);
+        assert_eq!(
+            corpus.former_ids(),
+            [(PaperId::from_hash(7), PaperId::parse("arxiv:2106.09685"))]
+        );
+    }
+
+    #[test]
     fn empty_records_are_dropped() {
         assert!(Record::default().into_paper(&"l".into(), 0).is_none());
     }
