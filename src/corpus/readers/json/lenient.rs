@@ -120,7 +120,7 @@ macro_rules! deserialize_leniently {
     )*};
 }
 
-deserialize_leniently!(Text, Authors, AuthorName, Urls, ExternalIds);
+deserialize_leniently!(Text, JsonAuthors, AuthorName, Urls, ExternalIds);
 
 /// A field that may be left in the file: a plain string (see
 /// [`plain_json_string`]) as written, quotes and escapes included; any
@@ -322,16 +322,16 @@ impl<'a> Lenient<'a> for Year {
 /// written straight into one string, the names joined as
 /// [`Authors`](crate::corpus::Authors) keeps them: no string a name.
 #[derive(Default)]
-pub(super) enum Authors<'a> {
+pub(super) enum JsonAuthors<'a> {
     #[default]
     None,
     Joined(Cow<'a, str>),
     List(String),
 }
 
-impl<'a> Lenient<'a> for Authors<'a> {
+impl<'a> Lenient<'a> for JsonAuthors<'a> {
     fn from_text(text: Cow<'a, str>) -> Self {
-        Authors::Joined(text)
+        JsonAuthors::Joined(text)
     }
 
     fn from_seq<'de: 'a, A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
@@ -348,7 +348,7 @@ impl<'a> Lenient<'a> for Authors<'a> {
             }
         }
         // Made to size, once.
-        let list = Authors::List(all.as_str().into());
+        let list = JsonAuthors::List(all.as_str().into());
         all.clear();
         NAMES.set((all, name));
         result.map(|()| list)
@@ -357,7 +357,7 @@ impl<'a> Lenient<'a> for Authors<'a> {
     fn from_map<'de: 'a, A: MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
         let (mut all, mut name) = (String::new(), String::new());
         AuthorName::from_map(map)?.push_to(&mut all, &mut name);
-        Ok(Authors::List(all))
+        Ok(JsonAuthors::List(all))
     }
 }
 
@@ -369,12 +369,12 @@ thread_local! {
     };
 }
 
-impl Authors<'_> {
+impl JsonAuthors<'_> {
     pub(super) fn into_authors(self) -> crate::corpus::Authors {
         match self {
-            Authors::None => crate::corpus::Authors::default(),
-            Authors::Joined(s) => split_names(&s).into_iter().collect(),
-            Authors::List(all) => crate::corpus::Authors::from_joined(all),
+            JsonAuthors::None => crate::corpus::Authors::default(),
+            JsonAuthors::Joined(s) => split_names(&s).into_iter().collect(),
+            JsonAuthors::List(all) => crate::corpus::Authors::from_joined(all),
         }
     }
 }

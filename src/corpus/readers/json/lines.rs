@@ -3,7 +3,7 @@
 
 use serde::de::IgnoredAny;
 
-use super::record::Paper;
+use super::record::JsonRecord;
 use super::{VOTE_LINES, describe, kind};
 use crate::corpus::Parsed;
 use crate::corpus::Record;
@@ -42,7 +42,7 @@ pub fn parse_line_deferring(
             Err(_) => "not JSON".to_string(),
         });
     }
-    match serde_json::from_str::<Paper>(trimmed) {
+    match serde_json::from_str::<JsonRecord>(trimmed) {
         Ok(paper) => Ok(Some(paper.into_record_deferring(line_no))),
         Err(e) => Err(describe(&e, (e.line() == 1).then(|| lead + e.column()))),
     }

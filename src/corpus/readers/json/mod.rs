@@ -7,9 +7,9 @@
 //! `{title, abstract, authors, url, year}` objects. This reader accepts all
 //! of them without being told which: the shape is detected from the text,
 //! and every object is read through one lenient set of field names (the
-//! table on `Paper` below) that tolerates a year given as a number or a
-//! string, authors given as one string or a list of strings or objects, and
-//! `null`s anywhere.
+//! table on `JsonRecord` in record.rs) that tolerates a year given as a
+//! number or a string, authors given as one string or a list of strings or
+//! objects, and `null`s anywhere.
 //!
 //! **Detection.** After an optional byte-order mark and whitespace:
 //! - `[` is a JSON document: an array of papers.
@@ -49,7 +49,7 @@ use serde_json::error::Category;
 
 use self::lenient::{Key, Text};
 use self::lines::{mostly_object_lines, parse_lines};
-use self::record::Paper;
+use self::record::JsonRecord;
 use super::{Format, Reader, start};
 use crate::corpus::Parsed;
 pub use crate::corpus::json_string::string_folded;
@@ -304,7 +304,7 @@ impl<'a> Document<'a> {
     /// Reads the object at `pos` as a paper.
     fn paper(&mut self, pos: usize) -> Result<(), Stop> {
         let line = self.line(pos);
-        match value_at::<Paper>(self.body, pos) {
+        match value_at::<JsonRecord>(self.body, pos) {
             Ok((paper, _)) => self.parsed.records.push(paper.into_record(line)),
             // Valid JSON that is not a readable paper: skipped alone.
             Err(e) if e.classify() == Category::Data => {

@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::lenient::{Authors, ExternalIds, MaybePlain, Text, Urls, Year, first_text};
+use super::lenient::{ExternalIds, JsonAuthors, MaybePlain, Text, Urls, Year, first_text};
 use crate::corpus::fields::{arxiv_in, doi, is_arxiv_id, strip_arxiv_prefix};
 use crate::corpus::fold::folded;
 use crate::corpus::json_string::string_folded;
@@ -21,11 +21,11 @@ use crate::corpus::{PaperId, Record, content_hash};
 /// | year     | `year`, `Year`, `publication_year`, `issued`, `published`, `date`, `versions[0].created`, `update_date` |
 /// | venue    | `venue`, `container-title`, `journal`, `publicationTitle`, `journal-ref` |
 /// | urls     | `url`, `URL`, `link`, `links`, `pdf_url`, `open_access.oa_url`, `openAccessPdf.url` (all, deduplicated) |
-/// | arxiv    | `arxiv_id`, `arxivId`, `arxiv`, `externalIds.ArXiv`, or `id` when it reads as an arXiv id |
-/// | doi      | `doi`, `DOI`, `externalIds.DOI` (a `https://doi.org/` prefix dropped) |
+/// | arxiv    | `arxiv_id`, `arxivId`, `arxiv`, `externalIds.ArXiv`, or `id` when it reads as an arXiv id; else `number` (`arXiv:…`), the DOI (`10.48550/arXiv.…`) or a URL (`arxiv.org/abs/…`) naming one, as Zotero's CSL-JSON does |
+/// | doi      | `doi`, `DOI`, `externalIds.DOI` (a resolver link or `doi:` dropped; kept only when it reads as a DOI) |
 #[derive(Deserialize, Default)]
 #[serde(default)]
-pub(super) struct Paper<'a> {
+pub(super) struct JsonRecord<'a> {
     #[serde(borrow)]
     id: Text<'a>,
     #[serde(borrow)]
@@ -58,15 +58,15 @@ pub(super) struct Paper<'a> {
     summary: Text<'a>,
 
     #[serde(borrow)]
-    authors_parsed: Authors<'a>,
+    authors_parsed: JsonAuthors<'a>,
     #[serde(borrow)]
-    authors: Authors<'a>,
+    authors: JsonAuthors<'a>,
     #[serde(borrow, rename = "Authors")]
-    authors_capital: Authors<'a>,
+    authors_capital: JsonAuthors<'a>,
     #[serde(borrow)]
-    author: Authors<'a>,
+    author: JsonAuthors<'a>,
     #[serde(borrow)]
-    creators: Authors<'a>,
+    creators: JsonAuthors<'a>,
 
     year: Year,
     #[serde(rename = "Year")]
@@ -131,7 +131,7 @@ pub(super) fn arxiv_from_generic_id(id: &str) -> Option<String> {
     arxiv_in(id, false).filter(|_| !starts_with_ignore_case(id.trim(), "arxiv:"))
 }
 
-impl<'a> Paper<'a> {
+impl<'a> JsonRecord<'a> {
     /// The record, with its abstract decoded.
     pub(super) fn into_record(self, line: usize) -> Record {
         let (mut record, plain) = self.into_record_deferring(line);
@@ -166,7 +166,7 @@ impl<'a> Paper<'a> {
             self.creators,
         ]
         .into_iter()
-        .map(Authors::into_authors)
+        .map(JsonAuthors::into_authors)
         .find(|names| !names.is_empty())
         .unwrap_or_default();
         let year = [
