@@ -922,6 +922,7 @@ mod tests {
     #[test]
     fn seed_titles_are_short_clean_unique_and_stable() {
         let corpus = crate::corpus::load::bundled().corpus;
+        assert!(!corpus.is_empty(), "no bundled papers to check");
         let mut seen = std::collections::HashSet::new();
         for p in &corpus.papers {
             let t = &p.title;

@@ -276,6 +276,8 @@ mod tests {
                 assert_eq!(Format::from_extension(Path::new(&path)), Some(f), "{ext}");
             }
         }
+        let extensions: usize = Format::all().map(|f| f.reader().extensions().len()).sum();
+        assert_eq!(extensions, 17);
         assert_eq!(Format::named("pdf"), None);
         assert_eq!(Format::from_extension(Path::new("x.pdf")), None);
         assert_eq!(Format::from_extension(Path::new("x")), None);
