@@ -2020,7 +2020,10 @@ mod props {
             ("tsv_csl_chinese_abstracts_dev.tsv", Format::Tsv),
         ] {
             let bytes = std::fs::read(dir.join(name)).unwrap_or_else(|e| {
-                panic!("{}: {e} (tests/data/corpora)", dir.join(name).display())
+                panic!(
+                    "{}: {e} (tests/data/corpora)",
+                    dir.join(name).display()
+                )
             });
             out.push((format, bytes[..bytes.len().min(6000)].to_vec()));
         }
