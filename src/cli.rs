@@ -11,7 +11,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde::Serialize;
 
-use crate::corpus::Lookup;
+use crate::corpus::{Corpus, Lookup};
 use crate::export::{self, JsonPaper};
 use crate::loading::{self, Format, Input, Loaded};
 use crate::search::{self, Scope};
@@ -58,26 +58,8 @@ pub struct LoadArgs {
 /// format. Help lists every name with what it reads, and any other name is
 /// refused with the list, as clap refuses any value not among the possible.
 fn input_format() -> impl TypedValueParser<Value = Format> {
-    PossibleValuesParser::new(
-        Format::all().map(|f| PossibleValue::new(f.name()).help(format_help(f))),
-    )
-    .map(|name| Format::named(&name).expect("every possible value names a format"))
-}
-
-/// What a format is, as `--help` says it.
-fn format_help(format: Format) -> &'static str {
-    match format.name() {
-        "text" => "Paragraphs, as the bundled lists",
-        "lines" => "One paper per line",
-        "bibtex" => "BibTeX or BibLaTeX",
-        "ris" => "RIS (and Web of Science / MEDLINE tagged text)",
-        "json" => "A JSON document",
-        "jsonl" => "JSON Lines",
-        "atom" => "An arXiv API Atom feed",
-        "csv" => "Comma-separated values with a header row",
-        "tsv" => "Tab-separated values with a header row",
-        _ => "",
-    }
+    PossibleValuesParser::new(Format::all().map(|f| PossibleValue::new(f.name()).help(f.about())))
+        .map(|name| Format::named(&name).expect("every possible value names a format"))
 }
 
 /// `500M`, `2G`, `1024` → bytes.
@@ -484,11 +466,20 @@ fn state_dir(cli: &Cli) -> anyhow::Result<PathBuf> {
     }
 }
 
-/// Opens the store, printing what it had to say on stderr.
-fn open_store(cli: &Cli) -> anyhow::Result<Store> {
-    let (store, messages) = Store::open(&state_dir(cli)?);
+/// Opens the store, printing what it had to say on stderr. Marks saved
+/// under the old id of a paper of `corpus` whose id changed follow it.
+fn open_store(cli: &Cli, corpus: &Corpus) -> anyhow::Result<Store> {
+    let (mut store, messages) = Store::open(&state_dir(cli)?);
     for m in messages {
         eprintln!("paperboat: {m}");
+    }
+    let moves = corpus.former_ids();
+    let pairs: Vec<(&str, &str)> = moves
+        .iter()
+        .map(|(old, new)| (old.as_str(), new.as_str()))
+        .collect();
+    if let Err(e) = store.adopt(&pairs) {
+        eprintln!("paperboat: could not save marks that follow a paper's new id: {e}");
     }
     Ok(store)
 }
@@ -507,7 +498,7 @@ fn marks_column(state: &store::State, id: &str) -> &'static str {
 
 fn list(cli: &Cli, args: &ListArgs) -> anyhow::Result<ExitCode> {
     let loaded = load_files(&args.load, &args.files)?;
-    let store = open_store(cli)?;
+    let store = open_store(cli, &loaded.corpus)?;
     let (corpus, state) = (&loaded.corpus, store.state());
     emit(|out| {
         for (i, p) in corpus.papers.iter().enumerate() {
@@ -573,7 +564,7 @@ fn mark(cli: &Cli, args: &MarkArgs) -> anyhow::Result<ExitCode> {
     } else {
         (Field::Read, false)
     };
-    let mut store = open_store(cli)?;
+    let mut store = open_store(cli, corpus)?;
     let changes: Vec<(&str, Field, bool)> = found
         .iter()
         .map(|&i| (corpus.papers[i].id.as_str(), field, on))
@@ -652,7 +643,7 @@ fn show(cli: &Cli, args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let loaded = load_files(&args.load, &args.files)?;
     let corpus = &loaded.corpus;
     let i = resolve(corpus, &args.id).map_err(anyhow::Error::msg)?;
-    let store = open_store(cli)?;
+    let store = open_store(cli, corpus)?;
     let id = corpus.papers[i].id.as_str();
     let (config, problems) = crate::config::load(&state_dir(cli)?);
     for p in problems {
@@ -686,7 +677,7 @@ fn export_cmd(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCode> {
         max_size: args.max_size,
     };
     let loaded = load_files(&load_args, &args.files)?;
-    let store = open_store(cli)?;
+    let store = open_store(cli, &loaded.corpus)?;
     let (corpus, state) = (&loaded.corpus, store.state());
     let indices: Vec<usize> = (0..corpus.len())
         .filter(|&i| args.all || state.is_on(corpus.papers[i].id.as_str(), Field::Bookmark))
@@ -826,7 +817,7 @@ mod tests {
     fn every_format_is_the_value_of_its_name_and_has_help() {
         assert!(Format::all().count() > 1);
         for format in Format::all() {
-            assert!(!format_help(format).is_empty(), "{}", format.name());
+            assert!(!format.about().is_empty(), "{}", format.name());
             let cli = Cli::try_parse_from(["paperboat", "--format", format.name()]).unwrap();
             assert_eq!(cli.load.format, Some(format));
         }
@@ -867,7 +858,7 @@ mod tests {
             for format in Format::all() {
                 let line = format!("- {}:", format.name());
                 assert!(help.contains(&line), "{name}: {line}\n{help}");
-                assert!(help.contains(format_help(format)), "{name}\n{help}");
+                assert!(help.contains(format.about()), "{name}\n{help}");
             }
         }
     }

@@ -236,6 +236,38 @@ impl State {
         }
     }
 
+    /// Gives each paper that changed id (`(old, new)`) the marks kept
+    /// under its old one: the old entry's when the new id has none, else
+    /// the newest of each mark; where a corpus was left on the old id, it
+    /// is left on the new one. The old entries stay (a deletion would come
+    /// back from the file at the next merge, and a version that still
+    /// knows the old id keeps its marks). True when anything changed.
+    pub fn adopt(&mut self, moves: &[(&str, &str)]) -> bool {
+        let mut changed = false;
+        for &(old, new) in moves {
+            if old == new {
+                continue;
+            }
+            if let Some(from) = self.papers.get(old).cloned() {
+                let merged = match self.papers.get(new) {
+                    Some(to) => to.merge(&from),
+                    None => from,
+                };
+                if self.papers.get(new) != Some(&merged) {
+                    self.papers.insert(new.to_string(), merged);
+                    changed = true;
+                }
+            }
+            for place in self.views.values_mut() {
+                if place.selected.as_deref() == Some(old) {
+                    place.selected = Some(new.to_string());
+                    changed = true;
+                }
+            }
+        }
+        changed
+    }
+
     /// Whether paper `id`'s `field` is on.
     pub fn is_on(&self, id: &str, field: Field) -> bool {
         self.papers
@@ -430,6 +462,17 @@ impl Store {
             let at = self.stamp();
             let entry = self.state.papers.entry(id.to_string()).or_default();
             *entry.slot(field) = Some(Mark { on, at });
+        }
+        self.dirty = true;
+        self.save()
+    }
+
+    /// Marks follow papers whose id changed (see [`State::adopt`]): `moves`
+    /// is (old id, new id) for each. Saved at once when anything changed,
+    /// as [`Store::set`] is; a read-only store adopts them in memory only.
+    pub fn adopt(&mut self, moves: &[(&str, &str)]) -> Result<(), StoreError> {
+        if !self.state.adopt(moves) || self.read_only.is_some() {
+            return Ok(());
         }
         self.dirty = true;
         self.save()
@@ -656,6 +699,67 @@ mod tests {
         assert!(!s2.is_on("a", Field::Read));
         let text = fs::read_to_string(dir.path().join(FILE_NAME)).unwrap();
         assert!(text.contains("\"version\": 1"), "{text}");
+    }
+
+    #[test]
+    fn marks_follow_a_changed_id() {
+        let entry = |bookmark: Option<Mark>, read: Option<Mark>| Entry {
+            bookmark,
+            read,
+            ..Entry::default()
+        };
+        let mut s = State {
+            papers: [
+                ("old1".to_string(), entry(Some(mark(true, 10)), None)),
+                (
+                    "old2".to_string(),
+                    entry(Some(mark(true, 10)), Some(mark(true, 30))),
+                ),
+                (
+                    "new2".to_string(),
+                    entry(Some(mark(false, 20)), Some(mark(false, 5))),
+                ),
+            ]
+            .into(),
+            ..State::default()
+        };
+        s.views.insert(
+            "k".to_string(),
+            Place {
+                selected: Some("old1".to_string()),
+                view: Some("all".to_string()),
+                at: Stamp(1),
+                extra: Map::new(),
+            },
+        );
+        assert!(s.adopt(&[("old1", "new1"), ("old2", "new2"), ("none", "new3")]));
+        // No entry under the new id: the old one's.
+        assert_eq!(s.papers["new1"], s.papers["old1"]);
+        assert!(s.is_on("new1", Field::Bookmark));
+        // Both: the newest of each mark.
+        assert!(!s.is_on("new2", Field::Bookmark));
+        assert!(s.is_on("new2", Field::Read));
+        assert!(!s.papers.contains_key("new3"));
+        assert_eq!(s.views["k"].selected.as_deref(), Some("new1"));
+        // Once adopted, nothing more changes.
+        let before = s.clone();
+        assert!(!s.adopt(&[("old1", "new1"), ("old2", "new2")]));
+        assert_eq!(s, before);
+        assert!(!s.adopt(&[("new1", "new1")]));
+    }
+
+    #[test]
+    fn adopted_marks_are_saved() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut s, _) = Store::open(dir.path());
+        s.set(&[("0123456789abcdef", Field::Bookmark, true)])
+            .unwrap();
+        s.adopt(&[("0123456789abcdef", "arxiv:2106.09685")])
+            .unwrap();
+        assert!(!s.dirty());
+        let (again, _) = Store::open(dir.path());
+        assert!(again.is_on("arxiv:2106.09685", Field::Bookmark));
+        assert!(!again.is_on("arxiv:2106.09685", Field::Read));
     }
 
     #[test]

@@ -77,7 +77,10 @@ fn code_lines(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let t = line.trim();
-        let next = lines[i + 1..].iter().map(|l| l.trim()).find(|l| !l.is_empty());
+        let next = lines[i + 1..]
+            .iter()
+            .map(|l| l.trim())
+            .find(|l| !l.is_empty());
         if t == "#[cfg(test)]" && next.is_some_and(|l| l.starts_with("mod ")) {
             break;
         }

@@ -100,6 +100,7 @@ impl App {
             load::Event::Papers(batch, prepared) => {
                 let first = self.corpus.len();
                 self.corpus.push(batch);
+                self.adopt_former_ids(first);
                 self.find_restore(first);
                 let new = &self.corpus.papers[first..];
                 let state = self.store.state();

@@ -59,6 +59,27 @@ impl App {
         }
     }
 
+    /// Marks saved under the old id of a paper among papers `from..` whose
+    /// id changed follow it to the new one.
+    pub(super) fn adopt_former_ids(&mut self, from: usize) {
+        let moves = crate::corpus::former_ids(&self.corpus.papers[from..]);
+        if moves.is_empty() {
+            return;
+        }
+        let pairs: Vec<(&str, &str)> = moves
+            .iter()
+            .map(|(old, new)| (old.as_str(), new.as_str()))
+            .collect();
+        let result = self.store.adopt(&pairs);
+        self.saved(result);
+        // The paper to select again may have been left under its old id.
+        if let Some(r) = &mut self.restore
+            && let Some((_, new)) = moves.iter().find(|(old, _)| old.as_str() == r.id)
+        {
+            r.id = new.to_string();
+        }
+    }
+
     /// Tries a failed save again.
     pub(super) fn retry_save(&mut self) {
         if self.store.dirty() {
@@ -222,6 +243,37 @@ mod tests {
     use super::*;
     use crate::store::Store;
     use crate::vocabulary::{Action, Effect, Message, Mode, View};
+
+    #[test]
+    fn marks_follow_a_paper_whose_id_changed_as_it_streams_in() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut papers = crate::loading::bundled().corpus.papers;
+        papers.truncate(3);
+        // Paper 1 was known as "0123456789abcdef" and is now an arXiv paper.
+        papers[1].former_id = Some(crate::corpus::PaperId::parse("0123456789abcdef"));
+        papers[1].id = crate::corpus::PaperId::arxiv("2106.09685");
+        {
+            let (mut store, _) = Store::open(dir.path());
+            store
+                .set(&[("0123456789abcdef", Field::Bookmark, true)])
+                .unwrap();
+            store.set_place("streamed", Some("0123456789abcdef"), "all");
+            store
+                .set(&[("0123456789abcdef", Field::Read, true)])
+                .unwrap();
+        }
+        let mut app = streaming_app(dir.path());
+        let batch = crate::corpus::Dedup::default().accept(papers);
+        app.update(Message::Load(crate::loading::Event::Papers(batch, None)));
+        app.update(Message::Loaded);
+        settle(&mut app);
+        let marks = app.marks(1);
+        assert!(marks.bookmarked && marks.read, "{marks:?}");
+        assert_eq!(app.counts().bookmarked, 1);
+        // The place left on the old id selects the paper under its new one.
+        assert_eq!(app.selected_paper(), Some(1));
+        assert!(app.store().is_on("arxiv:2106.09685", Field::Bookmark));
+    }
 
     #[test]
     fn bookmark_and_read_toggle_and_persist() {

@@ -115,7 +115,6 @@ impl App {
     pub fn new(loaded: Loaded, store: Store, notify: impl Fn() + Send + Sync + 'static) -> App {
         let mut search = Search::new(notify);
         search.extend(&loaded.corpus.papers);
-        let place = store.place(&loaded.key).cloned();
         let mut app = App {
             marks: vec![Marks::default(); loaded.corpus.len()],
             corpus: loaded.corpus,
@@ -153,7 +152,9 @@ impl App {
             failed: None,
             announce_reports: false,
         };
-        if let Some(place) = place {
+        // Before the place is read: it may name a paper by its old id.
+        app.adopt_former_ids(0);
+        if let Some(place) = app.store.place(&app.corpus_key).cloned() {
             app.view = place
                 .view
                 .as_deref()

@@ -21,6 +21,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::SystemTime;
 
+pub use super::json_string::plain_json_string;
+use super::json_string::string_folded;
 use crate::text::sanitize;
 
 /// An open file that abstracts are read back from, and what it was like
@@ -123,7 +125,7 @@ impl FileText {
     fn decode(&self, raw: &[u8]) -> Result<String, String> {
         let text = std::str::from_utf8(raw)
             .ok()
-            .and_then(super::json::string_folded)
+            .and_then(string_folded)
             .ok_or_else(|| {
                 format!(
                     "{} no longer holds this abstract where it was: open it again to read it",
@@ -301,87 +303,10 @@ impl std::fmt::Debug for Abstract {
     }
 }
 
-/// True when `raw` (a JSON string, quotes included) is plain: printable
-/// ASCII, its only escapes `\n \t \r \" \\ \/`, and a letter or digit
-/// outside them. Such a string decodes to text that cleaning keeps a letter
-/// of, so it can be left in the file and still be known not to be empty.
-/// Anything else (other escapes, non-ASCII) is decoded when loaded.
-pub fn plain_json_string(raw: &str) -> bool {
-    let b = raw.as_bytes();
-    if b.len() < 3 || b[0] != b'"' || b[b.len() - 1] != b'"' {
-        return false;
-    }
-    let inner = &b[1..b.len() - 1];
-    // One pass the compiler vectorises: every byte printable ASCII.
-    if !inner
-        .iter()
-        .fold(true, |ok, &c| ok & (c.wrapping_sub(0x20) < 0x5F))
-    {
-        return false;
-    }
-    let mut escaped_upto = 0;
-    for i in memchr::memchr_iter(b'\\', inner) {
-        if i < escaped_upto {
-            // The second of `\\`.
-            continue;
-        }
-        match inner.get(i + 1) {
-            Some(b'n' | b't' | b'r' | b'"' | b'\\' | b'/') => escaped_upto = i + 2,
-            _ => return false,
-        }
-    }
-    // A letter or digit not right after a backslash (an escape's letter);
-    // one after a `\\` is passed over too, which only costs a decode.
-    inner
-        .iter()
-        .enumerate()
-        .any(|(i, c)| c.is_ascii_alphanumeric() && (i == 0 || inner[i - 1] != b'\\'))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
     use std::io::Write;
-
-    #[test]
-    fn plain_strings() {
-        for yes in [
-            r#""a""#,
-            r#""Line one\nline two \"quoted\" a\\b""#,
-            r#"" \t 7 ""#,
-        ] {
-            assert!(plain_json_string(yes), "{yes}");
-        }
-        for no in [
-            r#""""#,
-            r#"" \n \t ""#,
-            r#""\u00e9t\u00e9""#,
-            "\"été\"",
-            r#""\u001b[31m""#,
-            r#""\b a""#,
-            r#""\\n""#,
-            "a",
-            r#""a"#,
-        ] {
-            assert!(!plain_json_string(no), "{no}");
-        }
-    }
-
-    proptest! {
-        /// A plain string decodes, folds and cleans to text that is not
-        /// empty: what leaving it in the file takes for granted.
-        #[test]
-        fn a_plain_string_is_never_empty_once_read(
-            s in "[ -~\\n\\t\\r\u{1b}\u{e9}\u{200b}]{0,40}",
-        ) {
-            let raw = serde_json::to_string(&s).unwrap();
-            if plain_json_string(&raw) {
-                let text = super::super::json::string_folded(&raw).unwrap();
-                prop_assert!(!sanitize::block_owned(text).is_empty());
-            }
-        }
-    }
 
     #[test]
     fn read_back_from_the_file_and_a_file_changed_in_place_is_noticed() {

@@ -7,450 +7,28 @@
 //! shortened the way git shortens hashes.
 
 pub mod abstracts;
-pub mod atom;
-pub mod bibtex;
-pub mod csv;
-pub mod json;
-pub mod ris;
-pub mod text;
+mod dedup;
+pub mod fields;
+mod fold;
+mod id;
+mod json_string;
+mod paper;
+pub mod readers;
+mod record;
 pub mod title;
 
 use std::collections::HashMap;
-use std::fmt;
-use std::sync::Arc;
 
 pub use abstracts::Abstract;
-
-use crate::search::TitleIndex;
-use crate::text::{markup, sanitize};
-
-/// The shortest prefix a hash id is ever shown with.
-pub const MIN_SHORT_ID: usize = 7;
-
-/// A paper's stable identity: the record's own identifier where it has one
-/// (`arxiv:2401.01234`, `doi:10.1145/…`), otherwise 16 hex digits of a
-/// 64-bit hash of its text.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-pub struct PaperId(Box<str>);
-
-impl PaperId {
-    /// The id for a 64-bit content hash.
-    pub fn from_hash(hash: u64) -> PaperId {
-        PaperId(
-            std::str::from_utf8(&hex16(hash))
-                .unwrap_or("0000000000000000")
-                .into(),
-        )
-    }
-
-    /// The id of an arXiv paper (`arxiv:2401.01234`, version dropped).
-    pub fn arxiv(id: &str) -> PaperId {
-        let id = id.trim();
-        let id = id
-            .strip_prefix("arXiv:")
-            .or_else(|| id.strip_prefix("arxiv:"))
-            .unwrap_or(id);
-        let id = strip_version(id);
-        // Made to size: no growing, no shrinking into the box (a million
-        // arXiv ids are made while loading).
-        let mut s = String::with_capacity("arxiv:".len() + id.len());
-        s.push_str("arxiv:");
-        s.push_str(id);
-        PaperId(s.into())
-    }
-
-    /// The id of a paper with a DOI (`doi:10.1145/…`, lower case).
-    pub fn doi(doi: &str) -> PaperId {
-        let doi = doi.trim();
-        let lower = doi.to_lowercase();
-        let doi = [
-            "https://doi.org/",
-            "http://doi.org/",
-            "https://dx.doi.org/",
-            "doi:",
-        ]
-        .iter()
-        .find_map(|p| lower.strip_prefix(p))
-        .unwrap_or(&lower);
-        PaperId(format!("doi:{doi}").into())
-    }
-
-    /// An id given as text (a state file key, a command-line argument).
-    pub fn parse(text: &str) -> PaperId {
-        PaperId(text.into())
-    }
-
-    /// The full id.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-
-    /// The id as shown: a hash id cut to `short_len` hex digits.
-    pub fn shown(&self, short_len: usize) -> &str {
-        if self.is_hash() {
-            &self.0[..short_len.min(self.0.len())]
-        } else {
-            &self.0
-        }
-    }
-
-    /// True for content-hash ids, which are shown shortened.
-    pub fn is_hash(&self) -> bool {
-        self.0.len() == 16 && self.0.bytes().all(|b| b.is_ascii_hexdigit())
-    }
-}
-
-impl fmt::Display for PaperId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-/// The 16 hex digits of a hash id.
-fn hex16(hash: u64) -> [u8; 16] {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut out = [0u8; 16];
-    for (k, b) in out.iter_mut().enumerate() {
-        *b = HEX[((hash >> (60 - 4 * k)) & 0xf) as usize];
-    }
-    out
-}
-
-/// `2401.01234v2` → `2401.01234`.
-fn strip_version(id: &str) -> &str {
-    match id.rfind('v') {
-        Some(i) if i > 0 && i + 1 < id.len() && id[i + 1..].bytes().all(|b| b.is_ascii_digit()) => {
-            &id[..i]
-        }
-        _ => id,
-    }
-}
-
-/// The content hash behind a [`PaperId`] when a record has no identifier of
-/// its own: the whitespace-normalised given title and abstract. Derived
-/// fields never enter it, so a better title heuristic changes no id.
-pub fn content_hash(title: Option<&str>, abstract_text: &str) -> u64 {
-    // The hash of `title` and `abstract`, each with whitespace runs folded
-    // to one space and trimmed, joined by a newline, built in a buffer kept
-    // per thread (one-shot xxh3 is several times faster than streaming on
-    // short text).
-    thread_local! {
-        static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
-    BUF.with(|buf| {
-        let mut buf = buf.borrow_mut();
-        buf.clear();
-        if let Some(t) = title {
-            push_normalised(&mut buf, t);
-        }
-        buf.push(b'\n');
-        push_normalised(&mut buf, abstract_text);
-        xxhash_rust::xxh3::xxh3_64(&buf)
-    })
-}
-
-fn push_normalised(buf: &mut Vec<u8>, s: &str) {
-    // Usually the text is normalised already: copy it in one piece.
-    let b = s.as_bytes();
-    if b.first() != Some(&b' ') && b.last() != Some(&b' ') && sanitize::plain_ascii_line(b) {
-        buf.extend_from_slice(b);
-        return;
-    }
-    for (i, w) in s.split_whitespace().enumerate() {
-        if i > 0 {
-            buf.push(b' ');
-        }
-        buf.extend_from_slice(w.as_bytes());
-    }
-}
-
-/// One paper, ready to show: every text field sanitized.
-#[derive(Clone, PartialEq, Debug)]
-pub struct Paper {
-    /// Stable identity.
-    pub id: PaperId,
-    /// The title, given or derived (may hold light markup when given).
-    pub title: String,
-    /// True when the title was derived from the abstract.
-    pub title_derived: bool,
-    /// The abstract (paragraphs separated by `\n\n`); empty when the record
-    /// had none.
-    pub abstract_text: Abstract,
-    /// The list the paper came from (a header line, or the file name),
-    /// shared by the papers of a list.
-    pub source: Arc<str>,
-    /// Position in its list, from 0.
-    pub position: u32,
-    /// Author names as written.
-    pub authors: Authors,
-    /// Publication year.
-    pub year: Option<i32>,
-    /// Journal, conference or venue.
-    pub venue: Option<String>,
-    /// Links given by the record (URLs and the DOI's link); see
-    /// [`Paper::links`].
-    pub record_links: Vec<String>,
-    /// Further lists that held the same paper.
-    pub also_in: Vec<Arc<str>>,
-}
-
-impl Paper {
-    /// The paper's links: the record's, then the arXiv abstract page when
-    /// the id is an arXiv one (unless the record's last link is that).
-    pub fn links(&self) -> Vec<String> {
-        let mut links = self.record_links.clone();
-        if let Some(a) = self.id.as_str().strip_prefix("arxiv:") {
-            let abs = format!("https://arxiv.org/abs/{a}");
-            if links.last() != Some(&abs) {
-                links.push(abs);
-            }
-        }
-        links
-    }
-}
-
-/// Author names (none blank; a paper's are sanitized), kept as one
-/// string, the names separated by a control character that sanitizing
-/// never leaves in a name: one allocation a paper rather than one a name
-/// and one for the list (the arXiv snapshot has about five names a
-/// paper).
-#[derive(Clone, Default, PartialEq, Eq)]
-pub struct Authors(Box<str>);
-
-/// Between two names in [`Authors`].
-pub(crate) const NAME_SEP: char = '\u{1F}';
-
-impl Authors {
-    /// Names already joined by [`NAME_SEP`], none blank.
-    pub(crate) fn from_joined(joined: String) -> Authors {
-        Authors(joined.into())
-    }
-
-    /// The names in order.
-    pub fn iter(&self) -> impl Iterator<Item = &str> + Clone {
-        self.0.split(NAME_SEP).filter(|n| !n.is_empty())
-    }
-
-    /// The number of names.
-    pub fn len(&self) -> usize {
-        if self.0.is_empty() {
-            0
-        } else {
-            self.0.matches(NAME_SEP).count() + 1
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// The names joined by `sep`.
-    pub fn join(&self, sep: &str) -> String {
-        self.iter().collect::<Vec<_>>().join(sep)
-    }
-}
-
-impl<S: AsRef<str>> FromIterator<S> for Authors {
-    /// Blank names are left out; a name holding the separator (which
-    /// sanitized text never does) has it as a space.
-    fn from_iter<I: IntoIterator<Item = S>>(names: I) -> Self {
-        let mut all = String::new();
-        for name in names {
-            let name = name.as_ref();
-            if name.trim().is_empty() {
-                continue;
-            }
-            if !all.is_empty() {
-                all.push(NAME_SEP);
-            }
-            all.extend(name.chars().map(|c| if c == NAME_SEP { ' ' } else { c }));
-        }
-        Authors(all.into())
-    }
-}
-
-impl std::ops::Index<usize> for Authors {
-    type Output = str;
-
-    /// Name `i` (panics past the last, as a list does).
-    fn index(&self, i: usize) -> &str {
-        self.iter().nth(i).expect("an author's index past the last")
-    }
-}
-
-impl<T: AsRef<str>> PartialEq<[T]> for Authors {
-    fn eq(&self, other: &[T]) -> bool {
-        self.iter().eq(other.iter().map(AsRef::as_ref))
-    }
-}
-
-impl<T: AsRef<str>, const N: usize> PartialEq<[T; N]> for Authors {
-    fn eq(&self, other: &[T; N]) -> bool {
-        *self == other[..]
-    }
-}
-
-impl<T: AsRef<str>> PartialEq<Vec<T>> for Authors {
-    fn eq(&self, other: &Vec<T>) -> bool {
-        *self == other[..]
-    }
-}
-
-impl fmt::Debug for Authors {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
-
-impl serde::Serialize for Authors {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.iter())
-    }
-}
-
-/// A record as a format reader found it: raw, unsanitized fields.
-#[derive(Clone, Default, Debug)]
-pub struct Record {
-    /// The title, if the record gives one.
-    pub title: Option<String>,
-    /// The abstract, if any.
-    pub abstract_text: Option<String>,
-    /// Author names.
-    pub authors: Authors,
-    /// Year.
-    pub year: Option<i32>,
-    /// Venue.
-    pub venue: Option<String>,
-    /// Explicit URLs.
-    pub urls: Vec<String>,
-    /// An arXiv identifier.
-    pub arxiv: Option<String>,
-    /// A DOI.
-    pub doi: Option<String>,
-    /// The line the record starts on (1-based), for messages.
-    pub line: usize,
-}
-
-impl Record {
-    /// Sanitizes the record and gives it an id and, when it has no title, a
-    /// derived one. `source` is the list's (sanitized) name. `None` when the
-    /// record has neither title nor abstract.
-    pub fn into_paper(self, source: &Arc<str>, position: u32) -> Option<Paper> {
-        self.into_paper_deferring(source, position, None)
-    }
-
-    /// [`Record::into_paper`] for a record whose abstract was left in its
-    /// file (the record has none): `deferred` is it, with the JSON string
-    /// it is there. The string is decoded only where the paper needs its
-    /// text now: for an id hashed from it, or a title derived from it.
-    pub fn into_paper_deferring(
-        mut self,
-        source: &Arc<str>,
-        position: u32,
-        deferred: Option<(Abstract, &str)>,
-    ) -> Option<Paper> {
-        let mut deferred = deferred;
-        let decode = |text: &mut Option<String>, deferred: &mut Option<(Abstract, &str)>| {
-            if let Some((_, raw)) = deferred.take() {
-                *text = json::string_folded(raw);
-            }
-        };
-        let empty = |s: &Option<String>| s.as_deref().is_none_or(|t| t.trim().is_empty());
-        // A deferred abstract is never empty.
-        if deferred.is_none() && empty(&self.title) && empty(&self.abstract_text) {
-            return None;
-        }
-        let has = |s: &Option<String>| s.as_deref().is_some_and(|s| !s.trim().is_empty());
-        if !has(&self.arxiv) && !has(&self.doi) {
-            decode(&mut self.abstract_text, &mut deferred);
-        }
-        let arxiv = self
-            .arxiv
-            .as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty());
-        let doi = self.doi.as_deref().map(str::trim).filter(|s| !s.is_empty());
-        let id = match (arxiv, doi) {
-            (Some(a), _) => PaperId::arxiv(&sanitize::line(a)),
-            (None, Some(d)) => PaperId::doi(&sanitize::line(d)),
-            (None, None) => PaperId::from_hash(content_hash(
-                self.title.as_deref(),
-                self.abstract_text.as_deref().unwrap_or(""),
-            )),
-        };
-        // The raw text is no longer needed: sanitize it in place.
-        let given = self
-            .title
-            .take()
-            .map(sanitize::line_owned)
-            .filter(|t| !t.is_empty());
-        if given.is_none() {
-            decode(&mut self.abstract_text, &mut deferred);
-        }
-        let abstract_text = match deferred {
-            Some((text, _)) => text,
-            None => self
-                .abstract_text
-                .take()
-                .map(sanitize::block_owned)
-                .unwrap_or_default()
-                .into(),
-        };
-        if given.is_none() && abstract_text.is_empty() {
-            return None;
-        }
-        let mut links: Vec<String> = self
-            .urls
-            .iter()
-            .map(|u| sanitize::line(u))
-            .filter(|u| u.starts_with("http://") || u.starts_with("https://"))
-            .collect();
-        if let Some(d) = doi {
-            links.push(format!("https://doi.org/{}", sanitize::line(d)));
-        }
-        // The arXiv link is made from the id when asked for (see
-        // `Paper::links`): a million papers need not keep a million.
-        links.dedup();
-        let (title, title_derived) = match given {
-            Some(t) => (t, false),
-            None => (title::derive(&abstract_text.text()), true),
-        };
-        Some(Paper {
-            id,
-            title,
-            title_derived,
-            abstract_text,
-            source: source.clone(),
-            position,
-            // Kept as they are when every name is clean (the common case).
-            authors: if self.authors.iter().all(|a| sanitize::line(a) == a) {
-                self.authors
-            } else {
-                self.authors.iter().map(sanitize::line).collect()
-            },
-            year: self.year,
-            venue: self
-                .venue
-                .as_deref()
-                .map(sanitize::line)
-                .filter(|v| !v.is_empty()),
-            record_links: links,
-            also_in: Vec::new(),
-        })
-    }
-}
-
-/// What a format reader found in one input: the list's name if the input
-/// names one, the records in input order, and what it had to skip.
-#[derive(Debug, Default)]
-pub struct Parsed {
-    /// The list's name, when the input gives one (a text file's header).
-    pub header: Option<String>,
-    /// The records, in input order.
-    pub records: Vec<Record>,
-    /// Records that could not be read: (1-based line, reason).
-    pub skipped: Vec<(usize, String)>,
-}
+pub(crate) use dedup::hash_id_key;
+pub use dedup::{Batch, Dedup, HashOfHash, id_key};
+use id::parallel_short_id_len;
+pub use id::{MIN_SHORT_ID, PaperId, content_hash};
+pub(crate) use id::{hex16, shortest_unique};
+pub(crate) use paper::NAME_SEP;
+pub use paper::{Authors, Paper};
+pub use readers::{Format, Reader, atom, bibtex, csv, json, ris, text};
+pub use record::{Parsed, Record};
 
 /// How an id or id prefix given by a user resolves.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -471,142 +49,13 @@ pub struct Corpus {
     short_len: usize,
 }
 
-/// Papers that are new to a corpus, and lists that papers already in it
-/// turn out to be in too.
-#[derive(Debug, Default)]
-pub struct Batch {
-    /// Papers not met before, in input order.
-    pub papers: Vec<Paper>,
-    /// (index of a paper already kept, another list holding it).
-    pub also_in: Vec<(u32, Arc<str>)>,
-}
-
-/// Tells papers met for the first time from repeats (the same id), so
-/// that a paper present in several files appears once, with all its lists.
-/// It keeps only a 128-bit hash of each id, so it can run beside loading,
-/// away from the papers it has passed on.
-#[derive(Debug, Default)]
-pub struct Dedup {
-    index: HashMap<u128, u32, std::hash::BuildHasherDefault<HashOfHash>>,
-    sources: Vec<Arc<str>>,
-    first_source: Vec<u32>,
-}
-
-/// The hasher for keys that are hashes already: it keeps their low bits.
-#[derive(Default)]
-pub struct HashOfHash(u64);
-
-impl std::hash::Hasher for HashOfHash {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u128(&mut self, n: u128) {
-        self.0 = n as u64;
-    }
-}
-
-impl Dedup {
-    fn source_id(&mut self, s: &Arc<str>) -> u32 {
-        match self
-            .sources
-            .iter()
-            .position(|t| Arc::ptr_eq(t, s) || **t == **s)
-        {
-            Some(i) => i as u32,
-            None => {
-                self.sources.push(s.clone());
-                (self.sources.len() - 1) as u32
-            }
-        }
-    }
-
-    /// Splits `papers` into new ones and repeats of papers kept before.
-    pub fn accept(&mut self, papers: Vec<Paper>) -> Batch {
-        let keys: Vec<u128> = papers.iter().map(|p| id_key(&p.id)).collect();
-        self.accept_keyed(papers, &keys)
-    }
-
-    /// [`Dedup::accept`] with each paper's [`id_key`] worked out already
-    /// (by the threads that parsed them).
-    pub fn accept_keyed(&mut self, mut papers: Vec<Paper>, keys: &[u128]) -> Batch {
-        let mut also_in = Vec::new();
-        self.index.reserve(papers.len());
-        self.first_source.reserve(papers.len());
-        let mut last_source: Option<(Arc<str>, u32)> = None;
-        let mut keep = Vec::with_capacity(papers.len());
-        for (paper, &key) in papers.iter().zip(keys) {
-            let src = match &last_source {
-                Some((s, id)) if Arc::ptr_eq(s, &paper.source) => *id,
-                _ => {
-                    let id = self.source_id(&paper.source);
-                    last_source = Some((paper.source.clone(), id));
-                    id
-                }
-            };
-            let next = self.first_source.len() as u32;
-            match self.index.entry(key) {
-                std::collections::hash_map::Entry::Occupied(e) => {
-                    let i = *e.get();
-                    if self.first_source[i as usize] != src {
-                        also_in.push((i, paper.source.clone()));
-                    }
-                    keep.push(false);
-                }
-                std::collections::hash_map::Entry::Vacant(e) => {
-                    e.insert(next);
-                    self.first_source.push(src);
-                    keep.push(true);
-                }
-            }
-        }
-        crate::search::retain_kept(&mut papers, &keep);
-        Batch { papers, also_in }
-    }
-
-    /// Room for `papers` in all.
-    pub fn expect(&mut self, papers: usize) {
-        self.index.reserve(papers.saturating_sub(self.index.len()));
-    }
-
-    /// Which of the papers with these [`id_key`]s are new (each is then
-    /// known): for a load that keeps no lists, only titles.
-    pub fn fresh(&mut self, keys: &[u128]) -> Vec<bool> {
-        self.index.reserve(keys.len());
-        keys.iter()
-            .map(|&key| {
-                let next = self.first_source.len() as u32;
-                let new = match self.index.entry(key) {
-                    std::collections::hash_map::Entry::Occupied(_) => false,
-                    std::collections::hash_map::Entry::Vacant(e) => {
-                        e.insert(next);
-                        true
-                    }
-                };
-                if new {
-                    // No list: a load for titles alone keeps none.
-                    self.first_source.push(u32::MAX);
-                }
-                new
-            })
-            .collect()
-    }
-}
-
-/// The key [`Dedup`] knows a paper by: a 128-bit hash of its id.
-pub fn id_key(id: &PaperId) -> u128 {
-    xxhash_rust::xxh3::xxh3_128(id.as_str().as_bytes())
-}
-
-/// [`id_key`] of [`PaperId::from_hash`]`(hash)`, without making the id.
-fn hash_id_key(hash: u64) -> u128 {
-    xxhash_rust::xxh3::xxh3_128(&hex16(hash))
+/// (old id, id) of each of `papers` whose id changed (see
+/// [`Paper::former_id`]): what the store is given so that marks follow.
+pub fn former_ids(papers: &[Paper]) -> Vec<(PaperId, PaperId)> {
+    papers
+        .iter()
+        .filter_map(|p| Some((p.former_id.clone()?, p.id.clone())))
+        .collect()
 }
 
 impl Corpus {
@@ -622,7 +71,7 @@ impl Corpus {
 
     /// Appends a batch (from [`Dedup::accept`]).
     /// Makes room for the `expected` papers a load will likely end with
-    /// (see [`load::expected_papers`]), so that a large corpus is not
+    /// (see the loader's `expected_papers`), so that a large corpus is not
     /// copied each time it doubles (on the 1M-paper JSONL that copying,
     /// and the clearing of the memory copied into, was a sixth of the
     /// loading time). Room is made for 5% more, and made again only when
@@ -692,6 +141,13 @@ impl Corpus {
         self.papers[i].id.shown(self.short_len)
     }
 
+    /// Each paper whose id changed when its reader learnt to read a better
+    /// one: (former id, id). Marks saved under a former id are to follow
+    /// it (`Store::adopt`).
+    pub fn former_ids(&self) -> Vec<(PaperId, PaperId)> {
+        former_ids(&self.papers)
+    }
+
     /// The paper with id (or unique id prefix) `text`.
     pub fn lookup(&self, text: &str) -> Lookup {
         let text = text.trim();
@@ -722,7 +178,7 @@ impl Corpus {
 
 /// The derived titles (`derived(i)`) that another title equals: these get
 /// their paper's short id, so that no two papers read the same.
-fn colliding_derived<'a>(
+pub(crate) fn colliding_derived<'a>(
     n: usize,
     title: impl Fn(usize) -> &'a str,
     derived: impl Fn(usize) -> bool,
@@ -739,352 +195,9 @@ fn colliding_derived<'a>(
         .collect()
 }
 
-/// How a [`TitlePart`] keeps an id: a content hash as its number, any
-/// other id by its place in [`TitlePart::names`].
-#[derive(Clone, Copy, Debug)]
-enum IdSlot {
-    Hash(u64),
-    Named(u32),
-}
-
-/// Titles and ids of papers, without the rest of them: what `search`
-/// prints, for a corpus too large to hold whole at little cost. The titles
-/// are kept readable (markup rendered) in the matcher's buffers, the ids
-/// as numbers where they are hashes. They are kept in the parts the
-/// loading threads made, so that no title is copied twice.
-#[derive(Debug, Default)]
-pub struct TitleList {
-    parts: Vec<TitlePart>,
-    /// The index of each part's first paper.
-    starts: Vec<usize>,
-    len: usize,
-    short_len: usize,
-}
-
-/// Part of a [`TitleList`].
-#[derive(Debug, Default)]
-struct TitlePart {
-    titles: TitleIndex,
-    ids: Vec<IdSlot>,
-    names: Vec<PaperId>,
-    derived: Vec<bool>,
-    /// The titles whose text as given differs from their readable text
-    /// (markup), ascending, and that text: derived titles are made unique
-    /// by the text as given, as in [`Corpus`].
-    marked_at: Vec<u32>,
-    marked: Vec<Box<str>>,
-}
-
-impl TitlePart {
-    fn len(&self) -> usize {
-        self.ids.len()
-    }
-
-    fn push(&mut self, title: &str, derived: bool, id: IdSlot) {
-        let plain = markup::plain_cow(title);
-        if *plain != *title {
-            self.marked_at.push(self.len() as u32);
-            self.marked.push(title.into());
-        }
-        self.titles.push(&plain);
-        self.derived.push(derived);
-        self.ids.push(id);
-    }
-
-    fn push_paper(&mut self, p: Paper) {
-        let hash = u64::from_str_radix(p.id.as_str(), 16).ok();
-        // Only ids that read back the same (16 lower-case digits) are kept
-        // as numbers.
-        let id = match hash.filter(|&h| hex16(h) == p.id.as_str().as_bytes()) {
-            Some(h) => IdSlot::Hash(h),
-            None => {
-                self.names.push(p.id);
-                IdSlot::Named((self.names.len() - 1) as u32)
-            }
-        };
-        self.push(&p.title, p.title_derived, id);
-    }
-
-    /// Title `i` as given (before markup is rendered).
-    fn given(&self, i: usize) -> &str {
-        match self.marked_at.binary_search(&(i as u32)) {
-            Ok(k) => &self.marked[k],
-            Err(_) => self.titles.text(i),
-        }
-    }
-
-    /// Title `i` becomes `title` (as given).
-    fn set(&mut self, i: usize, title: String) {
-        let plain = markup::plain_cow(&title).into_owned();
-        self.titles.set(i, &plain);
-        let marked = (plain != title).then(|| title.into());
-        crate::search::set_sparse(&mut self.marked_at, &mut self.marked, i, marked);
-    }
-
-    /// Keeps only the papers `keep` says.
-    fn retain(&mut self, keep: &[bool]) {
-        self.titles.retain(keep);
-        crate::search::retain_kept(&mut self.ids, keep);
-        crate::search::retain_kept(&mut self.derived, keep);
-        crate::search::retain_sparse(&mut self.marked_at, &mut self.marked, keep);
-    }
-}
-
-impl TitleList {
-    /// How many papers there are.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// True when there are none.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// The part papers are pushed to: the last one.
-    fn last(&mut self) -> &mut TitlePart {
-        if self.parts.is_empty() {
-            self.parts.push(TitlePart::default());
-            self.starts.push(0);
-        }
-        let last = self.parts.len() - 1;
-        &mut self.parts[last]
-    }
-
-    /// Keeps the title and id of `p`, dropping the rest.
-    pub fn push_paper(&mut self, p: Paper) {
-        self.len += 1;
-        self.last().push_paper(p);
-    }
-
-    /// Keeps the title and id of each of `papers`, dropping the rest.
-    pub fn push(&mut self, papers: Vec<Paper>) {
-        for p in papers {
-            self.push_paper(p);
-        }
-    }
-
-    /// Keeps what [`Record::into_paper`] keeps of a line of the `lines`
-    /// format (trimmed, not blank; `title` when it is short enough to be
-    /// one): the paper's id key and whether it has an abstract, or `None`
-    /// when it makes no paper. A title line is read without making a
-    /// record or a paper.
-    pub fn push_line(&mut self, line: &str, title: bool, line_no: usize) -> Option<(u128, bool)> {
-        if !title {
-            let p = Record {
-                abstract_text: Some(line.to_string()),
-                line: line_no,
-                ..Record::default()
-            }
-            .into_paper(&Arc::from(""), 0)?;
-            let key = id_key(&p.id);
-            let has_abstract = !p.abstract_text.is_empty();
-            self.push_paper(p);
-            return Some((key, has_abstract));
-        }
-        let hash = content_hash(Some(line), "");
-        self.len += 1;
-        let part = self.last();
-        if let Some(mask) = crate::search::index::plain_ascii_title_mask(line.as_bytes()) {
-            // Shown as it is (most titles): one pass decided it.
-            part.titles.push_plain_ascii(line, mask);
-            part.derived.push(false);
-            part.ids.push(IdSlot::Hash(hash));
-        } else {
-            let clean = sanitize::line_cow(line);
-            if clean.is_empty() {
-                self.len -= 1;
-                return None;
-            }
-            part.push(&clean, false, IdSlot::Hash(hash));
-        }
-        Some((hash_id_key(hash), false))
-    }
-
-    /// Room for `more` papers of about `bytes` of titles in all.
-    pub fn reserve(&mut self, more: usize, bytes: usize) {
-        let part = self.last();
-        part.titles.reserve(more, bytes);
-        part.ids.reserve(more);
-        part.derived.reserve(more);
-    }
-
-    /// Adds `other`'s papers after these; only those `keep` says when
-    /// given. `other`'s parts are taken over, not copied.
-    pub fn append(&mut self, other: TitleList, keep: Option<&[bool]>) {
-        let mut at = 0;
-        for part in other.parts {
-            let n = part.len();
-            let mut part = part;
-            if let Some(k) = keep.map(|k| &k[at..at + n])
-                && k.iter().any(|&k| !k)
-            {
-                part.retain(k);
-            }
-            at += n;
-            if part.len() > 0 {
-                self.starts.push(self.len);
-                self.len += part.len();
-                self.parts.push(part);
-            }
-        }
-    }
-
-    /// Where paper `i` is: its part and its index there.
-    fn locate(&self, i: usize) -> (&TitlePart, usize) {
-        let k = self.starts.partition_point(|&s| s <= i) - 1;
-        (&self.parts[k], i - self.starts[k])
-    }
-
-    /// Title `i`'s readable text.
-    pub fn title(&self, i: usize) -> &str {
-        let (part, j) = self.locate(i);
-        part.titles.text(j)
-    }
-
-    /// Once every paper is in: as [`Corpus::finish`].
-    pub fn finish(&mut self) {
-        let hashes = self
-            .parts
-            .iter()
-            .flat_map(|p| &p.ids)
-            .filter_map(|id| match id {
-                IdSlot::Hash(h) => Some(*h),
-                IdSlot::Named(_) => None,
-            })
-            .collect();
-        self.short_len = shortest_unique(hashes);
-        let dupes = colliding_derived(
-            self.len,
-            |i| {
-                let (part, j) = self.locate(i);
-                part.given(j)
-            },
-            |i| {
-                let (part, j) = self.locate(i);
-                part.derived[j]
-            },
-        );
-        for i in dupes {
-            let (part, j) = self.locate(i);
-            let title = format!("{} [{}]", part.given(j), self.short_id(i));
-            let k = self.starts.partition_point(|&s| s <= i) - 1;
-            self.parts[k].set(j, title);
-        }
-    }
-
-    /// The titles matching `query`, best first (as
-    /// [`crate::search::rank_papers`] in the title scope).
-    pub fn rank(&self, query: &str) -> Vec<crate::search::Match> {
-        crate::search::rank_title_parts(
-            self.parts
-                .iter()
-                .zip(&self.starts)
-                .map(|(p, &s)| (&p.titles, s)),
-            query,
-        )
-    }
-
-    /// As [`Corpus::short_id`].
-    pub fn short_id(&self, i: usize) -> ShortId<'_> {
-        let (part, j) = self.locate(i);
-        match part.ids[j] {
-            IdSlot::Hash(h) => ShortId::Hash(hex16(h), self.short_len),
-            IdSlot::Named(k) => ShortId::Named(part.names[k as usize].as_str()),
-        }
-    }
-
-    /// Asks the CPU to start fetching what [`TitleList::write_line`]
-    /// reads for paper `i`: `far`, where its id and title lie; else (that
-    /// fetched by now) the title's text. Lines written in rank order read
-    /// the titles all over memory, each read waiting on memory; fetched
-    /// a few lines ahead, `search rl` on 1M titles (780k lines) took
-    /// 0.66-0.75 s against 0.74-0.86 s (6 alternating runs each).
-    pub fn prefetch_line(&self, i: usize, far: bool) {
-        let (part, j) = self.locate(i);
-        if far && let Some(id) = part.ids.get(j) {
-            crate::search::prefetch(id);
-        }
-        part.titles.prefetch(j, far);
-    }
-
-    /// Writes paper `i`'s line of `search` output: short id, tab, title's
-    /// readable text.
-    pub fn write_line(&self, out: &mut Vec<u8>, i: usize) {
-        out.extend_from_slice(self.short_id(i).as_str().as_bytes());
-        out.push(b'\t');
-        out.extend_from_slice(self.title(i).as_bytes());
-        out.push(b'\n');
-    }
-}
-
-/// A paper's id as shown, from a [`TitleList`].
-pub enum ShortId<'a> {
-    /// A hash id's digits, and how many are shown.
-    Hash([u8; 16], usize),
-    /// Any other id, whole.
-    Named(&'a str),
-}
-
-impl ShortId<'_> {
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        match self {
-            ShortId::Hash(digits, len) => {
-                std::str::from_utf8(&digits[..(*len).min(16)]).unwrap_or("")
-            }
-            ShortId::Named(s) => s,
-        }
-    }
-}
-
-impl fmt::Display for ShortId<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// The length at which all hash ids differ, at least [`MIN_SHORT_ID`].
-fn short_id_len<'a>(ids: impl Iterator<Item = &'a PaperId>) -> usize {
-    shortest_unique(hash_values(ids))
-}
-
-/// The hash ids among `ids`, as numbers.
-fn hash_values<'a>(ids: impl Iterator<Item = &'a PaperId>) -> Vec<u64> {
-    ids.filter(|id| id.is_hash())
-        .filter_map(|id| u64::from_str_radix(id.as_str(), 16).ok())
-        .collect()
-}
-
-/// [`short_id_len`] over the papers' ids, read on every core (a million
-/// ids scattered over the heap are slow to visit on one).
-fn parallel_short_id_len(papers: &[Paper]) -> usize {
-    let threads = crate::parallel::threads();
-    if papers.len() < 65_536 || threads < 2 {
-        return short_id_len(papers.iter().map(|p| &p.id));
-    }
-    let parts = crate::parallel::map_split(papers, threads, |_, part| {
-        hash_values(part.iter().map(|p| &p.id))
-    });
-    shortest_unique(parts.concat())
-}
-
-/// The shortest hex prefix length (at least [`MIN_SHORT_ID`]) at which all
-/// of `hashes` differ.
-fn shortest_unique(mut hashes: Vec<u64>) -> usize {
-    hashes.sort_unstable();
-    hashes.dedup();
-    let mut len = MIN_SHORT_ID;
-    for pair in hashes.windows(2) {
-        // Hex digits in common: a digit is four bits.
-        let common = ((pair[0] ^ pair[1]).leading_zeros() / 4) as usize;
-        len = len.max(common + 1);
-    }
-    len.min(16)
-}
-
 #[cfg(test)]
 mod tests {
+    use super::id::short_id_len;
     use super::*;
 
     #[test]
@@ -1156,6 +269,24 @@ mod tests {
         assert_eq!(
             PaperId::doi("https://doi.org/10.1/ABC").as_str(),
             "doi:10.1/abc"
+        );
+    }
+
+    #[test]
+    fn former_ids_are_listed_with_the_ids_they_became() {
+        let moved = Record {
+            title: Some("T".into()),
+            arxiv: Some("2106.09685".into()),
+            former_id: Some(PaperId::from_hash(7)),
+            ..Record::default()
+        }
+        .into_paper(&"l".into(), 0)
+        .unwrap();
+        assert_eq!(moved.former_id, Some(PaperId::from_hash(7)));
+        let corpus = Corpus::new(vec![paper("", "one"), moved]);
+        assert_eq!(
+            corpus.former_ids(),
+            [(PaperId::from_hash(7), PaperId::parse("arxiv:2106.09685"))]
         );
     }
 

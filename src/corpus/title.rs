@@ -794,6 +794,31 @@ fn capitalise(t: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::corpus::Corpus;
+
+    /// The bundled lists (`assets/*.txt`) read into a corpus as the loader
+    /// reads them: paragraphs, a paper each, repeats merged.
+    fn bundled() -> Corpus {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/assets");
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+            .collect();
+        files.sort();
+        assert!(!files.is_empty(), "no bundled lists in {dir}");
+        let mut papers = Vec::new();
+        for path in files {
+            let parsed = crate::corpus::text::parse(&std::fs::read_to_string(&path).unwrap());
+            let source: std::sync::Arc<str> = parsed.header.unwrap_or_default().into();
+            papers.extend(
+                (0u32..)
+                    .zip(parsed.records)
+                    .filter_map(|(i, r)| r.into_paper(&source, i)),
+            );
+        }
+        Corpus::new(papers)
+    }
 
     #[test]
     fn names_and_descriptions() {
@@ -871,7 +896,7 @@ mod tests {
     /// starts with, or holds, that name.
     #[test]
     fn seed_abstracts_that_name_their_contribution_have_it_in_the_title() {
-        let corpus = crate::loading::bundled().corpus;
+        let corpus = bundled();
         let names = [
             "OrchJail",
             "DC-Leap",
@@ -921,7 +946,8 @@ mod tests {
 
     #[test]
     fn seed_titles_are_short_clean_unique_and_stable() {
-        let corpus = crate::loading::bundled().corpus;
+        let corpus = bundled();
+        assert!(!corpus.is_empty(), "no bundled papers to check");
         let mut seen = std::collections::HashSet::new();
         for p in &corpus.papers {
             let t = &p.title;

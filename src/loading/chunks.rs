@@ -10,7 +10,8 @@ use super::input::{Source, too_big, utf8_lossy};
 use super::stream::Keep;
 use super::{Format, Input, Options};
 use crate::corpus::abstracts::{Abstract, FileText};
-use crate::corpus::{Paper, Record, TitleList, id_key, json, text};
+use crate::corpus::{Paper, Record, id_key, json, text};
+use crate::search::TitleList;
 use crate::text::sanitize;
 
 /// Bytes a line-oriented input is read in at a time (by default).

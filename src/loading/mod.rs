@@ -12,12 +12,12 @@
 //! Loading sits above search (papers are made ready for the matcher as
 //! they come) and below everything that shows them. Here are the entry
 //! points and what they return; `input` opens and decodes inputs,
-//! `format` makes every decision that depends on an input's format,
 //! `chunks` parses line-oriented inputs in parallel, and `stream` runs a
-//! load and says how it goes.
+//! load and says how it goes. What depends on an input's format is asked
+//! of its [`Format`] (the registry of readers in `corpus::readers`):
+//! loading never names a format.
 
 mod chunks;
-mod format;
 mod input;
 mod stream;
 
@@ -25,12 +25,14 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
-pub use self::format::{Format, detect, parse};
 pub use self::input::{decode, size};
 use self::input::{expand, open_head};
 pub use self::stream::{Event, expected_papers};
 use self::stream::{Keep, stream_keeping};
-use crate::corpus::{Corpus, TitleList};
+use crate::corpus::Corpus;
+pub use crate::corpus::Format;
+pub use crate::corpus::readers::{detect, parse};
+use crate::search::TitleList;
 use crate::text::sanitize;
 
 /// The bundled lists, embedded in the binary: (file name, contents).

@@ -6,11 +6,11 @@
 use std::sync::Arc;
 
 use super::chunks::{self, Chunk};
-use super::format::detect_head;
 use super::input::{HEAD, decode, expand, open_head, too_big};
-use super::{BUNDLED, Format, Input, Options, Report, parse};
-use crate::corpus::{Batch, Dedup, Paper, Parsed, TitleList, id_key};
+use super::{BUNDLED, Format, Input, Options, Report, detect, parse};
+use crate::corpus::{Batch, Dedup, Paper, Parsed, id_key};
 use crate::search::Prepared;
+use crate::search::TitleList;
 use crate::text::sanitize;
 
 /// Turns parsed records into papers, filling in the report.
@@ -155,7 +155,7 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> Report {
         Input::Path(p) => Format::from_extension(p),
         _ => None,
     };
-    let format = opts.format.unwrap_or_else(|| detect_head(&head_text, hint));
+    let format = opts.format.unwrap_or_else(|| detect(&head_text, hint));
     report.format = Some(format.name());
     let line_oriented = format.line_oriented() && !utf16;
     let mut position = 0u32;

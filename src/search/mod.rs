@@ -45,6 +45,7 @@ pub mod index;
 mod items;
 mod pass;
 pub mod query;
+mod title_list;
 mod titles;
 mod worker;
 
@@ -63,6 +64,7 @@ pub use items::Prepared;
 use pass::{match_threads, matchers, matches_of};
 use query::TITLE_TIER;
 pub use query::{Query, extends};
+pub use title_list::TitleList;
 pub use titles::{TitleIndex, prefetch, retain_kept, retain_sparse, set_sparse};
 use worker::{Job, Shared, State, index_piece, indexer, worker};
 

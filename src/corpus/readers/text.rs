@@ -17,7 +17,8 @@
 //! lower case, or the first line is as long as the lines after it). The
 //! `lines` variant reads one paper per line instead.
 
-use super::{Parsed, Record};
+use super::{Format, Reader};
+use crate::corpus::{Parsed, Record};
 
 /// Longest line taken as a paragraph's title, in characters.
 pub const MAX_TITLE_LINE: usize = 200;
@@ -256,6 +257,63 @@ pub fn parse_lines(input: &str) -> Parsed {
         header: None,
         records,
         skipped: Vec::new(),
+    }
+}
+
+/// The paragraph format (the bundled lists): a header line, then an
+/// abstract a paragraph. It takes any text, so it is asked last.
+pub struct Text;
+
+impl Reader for Text {
+    fn name(&self) -> &'static str {
+        "text"
+    }
+
+    fn about(&self) -> &'static str {
+        "Paragraphs, as the bundled lists"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["txt", "text", "md"]
+    }
+
+    fn sniff(&self, _head: &str, _hint: Option<Format>) -> bool {
+        true
+    }
+
+    fn parse(&self, text: &str) -> Parsed {
+        parse(text)
+    }
+}
+
+/// One paper a line: text in which no blank line separates anything.
+pub struct Lines;
+
+impl Reader for Lines {
+    fn name(&self) -> &'static str {
+        "lines"
+    }
+
+    fn about(&self) -> &'static str {
+        "One paper per line"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn sniff(&self, head: &str, _hint: Option<Format>) -> bool {
+        let lines = head.lines().filter(|l| !l.trim().is_empty()).count();
+        let blank_separated = head.trim().lines().any(|l| l.trim().is_empty());
+        lines >= 2 && !blank_separated
+    }
+
+    fn parse(&self, text: &str) -> Parsed {
+        parse_lines(text)
+    }
+
+    fn line_oriented(&self) -> bool {
+        true
     }
 }
 

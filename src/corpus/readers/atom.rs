@@ -39,8 +39,11 @@ use quick_xml::events::{BytesRef, BytesStart, Event};
 use quick_xml::name::{Namespace, ResolveResult};
 use quick_xml::reader::NsReader;
 
-use super::json::{LineCounter, arxiv_id_from_url, fold_whitespace, folded, year_in};
-use super::{Parsed, Record};
+use super::json::LineCounter;
+use super::{Format, Reader, start};
+use crate::corpus::fields::{arxiv_in, doi, year_in};
+use crate::corpus::fold::{fold_whitespace, folded};
+use crate::corpus::{Parsed, Record};
 
 /// The Atom namespace.
 pub const ATOM_NS: &str = "http://www.w3.org/2005/Atom";
@@ -163,11 +166,7 @@ impl Entry {
                 urls.push(url);
             }
         }
-        let arxiv = self
-            .id
-            .as_deref()
-            .and_then(arxiv_id_from_url)
-            .map(str::to_string);
+        let arxiv = self.id.as_deref().and_then(|id| arxiv_in(id, false));
         let year = [&self.published, &self.updated]
             .into_iter()
             .flatten()
@@ -180,8 +179,9 @@ impl Entry {
             venue: text(self.journal_ref),
             urls,
             arxiv,
-            doi: text(self.doi),
+            doi: self.doi.as_deref().and_then(doi),
             line: self.line,
+            former_id: None,
         }
     }
 }
@@ -203,7 +203,8 @@ fn push_reference(text: &mut String, r: &BytesRef) {
     }
 }
 
-struct Reader<'a> {
+/// One feed being read: the parser's place in it and what it has found.
+struct FeedReader<'a> {
     text: &'a str,
     lines: LineCounter,
     parsed: Parsed,
@@ -213,7 +214,7 @@ struct Reader<'a> {
     feed_title: Option<String>,
 }
 
-impl Reader<'_> {
+impl FeedReader<'_> {
     /// An element starts at byte `pos` (an empty element starts and ends).
     fn start(&mut self, e: &BytesStart, ns: Ns, pos: usize) {
         self.depth += 1;
@@ -336,7 +337,7 @@ pub fn parse(text: &str) -> Parsed {
     let mut xml = NsReader::from_str(text);
     // A stray `&` in text is kept as written rather than ending the feed.
     xml.config_mut().allow_dangling_amp = true;
-    let mut reader = Reader {
+    let mut reader = FeedReader {
         text,
         lines: LineCounter::default(),
         parsed: Parsed::default(),
@@ -397,6 +398,32 @@ pub fn parse(text: &str) -> Parsed {
         .feed_title
         .filter(|t| !t.is_empty() && !t.starts_with(GENERATED_TITLE));
     reader.parsed
+}
+
+/// arXiv API Atom feeds.
+pub struct Atom;
+
+impl Reader for Atom {
+    fn name(&self) -> &'static str {
+        "atom"
+    }
+
+    fn about(&self) -> &'static str {
+        "An arXiv API Atom feed"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["xml", "atom"]
+    }
+
+    fn sniff(&self, head: &str, _hint: Option<Format>) -> bool {
+        let start = start(head);
+        start.starts_with("<?xml") || start.starts_with("<feed")
+    }
+
+    fn parse(&self, text: &str) -> Parsed {
+        parse(text)
+    }
 }
 
 #[cfg(test)]

@@ -7,9 +7,9 @@
 //! `{title, abstract, authors, url, year}` objects. This reader accepts all
 //! of them without being told which: the shape is detected from the text,
 //! and every object is read through one lenient set of field names (the
-//! table on `Paper` below) that tolerates a year given as a number or a
-//! string, authors given as one string or a list of strings or objects, and
-//! `null`s anywhere.
+//! table on `JsonRecord` in record.rs) that tolerates a year given as a
+//! number or a string, authors given as one string or a list of strings or
+//! objects, and `null`s anywhere.
 //!
 //! **Detection.** After an optional byte-order mark and whitespace:
 //! - `[` is a JSON document: an array of papers.
@@ -39,15 +39,21 @@
 //! [`parse_line`] deserializes straight from the line into borrowed fields
 //! and allocates only the strings of the finished [`Record`].
 
-use std::borrow::Cow;
-use std::marker::PhantomData;
+mod lenient;
+mod lines;
+mod record;
 
 use serde::Deserialize;
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, IgnoredAny};
 use serde_json::error::Category;
 
-use super::abstracts::plain_json_string;
-use super::{NAME_SEP, Parsed, Record};
+use self::lenient::{Key, Text};
+use self::lines::{mostly_object_lines, parse_lines};
+use self::record::JsonRecord;
+use super::{Format, Reader, start};
+use crate::corpus::Parsed;
+pub use crate::corpus::json_string::string_folded;
+pub use lines::{looks_like_json_lines, parse_line, parse_line_deferring};
 
 /// Keys under which a wrapper object holds its papers, in no particular
 /// priority: the first met in the object is used. `data` is Semantic
@@ -75,141 +81,7 @@ const MAX_WRAPPER_DEPTH: u8 = 3;
 const VOTE_LINES: usize = 50;
 
 // ---------------------------------------------------------------------------
-// Shared text helpers (also used by the Atom reader).
-
-/// Appends the words of `s` to `out`, after a single space unless `out`
-/// is empty: whitespace runs (newlines, indentation, any Unicode space)
-/// fold to one space, ends are trimmed. It runs over every abstract of a
-/// million-line file, so stretches whose words are already separated by
-/// single spaces are found eight bytes at a time and copied whole.
-pub(super) fn push_folded(out: &mut String, s: &str) {
-    let mut i = skip_spaces(s, 0);
-    while i < s.len() {
-        let end = stretch_end(s, i);
-        push_word(out, &s[i..end]);
-        i = skip_spaces(s, end);
-    }
-}
-
-const LOW: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
-
-/// The high bit of each byte of `w` that is `b' '`, exactly.
-fn space_bytes(w: u64) -> u64 {
-    let x = w ^ (LOW * u64::from(b' '));
-    !(((x & !HIGH) + !HIGH) | x) & HIGH
-}
-
-/// The end of the stretch that starts with the non-space at `start`: the
-/// first whitespace that is not a lone `' '` between two non-spaces.
-fn stretch_end(s: &str, start: usize) -> usize {
-    let bytes = s.as_bytes();
-    let mut i = start;
-    while i < bytes.len() {
-        if let (Some(w), Some(&after)) = (word_at(bytes, i), bytes.get(i + 8)) {
-            // Bytes that may end the stretch: ASCII controls (the lowest
-            // flag of this formula is exact), non-ASCII bytes, and a space
-            // followed by a space.
-            let controls = w.wrapping_sub(LOW * 0x20) & !w & HIGH;
-            let spaces = space_bytes(w);
-            let next_spaces = (spaces >> 8) | (u64::from(after == b' ') << 63);
-            let flags = controls | (w & HIGH) | (spaces & next_spaces);
-            if flags == 0 {
-                i += 8;
-                continue;
-            }
-            i += (flags.trailing_zeros() / 8) as usize;
-        }
-        let len = space_len(s, i);
-        let ends = match len {
-            0 => false,
-            _ if bytes[i] == b' ' => i + 1 == bytes.len() || space_len(s, i + 1) > 0,
-            _ => true,
-        };
-        if ends {
-            // A ' ' just before a newline or wide space belongs to the run.
-            let mut end = i;
-            while end > start && bytes[end - 1] == b' ' {
-                end -= 1;
-            }
-            return end;
-        }
-        i += 1;
-    }
-    bytes.len()
-}
-
-/// The eight bytes at `i` as a little-endian word, if there are eight.
-fn word_at(bytes: &[u8], i: usize) -> Option<u64> {
-    let chunk = bytes.get(i..i + 8)?;
-    Some(u64::from_le_bytes(chunk.try_into().ok()?))
-}
-
-/// The offset of the first non-whitespace character at or after `i`.
-fn skip_spaces(s: &str, mut i: usize) -> usize {
-    while i < s.len() {
-        match space_len(s, i) {
-            0 => break,
-            len => i += len,
-        }
-    }
-    i
-}
-
-/// The byte length of the whitespace character at byte `i` of `s`, 0 when
-/// there is none (or `i` is inside a character). Only the lead bytes of
-/// White_Space characters are decoded.
-fn space_len(s: &str, i: usize) -> usize {
-    match s.as_bytes()[i] {
-        b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => 1,
-        0xc2 | 0xe1 | 0xe2 | 0xe3 => match s.get(i..).and_then(|t| t.chars().next()) {
-            Some(c) if c.is_whitespace() => c.len_utf8(),
-            _ => 0,
-        },
-        _ => 0,
-    }
-}
-
-fn push_word(out: &mut String, word: &str) {
-    if !out.is_empty() {
-        out.push(' ');
-    }
-    out.push_str(word);
-}
-
-/// Folds runs of whitespace (newlines, indentation) to single spaces and
-/// trims.
-pub(super) fn fold_whitespace(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    push_folded(&mut out, s);
-    out
-}
-
-/// [`fold_whitespace`], `None` when nothing is left.
-pub(super) fn folded(s: &str) -> Option<String> {
-    Some(fold_whitespace(s)).filter(|s| !s.is_empty())
-}
-
-/// The first run of exactly four digits in `s` that reads as a year
-/// (1000–9999): `2008-11-26`, `Mon, 2 Apr 2007 19:18:42 GMT`, `Spring 2019`.
-pub(super) fn year_in(s: &str) -> Option<i32> {
-    let bytes = s.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i].is_ascii_digit() {
-            let start = i;
-            while i < bytes.len() && bytes[i].is_ascii_digit() {
-                i += 1;
-            }
-            if i - start == 4 && bytes[start] != b'0' {
-                return s[start..i].parse().ok();
-            }
-        } else {
-            i += 1;
-        }
-    }
-    None
-}
+// Line numbers (also used by the Atom reader).
 
 /// Turns byte offsets into 1-based line numbers (and byte columns). Cheap
 /// for offsets that only grow; an offset behind the last one recounts from
@@ -246,824 +118,6 @@ impl LineCounter {
 }
 
 // ---------------------------------------------------------------------------
-// Lenient field types.
-
-/// A JSON number as the parser gave it.
-#[derive(Clone, Copy)]
-enum Num {
-    U(u64),
-    I(i64),
-    F(f64),
-}
-
-/// A field type that accepts any JSON value and makes what it can of it;
-/// values of a kind it has no use for read as its default.
-trait Lenient<'a>: Default {
-    fn from_text(text: Cow<'a, str>) -> Self {
-        let _ = text;
-        Self::default()
-    }
-
-    /// A string that had escapes, so it lives in the parser's scratch
-    /// buffer only.
-    fn from_transient(text: &str) -> Self {
-        Self::from_text(Cow::Owned(text.to_owned()))
-    }
-
-    fn from_number(n: Num) -> Self {
-        let _ = n;
-        Self::default()
-    }
-
-    fn from_seq<'de: 'a, A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(Self::default())
-    }
-
-    fn from_map<'de: 'a, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(Self::default())
-    }
-}
-
-struct LenientVisitor<T>(PhantomData<T>);
-
-impl<'de: 'a, 'a, T: Lenient<'a>> Visitor<'de> for LenientVisitor<T> {
-    type Value = T;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<T, E> {
-        Ok(T::default())
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<T, E> {
-        Ok(T::from_number(Num::I(v)))
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
-        Ok(T::from_number(Num::U(v)))
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<T, E> {
-        Ok(T::from_number(Num::F(v)))
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<T, E> {
-        Ok(T::from_text(Cow::Borrowed(v)))
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
-        Ok(T::from_transient(v))
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<T, E> {
-        Ok(T::from_text(Cow::Owned(v)))
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<T, E> {
-        Ok(T::default())
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<T, E> {
-        Ok(T::default())
-    }
-
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
-        d.deserialize_any(self)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<T, A::Error> {
-        T::from_seq(seq)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
-        T::from_map(map)
-    }
-}
-
-macro_rules! deserialize_leniently {
-    ($($ty:ident),*) => {$(
-        impl<'de: 'a, 'a> Deserialize<'de> for $ty<'a> {
-            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                d.deserialize_any(LenientVisitor(PhantomData))
-            }
-        }
-    )*};
-}
-
-deserialize_leniently!(Text, Authors, AuthorName, Urls, ExternalIds);
-
-/// A field that may be left in the file: a plain string (see
-/// [`plain_json_string`]) as written, quotes and escapes included; any
-/// other value as a [`Text`].
-enum MaybePlain<'a> {
-    Plain(&'a str),
-    Text(Text<'a>),
-}
-
-impl Default for MaybePlain<'_> {
-    fn default() -> Self {
-        MaybePlain::Text(Text::Missing)
-    }
-}
-
-impl<'de: 'a, 'a> Deserialize<'de> for MaybePlain<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let raw = <&'de serde_json::value::RawValue>::deserialize(d)?.get();
-        if plain_json_string(raw) {
-            return Ok(MaybePlain::Plain(raw));
-        }
-        serde_json::from_str(raw)
-            .map(MaybePlain::Text)
-            .map_err(de::Error::custom)
-    }
-}
-
-/// A JSON string (quotes included) as a [`Text`].
-fn string_text(raw: &str) -> Option<Text<'_>> {
-    serde_json::from_str::<Text>(raw).ok()
-}
-
-/// A JSON string (quotes included) as the text a record has of it: its
-/// whitespace folded, `None` when blank or not a string.
-pub fn string_folded(raw: &str) -> Option<String> {
-    string_text(raw)?.into_folded()
-}
-
-impl<'de> Deserialize<'de> for Year {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(LenientVisitor(PhantomData))
-    }
-}
-
-/// An object key, borrowed from the input when it has no escapes.
-struct Key<'a>(Cow<'a, str>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for Key<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct KeyVisitor<'a>(PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for KeyVisitor<'a> {
-            type Value = Key<'a>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'a>, E> {
-                Ok(Key(Cow::Borrowed(v)))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'a>, E> {
-                Ok(Key(Cow::Owned(v.to_owned())))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Key<'a>, E> {
-                Ok(Key(Cow::Owned(v)))
-            }
-        }
-        d.deserialize_str(KeyVisitor(PhantomData))
-    }
-}
-
-/// A text field: a string, a number written as text, the first non-blank
-/// text of a list (Crossref writes `"title": ["…"]`), or an object's
-/// `name` (Semantic Scholar writes `"journal": {"name": "…"}`). Strings
-/// without escapes stay borrowed until used; others are folded at once,
-/// so each is copied only once.
-#[derive(Default)]
-enum Text<'a> {
-    #[default]
-    Missing,
-    Raw(&'a str),
-    Folded(String),
-}
-
-impl<'a> Lenient<'a> for Text<'a> {
-    fn from_text(text: Cow<'a, str>) -> Self {
-        match text {
-            Cow::Borrowed(s) => Text::Raw(s),
-            Cow::Owned(s) => Text::from_transient(&s),
-        }
-    }
-
-    fn from_transient(text: &str) -> Self {
-        Text::Folded(fold_whitespace(text))
-    }
-
-    fn from_number(n: Num) -> Self {
-        Text::Folded(match n {
-            Num::U(v) => v.to_string(),
-            Num::I(v) => v.to_string(),
-            Num::F(v) => v.to_string(),
-        })
-    }
-
-    fn from_seq<'de: 'a, A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
-        let mut found = Text::Missing;
-        while let Some(t) = seq.next_element::<Text<'a>>()? {
-            if found.is_blank() && !t.is_blank() {
-                found = t;
-            }
-        }
-        Ok(found)
-    }
-
-    fn from_map<'de: 'a, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut found = Text::Missing;
-        while let Some(Key(key)) = map.next_key::<Key<'a>>()? {
-            if key == "name" && found.is_blank() {
-                found = map.next_value::<Text<'a>>()?;
-            } else {
-                map.next_value::<IgnoredAny>()?;
-            }
-        }
-        Ok(found)
-    }
-}
-
-impl Text<'_> {
-    fn is_blank(&self) -> bool {
-        match self {
-            Text::Missing => true,
-            Text::Raw(s) => s.trim().is_empty(),
-            Text::Folded(s) => s.is_empty(),
-        }
-    }
-
-    /// The text with whitespace folded, `None` when blank.
-    fn into_folded(self) -> Option<String> {
-        match self {
-            Text::Missing => None,
-            Text::Raw(s) => folded(s),
-            Text::Folded(s) => Some(s).filter(|s| !s.is_empty()),
-        }
-    }
-
-    /// Appends the folded text to `out` (see [`push_folded`]).
-    fn push_to(&self, out: &mut String) {
-        match self {
-            Text::Missing => {}
-            Text::Raw(s) => push_folded(out, s),
-            Text::Folded(s) => push_folded(out, s),
-        }
-    }
-}
-
-/// The first of `texts` that is not blank, folded.
-fn first_text<'a, const N: usize>(texts: [Text<'a>; N]) -> Option<String> {
-    texts.into_iter().find_map(Text::into_folded)
-}
-
-/// A year: a number, the first four-digit run of a string, the first year
-/// in a list, or an object's `date-parts` / `raw` / `literal` / `year` /
-/// `created` / `date-time` / `date` (CSL-JSON dates, arXiv versions).
-#[derive(Default, Clone, Copy)]
-struct Year(Option<i32>);
-
-fn plausible_year(n: i64) -> Option<i32> {
-    (1000..=9999).contains(&n).then_some(n as i32)
-}
-
-impl<'a> Lenient<'a> for Year {
-    fn from_text(text: Cow<'a, str>) -> Self {
-        Year(year_in(&text))
-    }
-
-    fn from_transient(text: &str) -> Self {
-        Year(year_in(text))
-    }
-
-    fn from_number(n: Num) -> Self {
-        Year(match n {
-            Num::U(v) => i64::try_from(v).ok().and_then(plausible_year),
-            Num::I(v) => plausible_year(v),
-            Num::F(v) if v.fract() == 0.0 && v.abs() < 1e6 => plausible_year(v as i64),
-            Num::F(_) => None,
-        })
-    }
-
-    fn from_seq<'de: 'a, A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
-        let mut found = None;
-        while let Some(Year(y)) = seq.next_element::<Year>()? {
-            found = found.or(y);
-        }
-        Ok(Year(found))
-    }
-
-    fn from_map<'de: 'a, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut found = None;
-        while let Some(Key(key)) = map.next_key::<Key<'a>>()? {
-            match &*key {
-                "date-parts" | "raw" | "literal" | "year" | "created" | "date-time" | "date" => {
-                    found = found.or(map.next_value::<Year>()?.0);
-                }
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        Ok(Year(found))
-    }
-}
-
-/// Author names: one string of names (kept whole until needed, see
-/// [`split_names`]), or a list of names, arXiv's parsed triples
-/// `["Last", "First", "Jr"]`, or objects (see [`AuthorName`]). A list is
-/// written straight into one string, the names joined as
-/// [`super::Authors`] keeps them: no string a name.
-#[derive(Default)]
-enum Authors<'a> {
-    #[default]
-    None,
-    Joined(Cow<'a, str>),
-    List(String),
-}
-
-impl<'a> Lenient<'a> for Authors<'a> {
-    fn from_text(text: Cow<'a, str>) -> Self {
-        Authors::Joined(text)
-    }
-
-    fn from_seq<'de: 'a, A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
-        let (mut all, mut name) = NAMES.take();
-        let mut result = Ok(());
-        loop {
-            match seq.next_element::<AuthorName<'a>>() {
-                Ok(Some(author)) => author.push_to(&mut all, &mut name),
-                Ok(None) => break,
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            }
-        }
-        // Made to size, once.
-        let list = Authors::List(all.as_str().into());
-        all.clear();
-        NAMES.set((all, name));
-        result.map(|()| list)
-    }
-
-    fn from_map<'de: 'a, A: MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
-        let (mut all, mut name) = (String::new(), String::new());
-        AuthorName::from_map(map)?.push_to(&mut all, &mut name);
-        Ok(Authors::List(all))
-    }
-}
-
-thread_local! {
-    /// Room to write a list of names and one name in, kept between papers
-    /// so that a list is written without growing a string name by name.
-    static NAMES: std::cell::Cell<(String, String)> = const {
-        std::cell::Cell::new((String::new(), String::new()))
-    };
-}
-
-impl Authors<'_> {
-    fn into_authors(self) -> super::Authors {
-        match self {
-            Authors::None => super::Authors::default(),
-            Authors::Joined(s) => split_names(&s).into_iter().collect(),
-            Authors::List(all) => super::Authors::from_joined(all),
-        }
-    }
-}
-
-/// Splits a string of names: on `;` when it has any (`Smith, J.; Lee, C.`),
-/// otherwise on `,` and ` and ` (`A. Smith, B. Jones and C. Lee`).
-fn split_names(s: &str) -> Vec<String> {
-    let s = fold_whitespace(s);
-    let parts: Vec<&str> = if s.contains(';') {
-        s.split(';').collect()
-    } else {
-        s.split(',').flat_map(|p| p.split(" and ")).collect()
-    };
-    parts
-        .into_iter()
-        .map(|p| {
-            let p = p.trim();
-            p.strip_prefix("and ").unwrap_or(p).trim()
-        })
-        .filter(|p| !p.is_empty())
-        .map(str::to_owned)
-        .collect()
-}
-
-/// One author: a string, an arXiv triple `["Last", "First", "Jr", …]`
-/// (later items, affiliations, are dropped), or an object with `name` /
-/// `literal` / `display_name` / `fullName` or `given` + `family` /
-/// `firstName` + `lastName`. Its parts, in the order they are written in.
-#[derive(Default)]
-struct AuthorName<'a>([Text<'a>; 3]);
-
-impl AuthorName<'_> {
-    /// Appends the name (the parts' folded words joined by spaces) to the
-    /// names in `all`, unless it is blank; `name` is room to write it in.
-    fn push_to(&self, all: &mut String, name: &mut String) {
-        name.clear();
-        for part in &self.0 {
-            part.push_to(name);
-        }
-        if name.is_empty() {
-            return;
-        }
-        if !all.is_empty() {
-            all.push(NAME_SEP);
-        }
-        if name.contains(NAME_SEP) {
-            all.push_str(&name.replace(NAME_SEP, " "));
-        } else {
-            all.push_str(name);
-        }
-    }
-}
-
-impl<'a> Lenient<'a> for AuthorName<'a> {
-    fn from_text(text: Cow<'a, str>) -> Self {
-        AuthorName([Text::from_text(text), Text::Missing, Text::Missing])
-    }
-
-    fn from_transient(text: &str) -> Self {
-        AuthorName([Text::from_transient(text), Text::Missing, Text::Missing])
-    }
-
-    fn from_seq<'de: 'a, A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
-        let [mut last, mut first, mut suffix] = [Text::Missing, Text::Missing, Text::Missing];
-        let mut i = 0;
-        while let Some(t) = seq.next_element::<Text<'a>>()? {
-            match i {
-                0 => last = t,
-                1 => first = t,
-                2 => suffix = t,
-                _ => {}
-            }
-            i += 1;
-        }
-        Ok(AuthorName([first, last, suffix]))
-    }
-
-    fn from_map<'de: 'a, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let [mut whole, mut given, mut family] = [Text::Missing, Text::Missing, Text::Missing];
-        while let Some(Key(key)) = map.next_key::<Key<'a>>()? {
-            let slot = match &*key {
-                "name" | "literal" | "display_name" | "full_name" | "fullName" => &mut whole,
-                "given" | "firstName" | "first_name" => &mut given,
-                "family" | "lastName" | "last_name" => &mut family,
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                    continue;
-                }
-            };
-            let text = map.next_value::<Text<'a>>()?;
-            if slot.is_blank() {
-                *slot = text;
-            }
-        }
-        Ok(if whole.is_blank() {
-            AuthorName([given, family, Text::Missing])
-        } else {
-            AuthorName([whole, Text::Missing, Text::Missing])
-        })
-    }
-}
-
-/// URLs: a string, a list, or objects' `url` / `URL` / `href` / `oa_url`
-/// (OpenAlex's `open_access`, Semantic Scholar's `openAccessPdf`).
-#[derive(Default)]
-struct Urls<'a>(Vec<Cow<'a, str>>);
-
-impl<'a> Lenient<'a> for Urls<'a> {
-    fn from_text(text: Cow<'a, str>) -> Self {
-        Urls(vec![text])
-    }
-
-    fn from_seq<'de: 'a, A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
-        let mut all = Vec::new();
-        while let Some(Urls(u)) = seq.next_element::<Urls<'a>>()? {
-            all.extend(u);
-        }
-        Ok(Urls(all))
-    }
-
-    fn from_map<'de: 'a, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut all = Vec::new();
-        while let Some(Key(key)) = map.next_key::<Key<'a>>()? {
-            if matches!(&*key, "url" | "URL" | "href" | "oa_url") {
-                all.extend(map.next_value::<Urls<'a>>()?.0);
-            } else {
-                map.next_value::<IgnoredAny>()?;
-            }
-        }
-        Ok(Urls(all))
-    }
-}
-
-/// Semantic Scholar's `externalIds`: `ArXiv` and `DOI`.
-#[derive(Default)]
-struct ExternalIds<'a> {
-    arxiv: Text<'a>,
-    doi: Text<'a>,
-}
-
-impl<'a> Lenient<'a> for ExternalIds<'a> {
-    fn from_map<'de: 'a, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut ids = ExternalIds::default();
-        while let Some(Key(key)) = map.next_key::<Key<'a>>()? {
-            match &*key {
-                "ArXiv" | "arXiv" | "arxiv" => ids.arxiv = map.next_value()?,
-                "DOI" | "doi" => ids.doi = map.next_value()?,
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        Ok(ids)
-    }
-}
-
-// ---------------------------------------------------------------------------
-// The paper object.
-
-/// The fields read from one paper object; every other field is skipped
-/// unread. Where several name the same thing the first listed that is not
-/// blank wins:
-///
-/// | record   | JSON fields |
-/// |----------|-------------|
-/// | title    | `title`, `Title` |
-/// | abstract | `abstract`, `Abstract`, `paperAbstract`, `abstractNote`, `summary` |
-/// | authors  | `authors_parsed`, `authors`, `Authors`, `author`, `creators` |
-/// | year     | `year`, `Year`, `publication_year`, `issued`, `published`, `date`, `versions[0].created`, `update_date` |
-/// | venue    | `venue`, `container-title`, `journal`, `publicationTitle`, `journal-ref` |
-/// | urls     | `url`, `URL`, `link`, `links`, `pdf_url`, `open_access.oa_url`, `openAccessPdf.url` (all, deduplicated) |
-/// | arxiv    | `arxiv_id`, `arxivId`, `arxiv`, `externalIds.ArXiv`, or `id` when it reads as an arXiv id |
-/// | doi      | `doi`, `DOI`, `externalIds.DOI` (a `https://doi.org/` prefix dropped) |
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct Paper<'a> {
-    #[serde(borrow)]
-    id: Text<'a>,
-    #[serde(borrow)]
-    arxiv_id: Text<'a>,
-    #[serde(borrow, rename = "arxivId")]
-    arxiv_id_camel: Text<'a>,
-    #[serde(borrow)]
-    arxiv: Text<'a>,
-    #[serde(borrow, rename = "externalIds")]
-    external_ids: ExternalIds<'a>,
-    #[serde(borrow)]
-    doi: Text<'a>,
-    #[serde(borrow, rename = "DOI")]
-    doi_upper: Text<'a>,
-
-    #[serde(borrow)]
-    title: Text<'a>,
-    #[serde(borrow, rename = "Title")]
-    title_capital: Text<'a>,
-
-    #[serde(borrow, rename = "abstract")]
-    abstract_text: MaybePlain<'a>,
-    #[serde(borrow, rename = "Abstract")]
-    abstract_capital: Text<'a>,
-    #[serde(borrow, rename = "paperAbstract")]
-    paper_abstract: Text<'a>,
-    #[serde(borrow, rename = "abstractNote")]
-    abstract_note: Text<'a>,
-    #[serde(borrow)]
-    summary: Text<'a>,
-
-    #[serde(borrow)]
-    authors_parsed: Authors<'a>,
-    #[serde(borrow)]
-    authors: Authors<'a>,
-    #[serde(borrow, rename = "Authors")]
-    authors_capital: Authors<'a>,
-    #[serde(borrow)]
-    author: Authors<'a>,
-    #[serde(borrow)]
-    creators: Authors<'a>,
-
-    year: Year,
-    #[serde(rename = "Year")]
-    year_capital: Year,
-    publication_year: Year,
-    issued: Year,
-    published: Year,
-    date: Year,
-    versions: Year,
-    update_date: Year,
-
-    #[serde(borrow)]
-    venue: Text<'a>,
-    #[serde(borrow, rename = "container-title")]
-    container_title: Text<'a>,
-    #[serde(borrow)]
-    journal: Text<'a>,
-    #[serde(borrow, rename = "publicationTitle")]
-    publication_title: Text<'a>,
-    #[serde(borrow, rename = "journal-ref")]
-    journal_ref: Text<'a>,
-
-    #[serde(borrow)]
-    url: Urls<'a>,
-    #[serde(borrow, rename = "URL")]
-    url_upper: Urls<'a>,
-    #[serde(borrow)]
-    link: Urls<'a>,
-    #[serde(borrow)]
-    links: Urls<'a>,
-    #[serde(borrow)]
-    pdf_url: Urls<'a>,
-    #[serde(borrow)]
-    open_access: Urls<'a>,
-    #[serde(borrow, rename = "openAccessPdf")]
-    open_access_pdf: Urls<'a>,
-}
-
-/// `2401.01234`, `2401.01234v2`, `hep-th/9901001`, `math.CO/0601001v1`.
-fn looks_like_arxiv_id(id: &str) -> bool {
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let id = match id.rfind('v') {
-        Some(i) if i > 0 && digits(&id[i + 1..]) => &id[..i],
-        _ => id,
-    };
-    if let Some((year_month, number)) = id.split_once('.')
-        && year_month.len() == 4
-        && digits(year_month)
-        && (4..=5).contains(&number.len())
-        && digits(number)
-    {
-        return true;
-    }
-    if let Some((archive, number)) = id.split_once('/') {
-        return number.len() == 7
-            && digits(number)
-            && archive.starts_with(|c: char| c.is_ascii_lowercase())
-            && archive
-                .bytes()
-                .all(|b| b.is_ascii_alphabetic() || b == b'-' || b == b'.');
-    }
-    false
-}
-
-/// Strips `prefix` from `s`, ignoring ASCII case.
-fn strip_prefix_ignore_case<'s>(s: &'s str, prefix: &str) -> Option<&'s str> {
-    let head = s.get(..prefix.len())?;
-    head.eq_ignore_ascii_case(prefix)
-        .then(|| &s[prefix.len()..])
-}
-
-/// The id part of an arXiv URL (`https://arxiv.org/abs/2401.01234v2`).
-pub(super) fn arxiv_id_from_url(url: &str) -> Option<&str> {
-    let url = url.trim();
-    let lower = url.to_ascii_lowercase();
-    ["arxiv.org/abs/", "arxiv.org/pdf/"].iter().find_map(|m| {
-        let at = lower.find(m)? + m.len();
-        let id = url.get(at..)?.trim_end_matches('/');
-        let id = id.strip_suffix(".pdf").unwrap_or(id);
-        Some(id).filter(|id| !id.is_empty())
-    })
-}
-
-/// An arXiv id given in a field meant for one: URLs reduced to the id.
-fn explicit_arxiv(id: String) -> String {
-    match arxiv_id_from_url(&id) {
-        Some(bare) => bare.to_string(),
-        None => id,
-    }
-}
-
-/// An arXiv id from a generic `id` field: only when it reads as one.
-fn arxiv_from_generic_id(id: &str) -> Option<String> {
-    let bare = strip_prefix_ignore_case(id, "arxiv:").unwrap_or(id);
-    if looks_like_arxiv_id(bare) {
-        return Some(id.to_string());
-    }
-    arxiv_id_from_url(id).map(str::to_string)
-}
-
-/// A DOI without a resolver prefix.
-fn bare_doi(doi: String) -> String {
-    for prefix in [
-        "https://doi.org/",
-        "http://doi.org/",
-        "https://dx.doi.org/",
-        "http://dx.doi.org/",
-        "doi:",
-    ] {
-        if let Some(rest) = strip_prefix_ignore_case(&doi, prefix) {
-            return rest.trim().to_string();
-        }
-    }
-    doi
-}
-
-impl<'a> Paper<'a> {
-    /// The record, with its abstract decoded.
-    fn into_record(self, line: usize) -> Record {
-        let (mut record, plain) = self.into_record_deferring(line);
-        if let Some(raw) = plain {
-            record.abstract_text = string_folded(raw);
-        }
-        record
-    }
-
-    /// The record and, when its abstract is a plain string, that string as
-    /// written (quotes included) in place of the record's abstract.
-    fn into_record_deferring(self, line: usize) -> (Record, Option<&'a str>) {
-        let title = first_text([self.title, self.title_capital]);
-        // A plain string is never blank, so it comes first as the field
-        // does.
-        let (plain, first) = match self.abstract_text {
-            MaybePlain::Plain(raw) => (Some(raw), Text::Missing),
-            MaybePlain::Text(t) => (None, t),
-        };
-        let abstract_text = first_text([
-            first,
-            self.abstract_capital,
-            self.paper_abstract,
-            self.abstract_note,
-            self.summary,
-        ]);
-        let authors = [
-            self.authors_parsed,
-            self.authors,
-            self.authors_capital,
-            self.author,
-            self.creators,
-        ]
-        .into_iter()
-        .map(Authors::into_authors)
-        .find(|names| !names.is_empty())
-        .unwrap_or_default();
-        let year = [
-            self.year,
-            self.year_capital,
-            self.publication_year,
-            self.issued,
-            self.published,
-            self.date,
-            self.versions,
-            self.update_date,
-        ]
-        .into_iter()
-        .find_map(|y| y.0);
-        let venue = first_text([
-            self.venue,
-            self.container_title,
-            self.journal,
-            self.publication_title,
-            self.journal_ref,
-        ]);
-        let mut urls: Vec<String> = Vec::new();
-        for url in [
-            &self.url,
-            &self.url_upper,
-            &self.link,
-            &self.links,
-            &self.pdf_url,
-            &self.open_access,
-            &self.open_access_pdf,
-        ]
-        .into_iter()
-        .flat_map(|u| &u.0)
-        {
-            if let Some(url) = folded(url)
-                && !urls.contains(&url)
-            {
-                urls.push(url);
-            }
-        }
-        let arxiv = first_text([
-            self.arxiv_id,
-            self.arxiv_id_camel,
-            self.arxiv,
-            self.external_ids.arxiv,
-        ])
-        .map(explicit_arxiv)
-        .or_else(|| {
-            self.id
-                .into_folded()
-                .and_then(|id| arxiv_from_generic_id(&id))
-        });
-        let doi = first_text([self.doi, self.doi_upper, self.external_ids.doi])
-            .map(bare_doi)
-            .filter(|d| !d.is_empty());
-        let record = Record {
-            title,
-            abstract_text: abstract_text.filter(|_| plain.is_none()),
-            authors,
-            year,
-            venue,
-            urls,
-            arxiv,
-            doi,
-            line,
-        };
-        (record, plain)
-    }
-}
-
-// ---------------------------------------------------------------------------
 // Errors.
 
 /// A short reason for a serde_json error, with the column when known
@@ -1091,78 +145,6 @@ fn kind(b: u8) -> &'static str {
         b'n' => "null",
         _ => "a number",
     }
-}
-
-// ---------------------------------------------------------------------------
-// JSON Lines.
-
-/// Parses one line of JSON Lines (`line_no` is 1-based): Ok(None) for a
-/// blank line, Err(reason) for a line that is not a JSON object.
-pub fn parse_line(line: &str, line_no: usize) -> Result<Option<Record>, String> {
-    Ok(
-        parse_line_deferring(line, line_no)?.map(|(mut record, plain)| {
-            if let Some(raw) = plain {
-                record.abstract_text = string_folded(raw);
-            }
-            record
-        }),
-    )
-}
-
-/// [`parse_line`], but a plain abstract (see [`plain_json_string`]) is
-/// given as written, a slice of `line`, rather than decoded into the
-/// record.
-pub fn parse_line_deferring(
-    line: &str,
-    line_no: usize,
-) -> Result<Option<(Record, Option<&str>)>, String> {
-    let line = line.strip_prefix('\u{FEFF}').unwrap_or(line);
-    let trimmed = line.trim_start();
-    let lead = line.len() - trimmed.len();
-    let trimmed = trimmed.trim_end();
-    if trimmed.is_empty() {
-        return Ok(None);
-    }
-    if !trimmed.starts_with('{') {
-        return Err(match serde_json::from_str::<IgnoredAny>(trimmed) {
-            Ok(_) => format!("not a JSON object ({})", kind(trimmed.as_bytes()[0])),
-            Err(_) => "not JSON".to_string(),
-        });
-    }
-    match serde_json::from_str::<Paper>(trimmed) {
-        Ok(paper) => Ok(Some(paper.into_record_deferring(line_no))),
-        Err(e) => Err(describe(&e, (e.line() == 1).then(|| lead + e.column()))),
-    }
-}
-
-fn parse_lines(body: &str) -> Parsed {
-    let mut parsed = Parsed::default();
-    for (i, line) in body.split('\n').enumerate() {
-        match parse_line(line, i + 1) {
-            Ok(Some(record)) => parsed.records.push(record),
-            Ok(None) => {}
-            Err(reason) => parsed.skipped.push((i + 1, reason)),
-        }
-    }
-    parsed
-}
-
-/// True when the text reads as JSON Lines even though its first value does
-/// not parse: at least two non-blank lines, half of them objects.
-fn mostly_object_lines(body: &str) -> bool {
-    let (mut lines, mut objects) = (0, 0);
-    for line in body
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .take(VOTE_LINES)
-    {
-        lines += 1;
-        if line.starts_with('{') && serde_json::from_str::<IgnoredAny>(line).is_ok() {
-            objects += 1;
-        }
-    }
-    lines >= 2 && objects * 2 >= lines
 }
 
 // ---------------------------------------------------------------------------
@@ -1322,7 +304,7 @@ impl<'a> Document<'a> {
     /// Reads the object at `pos` as a paper.
     fn paper(&mut self, pos: usize) -> Result<(), Stop> {
         let line = self.line(pos);
-        match value_at::<Paper>(self.body, pos) {
+        match value_at::<JsonRecord>(self.body, pos) {
             Ok((paper, _)) => self.parsed.records.push(paper.into_record(line)),
             // Valid JSON that is not a readable paper: skipped alone.
             Err(e) if e.classify() == Category::Data => {
@@ -1443,9 +425,75 @@ pub fn parse(text: &str) -> Parsed {
     doc.parsed
 }
 
+/// A JSON document: an array of papers, an object wrapping one, or one
+/// paper.
+pub struct Json;
+
+impl Reader for Json {
+    fn name(&self) -> &'static str {
+        "json"
+    }
+
+    fn about(&self) -> &'static str {
+        "A JSON document"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["json"]
+    }
+
+    fn sniff(&self, head: &str, _hint: Option<Format>) -> bool {
+        start(head).starts_with(['{', '['])
+    }
+
+    fn parse(&self, text: &str) -> Parsed {
+        parse(text)
+    }
+}
+
+/// JSON Lines: one paper object a line.
+pub struct JsonLines;
+
+impl Reader for JsonLines {
+    fn name(&self) -> &'static str {
+        "jsonl"
+    }
+
+    fn about(&self) -> &'static str {
+        "JSON Lines"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["jsonl", "ndjson"]
+    }
+
+    /// JSON, hinted at as JSON Lines or looking like it (see
+    /// [`looks_like_json_lines`]).
+    fn sniff(&self, head: &str, hint: Option<Format>) -> bool {
+        start(head).starts_with(['{', '['])
+            && (hint == Some(Format::JSONL) || looks_like_json_lines(head))
+    }
+
+    fn parse(&self, text: &str) -> Parsed {
+        parse(text)
+    }
+
+    fn line_oriented(&self) -> bool {
+        true
+    }
+
+    fn defers_abstracts(&self) -> bool {
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::record::arxiv_from_generic_id;
     use super::*;
+    use crate::corpus::Record;
+    use crate::corpus::fields::{arxiv_in, doi, is_arxiv_id, split_names, year_in};
+    use crate::corpus::fold::fold_whitespace;
 
     /// The first line of the arXiv snapshot, as the snapshot writes it.
     const ARXIV_LINE: &str = r#"{"id":"0704.0001","submitter":"Pavel Nadolsky","authors":"C. Bal\\'azs, E. L. Berger, P. M. Nadolsky, C.-P. Yuan","title":"Calculation of prompt diphoton production cross sections at Tevatron and\n  LHC energies","comments":"37 pages, 15 figures; published version","journal-ref":"Phys.Rev.D76:013009,2007","doi":"10.1103/PhysRevD.76.013009","report-no":"ANL-HEP-PR-07-12","categories":"hep-ph","license":null,"abstract":"  A fully differential calculation in perturbative quantum chromodynamics is\npresented for the production of massive photon pairs at hadron colliders. All\nnext-to-leading order perturbative contributions from quark-antiquark,\ngluon-(anti)quark, and gluon-gluon subprocesses are included.\n","versions":[{"version":"v1","created":"Mon, 2 Apr 2007 19:18:42 GMT"},{"version":"v2","created":"Tue, 24 Jul 2007 20:10:27 GMT"}],"update_date":"2008-11-26","authors_parsed":[["Bal\u00e1zs","C.",""],["Berger","E. L.",""],["Nadolsky","P. M.",""],["Yuan","C. -P.",""]]}"#;
@@ -1897,7 +945,7 @@ mod tests {
             "hep-th/9901001",
             "math.CO/0601001v1",
         ] {
-            assert!(looks_like_arxiv_id(id), "{id}");
+            assert!(is_arxiv_id(id), "{id}");
         }
         for id in [
             "smith2020",
@@ -1908,7 +956,7 @@ mod tests {
             "v2",
             "",
         ] {
-            assert!(!looks_like_arxiv_id(id), "{id}");
+            assert!(!is_arxiv_id(id), "{id}");
         }
         assert_eq!(
             arxiv_from_generic_id("https://arxiv.org/abs/2401.01234v1").as_deref(),
@@ -1919,37 +967,13 @@ mod tests {
             Some("arXiv:2401.01234")
         );
         assert_eq!(
-            arxiv_id_from_url("http://arxiv.org/pdf/2401.01234v1.pdf"),
+            arxiv_in("http://arxiv.org/pdf/2401.01234v1.pdf", false).as_deref(),
             Some("2401.01234v1")
         );
-        assert_eq!(bare_doi("DOI:10.1/X".into()), "10.1/X");
-        assert_eq!(bare_doi("https://DX.doi.org/10.1/X".into()), "10.1/X");
+        assert_eq!(doi("DOI:10.1/X").as_deref(), Some("10.1/X"));
+        assert_eq!(doi("https://DX.doi.org/10.1/X").as_deref(), Some("10.1/X"));
         assert_eq!(year_in("Mon, 2 Apr 2007 19:18:42 GMT"), Some(2007));
         assert_eq!(year_in("12345 0999 x"), None);
-    }
-
-    #[test]
-    fn folding() {
-        for (raw, want) in [
-            ("", ""),
-            ("   ", ""),
-            ("a", "a"),
-            (" a  b\n\n  c\t", "a b c"),
-            ("one two three", "one two three"),
-            ("x \u{a0}y\u{2003}\u{3000}z", "x y z"),
-            ("héllo wörld\r\n—ok", "héllo wörld —ok"),
-            ("a \n b", "a b"),
-            ("a\u{85}b", "a b"),
-            ("中文 标题\n  续", "中文 标题 续"),
-        ] {
-            assert_eq!(fold_whitespace(raw), want, "{raw:?}");
-            let words: Vec<&str> = raw.split_whitespace().collect();
-            assert_eq!(fold_whitespace(raw), words.join(" "));
-        }
-        let mut out = String::from("A.");
-        push_folded(&mut out, "  B.  ");
-        push_folded(&mut out, " ");
-        assert_eq!(out, "A. B.");
     }
 
     #[test]

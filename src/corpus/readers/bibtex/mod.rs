@@ -23,12 +23,15 @@
 //! rendered to Unicode with [`markup::plain`]; abstracts keep their LaTeX for
 //! the renderer to style.
 
+mod record;
+
 use std::collections::HashMap;
 
 use biblatex::{RawBibliography, RawChunk};
 
-use super::{Parsed, Record};
-use crate::text::markup;
+use self::record::{Entry, records};
+use super::{Format, Reader, head_lines};
+use crate::corpus::Parsed;
 
 /// Parses BibTeX or BibLaTeX text.
 pub fn parse(text: &str) -> Parsed {
@@ -320,7 +323,7 @@ fn find_close(b: &[u8], open: usize, cut: bool) -> Close {
 
 /// An entry's fields: lower-case names with resolved values, in file order
 /// (a repeated field keeps its first value).
-type Fields = Vec<(String, String)>;
+pub(super) type Fields = Vec<(String, String)>;
 
 /// Reads an entry block: its key and fields.
 fn read_entry(block: &Block<'_>, macros: &Macros) -> Result<(String, Fields), &'static str> {
@@ -409,7 +412,7 @@ fn read_strings(block: &Block<'_>, macros: &mut Macros) -> bool {
 
 /// True when the braces in `s` balance (a backslash escaping the next
 /// character, as the scanner counts them).
-fn balanced(s: &str) -> bool {
+pub(super) fn balanced(s: &str) -> bool {
     let b = s.as_bytes();
     let mut depth = 0usize;
     let mut i = 0;
@@ -623,472 +626,53 @@ fn starts_field(b: &[u8], i: usize) -> bool {
     b.get(j) == Some(&b'=')
 }
 
-/// A read entry, before it becomes a record.
-struct Entry {
-    line: usize,
-    key: String,
-    fields: Fields,
-}
+/// BibTeX and BibLaTeX.
+pub struct Bibtex;
 
-impl Entry {
-    /// A field's value, trimmed; `None` when absent or blank.
-    fn get(&self, name: &str) -> Option<&str> {
-        self.fields
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.trim())
-            .filter(|v| !v.is_empty())
+impl Reader for Bibtex {
+    fn name(&self) -> &'static str {
+        "bibtex"
     }
-}
 
-/// Records for the entries; a `crossref` parent lends its year and venue.
-fn records(entries: &[Entry]) -> Vec<Record> {
-    let mut by_key: HashMap<String, usize> = HashMap::new();
-    for (i, e) in entries.iter().enumerate() {
-        if !e.key.is_empty() {
-            by_key.entry(e.key.to_lowercase()).or_insert(i);
-        }
+    fn about(&self) -> &'static str {
+        "BibTeX or BibLaTeX"
     }
-    entries
-        .iter()
-        .enumerate()
-        .map(|(i, e)| {
-            let mut record = record(e);
-            let parent = e
-                .get("crossref")
-                .and_then(|k| by_key.get(&k.to_lowercase()))
-                .filter(|&&p| p != i)
-                .map(|&p| &entries[p]);
-            if let Some(parent) = parent {
-                if record.year.is_none() {
-                    record.year = year(parent);
-                }
-                if record.venue.is_none() {
-                    record.venue = venue(parent).or_else(|| parent.get("title").map(render_line));
-                }
-            }
-            record
-        })
-        .collect()
-}
 
-fn record(e: &Entry) -> Record {
-    Record {
-        title: title(e),
-        abstract_text: e
-            .get("abstract")
-            .map(fold_paragraphs)
-            .filter(|a| !a.is_empty()),
-        authors: e
-            .get("author")
-            .map(authors)
-            .unwrap_or_default()
-            .into_iter()
-            .collect(),
-        year: year(e),
-        venue: venue(e),
-        urls: urls(e),
-        arxiv: arxiv(e),
-        doi: e.get("doi").and_then(doi),
-        line: e.line,
+    fn extensions(&self) -> &'static [&'static str] {
+        &["bib", "bibtex", "biblatex"]
     }
-}
 
-/// Folds whitespace runs (no-break spaces from `~` included) to single
-/// spaces.
-fn fold(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
+    /// An entry's head (`@article{`, `@Misc (`) at the start of one of
+    /// the first two hundred lines.
+    fn sniff(&self, head: &str, _hint: Option<Format>) -> bool {
+        let bib_entry = |l: &str| {
+            let t = l.trim_start();
+            t.starts_with('@')
+                && t[1..]
+                    .trim_start()
+                    .split(|c: char| !c.is_ascii_alphabetic())
+                    .next()
+                    .is_some_and(|w| {
+                        !w.is_empty()
+                            && t[1..].trim_start()[w.len()..]
+                                .trim_start()
+                                .starts_with(['{', '('])
+                    })
+        };
+        head_lines(head, 200).any(bib_entry)
+    }
 
-/// Folds whitespace within paragraphs; blank lines stay paragraph breaks.
-fn fold_paragraphs(s: &str) -> String {
-    let s = s.replace("\r\n", "\n").replace('\r', "\n");
-    let mut paragraphs = Vec::new();
-    let mut current = String::new();
-    for line in s.split('\n') {
-        if line.trim().is_empty() {
-            if !current.is_empty() {
-                paragraphs.push(fold(&current));
-                current.clear();
-            }
-        } else {
-            current.push(' ');
-            current.push_str(line);
-        }
+    fn parse(&self, text: &str) -> Parsed {
+        parse(text)
     }
-    if !current.is_empty() {
-        paragraphs.push(fold(&current));
-    }
-    paragraphs.retain(|p| !p.is_empty());
-    paragraphs.join("\n\n")
-}
-
-/// LaTeX rendered to plain Unicode text on one line.
-fn render_line(s: &str) -> String {
-    fold(&markup::plain(&fold(s)))
-}
-
-fn title(e: &Entry) -> Option<String> {
-    let title = render_line(e.get("title")?);
-    if title.is_empty() {
-        return None;
-    }
-    match e.get("subtitle").map(render_line).filter(|s| !s.is_empty()) {
-        Some(sub) if title.ends_with(['.', '?', '!', ':']) => Some(format!("{title} {sub}")),
-        Some(sub) => Some(format!("{title}: {sub}")),
-        None => Some(title),
-    }
-}
-
-fn venue(e: &Entry) -> Option<String> {
-    [
-        "journal",
-        "journaltitle",
-        "booktitle",
-        "venue",
-        "eventtitle",
-    ]
-    .iter()
-    .filter_map(|f| e.get(f))
-    .map(render_line)
-    .find(|v| !v.is_empty())
-}
-
-/// The first four-digit year in `s` (`2020`, `2020-05-01`, `May 1979`).
-fn first_year(s: &str) -> Option<i32> {
-    let b = s.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i].is_ascii_digit() {
-            let start = i;
-            while i < b.len() && b[i].is_ascii_digit() {
-                i += 1;
-            }
-            if i - start == 4 {
-                return s[start..i].parse().ok();
-            }
-        } else {
-            i += 1;
-        }
-    }
-    None
-}
-
-fn year(e: &Entry) -> Option<i32> {
-    e.get("year")
-        .and_then(first_year)
-        .or_else(|| e.get("date").and_then(first_year))
-}
-
-/// Author names in reading order (`Last, First` → `First Last`), rendered,
-/// `others` dropped.
-fn authors(field: &str) -> Vec<String> {
-    let field = fold(field);
-    split_top(&field, Split::And)
-        .into_iter()
-        .map(str::trim)
-        .filter(|n| !n.is_empty() && !n.eq_ignore_ascii_case("others"))
-        .map(|name| {
-            let parts: Vec<&str> = split_top(name, Split::Comma)
-                .into_iter()
-                .map(str::trim)
-                .collect();
-            let ordered = match extended_name(&parts) {
-                Some(name) => name,
-                None => ordered_name(&parts),
-            };
-            fold(&markup::plain(&ordered))
-        })
-        .filter(|n| !n.is_empty())
-        .collect()
-}
-
-/// `Last, First` → `First Last`; `Last, Jr, First` → `First Last Jr`.
-fn ordered_name(parts: &[&str]) -> String {
-    match parts {
-        [last, first] if !first.is_empty() => format!("{first} {last}"),
-        [last, jr, first @ ..] if parts.len() >= 3 => {
-            let first = first.join(", ");
-            [first.as_str(), last, jr]
-                .iter()
-                .filter(|p| !p.is_empty())
-                .copied()
-                .collect::<Vec<_>>()
-                .join(" ")
-        }
-        _ => parts.join(" "),
-    }
-}
-
-/// A name in BibLaTeX's extended format (`family=Heuvel, given=Charles,
-/// prefix=van den, useprefix=false`) in reading order.
-fn extended_name(parts: &[&str]) -> Option<String> {
-    let mut given = "";
-    let mut prefix = "";
-    let mut family = "";
-    let mut suffix = "";
-    for part in parts {
-        let (key, value) = part.split_once('=')?;
-        let value = value.trim();
-        let value = value
-            .strip_prefix('{')
-            .and_then(|v| v.strip_suffix('}'))
-            .filter(|v| balanced(v))
-            .unwrap_or(value);
-        match key.trim().to_ascii_lowercase().as_str() {
-            "given" => given = value,
-            "prefix" => prefix = value,
-            "family" => family = value,
-            "suffix" => suffix = value,
-            "useprefix" | "given-i" | "family-i" | "prefix-i" | "suffix-i" => {}
-            _ => return None,
-        }
-    }
-    if family.is_empty() && given.is_empty() {
-        return None;
-    }
-    let words: Vec<&str> = [given, prefix, family, suffix]
-        .into_iter()
-        .filter(|w| !w.is_empty())
-        .collect();
-    Some(words.join(" "))
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Split {
-    /// At the word `and` (any case) between spaces.
-    And,
-    /// At commas.
-    Comma,
-}
-
-/// Splits `s` at brace depth 0.
-fn split_top(s: &str, by: Split) -> Vec<&str> {
-    let b = s.as_bytes();
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    let mut start = 0;
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'\\' => i += 1,
-            b'{' => depth += 1,
-            b'}' => depth = depth.saturating_sub(1),
-            b',' if depth == 0 && by == Split::Comma => {
-                out.push(&s[start..i]);
-                start = i + 1;
-            }
-            c if depth == 0 && by == Split::And && c.is_ascii_whitespace() => {
-                let word = b.get(i + 1..i + 4);
-                let after = b.get(i + 4);
-                if word.is_some_and(|w| w.eq_ignore_ascii_case(b"and"))
-                    && after.is_some_and(u8::is_ascii_whitespace)
-                {
-                    out.push(&s[start..i]);
-                    start = i + 4;
-                    i += 4;
-                    continue;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    out.push(&s[start.min(s.len())..]);
-    out
-}
-
-/// Undoes BibTeX escapes in identifiers and URLs (`\_`, `\%`, `{…}`).
-fn unescape_id(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' if chars.peek().is_some_and(|n| "_%#&~$".contains(*n)) => {
-                out.extend(chars.next());
-            }
-            '{' | '}' => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// The DOI in a `doi` field (`10.…/…`), without `https://doi.org/`,
-/// `doi:` or other prefixes; `None` when the field holds no DOI.
-fn doi(field: &str) -> Option<String> {
-    let s = unescape_id(field);
-    let mut from = 0;
-    while let Some(p) = s[from..].find("10.") {
-        let at = from + p;
-        let rest = &s[at + 3..];
-        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-        let boundary = !s[..at].ends_with(|c: char| c.is_ascii_alphanumeric());
-        if boundary && digits >= 4 && rest[digits..].starts_with('/') {
-            let doi = s[at..]
-                .split_whitespace()
-                .next()
-                .unwrap_or("")
-                .trim_end_matches(['.', ',', ';']);
-            if doi.len() > 3 + digits + 1 {
-                return Some(doi.to_string());
-            }
-        }
-        from = at + 3;
-    }
-    None
-}
-
-/// True for an arXiv identifier: `2101.00001`, `2101.00001v2`,
-/// `hep-th/9901001`, `math.AG/0101001v1`.
-fn is_arxiv_id(s: &str) -> bool {
-    let s = match s.rfind('v') {
-        Some(i) if i > 0 && i + 1 < s.len() && s[i + 1..].bytes().all(|c| c.is_ascii_digit()) => {
-            &s[..i]
-        }
-        _ => s,
-    };
-    if let Some((yymm, num)) = s.split_once('.')
-        && yymm.len() == 4
-        && yymm.bytes().all(|c| c.is_ascii_digit())
-        && (4..=5).contains(&num.len())
-        && num.bytes().all(|c| c.is_ascii_digit())
-    {
-        return true;
-    }
-    if let Some((archive, num)) = s.split_once('/') {
-        return num.len() == 7
-            && num.bytes().all(|c| c.is_ascii_digit())
-            && archive.starts_with(|c: char| c.is_ascii_alphabetic())
-            && archive
-                .bytes()
-                .all(|c| c.is_ascii_alphabetic() || c == b'-' || c == b'.');
-    }
-    false
-}
-
-fn strip_arxiv_prefix(s: &str) -> &str {
-    let s = s.trim();
-    match s.get(..6) {
-        Some(p) if p.eq_ignore_ascii_case("arxiv:") => s[6..].trim_start(),
-        _ => s,
-    }
-}
-
-/// The first arXiv id written in free text (`arXiv preprint
-/// arXiv:2101.00001`), when the text mentions arXiv.
-fn arxiv_in_text(s: &str) -> Option<String> {
-    if !s.to_lowercase().contains("arxiv") {
-        return None;
-    }
-    s.split(|c: char| c.is_whitespace() || c == ',' || c == ';')
-        .map(|t| strip_arxiv_prefix(t).trim_end_matches(['.', ')', ']']))
-        .find(|t| is_arxiv_id(t))
-        .map(str::to_string)
-}
-
-fn arxiv(e: &Entry) -> Option<String> {
-    let eprint = e.get("eprint").map(|s| unescape_id(strip_arxiv_prefix(s)));
-    let kind = e.get("eprinttype").or_else(|| e.get("archiveprefix"));
-    if let Some(id) = &eprint
-        && kind.is_some_and(|k| k.eq_ignore_ascii_case("arxiv"))
-        && !id.is_empty()
-        && !id.contains(char::is_whitespace)
-    {
-        return Some(id.clone());
-    }
-    if let Some(id) = e.get("arxiv").map(|s| unescape_id(strip_arxiv_prefix(s)))
-        && !id.is_empty()
-    {
-        return Some(id);
-    }
-    if kind.is_none()
-        && let Some(id) = eprint.filter(|id| is_arxiv_id(id))
-    {
-        return Some(id);
-    }
-    for field in ["journal", "journaltitle", "booktitle", "howpublished"] {
-        if let Some(id) = e.get(field).and_then(arxiv_in_text) {
-            return Some(id);
-        }
-    }
-    // CoRR, as DBLP writes it: `journal = {CoRR}, volume = {abs/1502.01852}`.
-    if e.get("journal")
-        .is_some_and(|j| j.eq_ignore_ascii_case("corr"))
-        && let Some(id) = e.get("volume").and_then(|v| v.strip_prefix("abs/"))
-        && is_arxiv_id(id)
-    {
-        return Some(id.to_string());
-    }
-    urls(e).iter().find_map(|u| arxiv_in_url(u))
-}
-
-/// `https://arxiv.org/abs/2101.00001v2` → `2101.00001v2`.
-fn arxiv_in_url(url: &str) -> Option<String> {
-    let lower = url.to_ascii_lowercase();
-    let at = lower.find("arxiv.org/")?;
-    let path = &url[at + "arxiv.org/".len()..];
-    let id = path
-        .strip_prefix("abs/")
-        .or_else(|| path.strip_prefix("pdf/"))?;
-    let id = id.strip_suffix(".pdf").unwrap_or(id);
-    is_arxiv_id(id).then(|| id.to_string())
-}
-
-/// The `url` field's links (and `ee`, and `\url{…}` in `howpublished`).
-fn urls(e: &Entry) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut add = |u: &str| {
-        let u = unescape_id(u);
-        if !u.is_empty() && !out.contains(&u) {
-            out.push(u);
-        }
-    };
-    for field in ["url", "ee"] {
-        if let Some(v) = e.get(field) {
-            split_urls(url_arg(v).unwrap_or(v))
-                .iter()
-                .for_each(|u| add(u));
-        }
-    }
-    if let Some(v) = e.get("howpublished")
-        && let Some(u) = url_arg(v)
-    {
-        add(u.trim());
-    }
-    out
-}
-
-/// The URLs in a field: a new one starts at each word with a scheme
-/// (`https://`); other words belong to the URL before them, which had
-/// spaces in it (`…/Volume 9/Issue 2` → `…/Volume%209/Issue%202`).
-fn split_urls(s: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for word in s.split_whitespace() {
-        match out.last_mut() {
-            Some(last) if !word.contains("://") => {
-                last.push_str("%20");
-                last.push_str(word);
-            }
-            _ => out.push(word.to_string()),
-        }
-    }
-    out
-}
-
-/// The argument of the first `\url{…}` or `\href{…}` in `s`.
-fn url_arg(s: &str) -> Option<&str> {
-    let at = s
-        .find("\\url{")
-        .map(|i| i + 5)
-        .or_else(|| s.find("\\href{").map(|i| i + 6))?;
-    let end = s[at..].find('}')?;
-    Some(&s[at..at + end])
 }
 
 #[cfg(test)]
 mod tests {
+    use super::record::doi;
     use super::*;
+    use crate::corpus::Record;
+    use crate::corpus::fields::is_arxiv_id;
 
     fn one(src: &str) -> Record {
         let p = parse(src);

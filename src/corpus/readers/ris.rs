@@ -68,7 +68,9 @@
 //! otherwise kept as written: sanitizing happens later, in
 //! [`Record::into_paper`].
 
-use super::{Parsed, Record};
+use super::{Format, Reader, head_lines};
+use crate::corpus::fields::{arxiv_in, doi, year_in};
+use crate::corpus::{Parsed, Record};
 
 /// The tagged formats this reader takes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -418,8 +420,8 @@ fn http_links(words: &[String]) -> Vec<String> {
 fn ris_record(raw: &Raw<'_>) -> Record {
     let links = raw.words(&["UR", "L1", "L2", "L3", "L4"]);
     let doi = raw
-        .first(&["DO"], doi_in)
-        .or_else(|| links.iter().find_map(|w| doi_in(w)));
+        .first(&["DO"], doi)
+        .or_else(|| links.iter().find_map(|w| doi(w)));
     let arxiv = raw
         .first(&["DO"], |t| arxiv_in(t, false))
         .or_else(|| links.iter().find_map(|w| arxiv_in(w, false)));
@@ -433,6 +435,7 @@ fn ris_record(raw: &Raw<'_>) -> Record {
         arxiv,
         doi,
         line: raw.line,
+        former_id: None,
     }
 }
 
@@ -449,8 +452,9 @@ fn wos_record(raw: &Raw<'_>) -> Record {
         venue: raw.text(&["SO", "JI", "J9"]),
         urls: Vec::new(),
         arxiv: raw.first(&["DI"], |t| arxiv_in(t, false)),
-        doi: raw.first(&["DI"], doi_in),
+        doi: raw.first(&["DI"], doi),
         line: raw.line,
+        former_id: None,
     }
 }
 
@@ -460,7 +464,7 @@ fn medline_record(raw: &Raw<'_>) -> Record {
         authors = raw.values(&["AU"]);
     }
     let doi = raw.first(&["LID", "AID"], |t| {
-        t.strip_suffix("[doi]").and_then(|d| doi_in(d.trim_end()))
+        t.strip_suffix("[doi]").and_then(|d| doi(d.trim_end()))
     });
     let urls = raw
         .first(&["PMID"], |t| {
@@ -479,6 +483,7 @@ fn medline_record(raw: &Raw<'_>) -> Record {
         arxiv: doi.as_deref().and_then(|d| arxiv_in(d, false)),
         doi,
         line: raw.line,
+        former_id: None,
     }
 }
 
@@ -499,113 +504,44 @@ fn fold_all<'a>(parts: impl Iterator<Item = &'a str>) -> String {
     out
 }
 
-/// The first year in `s`: a run of exactly four digits, 1000 to 2999
-/// (`2019//`, `2012/07/03`, `Jun 2011`).
-pub(super) fn year_in(s: &str) -> Option<i32> {
-    let b = s.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if !b[i].is_ascii_digit() {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        if i - start == 4
-            && let Ok(y) = s[start..i].parse::<i32>()
-            && (1000..=2999).contains(&y)
-        {
-            return Some(y);
-        }
-    }
-    None
-}
+/// RIS, and the tagged text of Web of Science and MEDLINE.
+pub struct Ris;
 
-/// The DOI in `s` (`10.1000/xyz`, `doi:10.1000/xyz`,
-/// `https://doi.org/10.1000/xyz`), or `None` when `s` does not start with
-/// one.
-pub(super) fn doi_in(s: &str) -> Option<String> {
-    const PREFIXES: [&str; 7] = [
-        "https://",
-        "http://",
-        "www.",
-        "dx.doi.org/",
-        "doi.org/",
-        "doi:",
-        "doi ",
-    ];
-    let mut rest = s.trim();
-    while let Some(p) = PREFIXES.iter().find(|p| {
-        rest.get(..p.len())
-            .is_some_and(|head| head.eq_ignore_ascii_case(p))
-    }) {
-        rest = rest[p.len()..].trim_start();
+impl Reader for Ris {
+    fn name(&self) -> &'static str {
+        "ris"
     }
-    let token = rest
-        .split_whitespace()
-        .next()?
-        .trim_end_matches([',', ';', '.']);
-    let (prefix, suffix) = token.split_once('/')?;
-    let registrant = prefix.strip_prefix("10.")?;
-    let valid = !registrant.is_empty()
-        && registrant.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-        && !suffix.is_empty();
-    valid.then(|| token.to_string())
-}
 
-/// The arXiv id in `s`: after `arxiv.org/abs/`, `arxiv.org/pdf/`,
-/// `10.48550/arXiv.` or `arXiv:`, or (when `bare`) `s` itself. Only ids of
-/// arXiv's two shapes (`2401.01234v2`, `hep-th/9901001`) count.
-pub(super) fn arxiv_in(s: &str, bare: bool) -> Option<String> {
-    const MARKERS: [&str; 4] = [
-        "arxiv.org/abs/",
-        "arxiv.org/pdf/",
-        "10.48550/arxiv.",
-        "arxiv:",
-    ];
-    let s = s.trim();
-    let lower = s.to_ascii_lowercase();
-    let start = match MARKERS
-        .iter()
-        .find_map(|m| lower.find(m).map(|i| i + m.len()))
-    {
-        Some(i) => i,
-        None if bare => 0,
-        None => return None,
-    };
-    let id = s[start..]
-        .split(|c: char| c.is_whitespace() || c == '?' || c == '#')
-        .next()?
-        .trim_end_matches('/');
-    let id = id.strip_suffix(".pdf").unwrap_or(id);
-    is_arxiv_id(id).then(|| id.to_string())
-}
+    fn about(&self) -> &'static str {
+        "RIS (and Web of Science / MEDLINE tagged text)"
+    }
 
-fn is_arxiv_id(id: &str) -> bool {
-    let unversioned = match id.rfind('v') {
-        Some(i) if i > 0 && i + 1 < id.len() && id[i + 1..].bytes().all(|b| b.is_ascii_digit()) => {
-            &id[..i]
-        }
-        _ => id,
-    };
-    let digits = |s: &str, n: std::ops::RangeInclusive<usize>| {
-        n.contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
-    };
-    if let Some((yymm, num)) = unversioned.split_once('.')
-        && digits(yymm, 4..=4)
-        && digits(num, 4..=5)
-    {
-        return true;
+    fn extensions(&self) -> &'static [&'static str] {
+        &["ris", "nbib", "ciw"]
     }
-    if let Some((archive, num)) = unversioned.split_once('/') {
-        let name = archive.split_once('.').map_or(archive, |(a, _)| a);
-        return !name.is_empty()
-            && name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')
-            && digits(num, 7..=7);
+
+    /// Two RIS tag lines (`TY  - `) in the first forty, a Web of Science
+    /// file's `FN `/`PT ` first line, or a MEDLINE `PMID-` near the top.
+    fn sniff(&self, head: &str, _hint: Option<Format>) -> bool {
+        let head: Vec<&str> = head_lines(head, 200).collect();
+        let tag = |l: &str| {
+            let b = l.as_bytes();
+            b.len() >= 5
+                && b[0].is_ascii_uppercase()
+                && (b[1].is_ascii_uppercase() || b[1].is_ascii_digit())
+                && &b[2..5] == b"  -"
+        };
+        let ris_like = head.iter().take(40).filter(|l| tag(l)).count();
+        let wos = head
+            .first()
+            .is_some_and(|l| l.starts_with("FN ") || l.starts_with("PT "));
+        let medline = head.iter().take(5).any(|l| l.starts_with("PMID-"));
+        ris_like >= 2 || wos || medline
     }
-    false
+
+    fn parse(&self, text: &str) -> Parsed {
+        parse(text)
+    }
 }
 
 #[cfg(test)]
@@ -942,30 +878,6 @@ mod tests {
 
     #[test]
     fn helpers() {
-        assert_eq!(doi_in("https://DOI.org/10.1/A b"), Some("10.1/A".into()));
-        assert_eq!(doi_in("10.1234.5/x."), Some("10.1234.5/x".into()));
-        assert_eq!(doi_in("https://example.org/10.1/x"), None);
-        assert_eq!(doi_in("10./x"), None);
-        assert_eq!(doi_in("10.1/"), None);
-        assert_eq!(doi_in(""), None);
-        assert_eq!(arxiv_in("2401.01234v2", true), Some("2401.01234v2".into()));
-        assert_eq!(arxiv_in("2401.01234", false), None);
-        assert_eq!(
-            arxiv_in("arXiv:2401.01234", false),
-            Some("2401.01234".into())
-        );
-        assert_eq!(
-            arxiv_in("https://arxiv.org/pdf/2401.01234v1.pdf", false),
-            Some("2401.01234v1".into())
-        );
-        assert_eq!(
-            arxiv_in("math.GT/0309136", true),
-            Some("math.GT/0309136".into())
-        );
-        assert_eq!(arxiv_in("10.48550/arXiv.foo", false), None);
-        assert_eq!(arxiv_in("v1", true), None);
-        assert_eq!(year_in("c. 1850–1900"), Some(1850));
-        assert_eq!(year_in("0999 then 2001"), Some(2001));
         assert_eq!(fold("  a \n\t b  "), "a b");
     }
 

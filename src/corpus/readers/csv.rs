@@ -79,8 +79,10 @@ use std::collections::HashSet;
 
 use unicode_width::UnicodeWidthStr;
 
-use super::ris::{arxiv_in, doi_in, fold, year_in};
-use super::{Parsed, Record};
+use super::ris::fold;
+use super::{Format, Reader, head_lines};
+use crate::corpus::fields::{arxiv_in, doi, split_name_cell, year_in};
+use crate::corpus::{Parsed, Record};
 
 /// What a column holds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -292,8 +294,8 @@ impl Columns {
         }
         let doi = self
             .of(Role::Doi)
-            .find_map(|c| row.get(c).and_then(doi_in))
-            .or_else(|| words.iter().find_map(|w| doi_in(w)));
+            .find_map(|c| row.get(c).and_then(doi))
+            .or_else(|| words.iter().find_map(|w| doi(w)));
         let arxiv = self
             .of(Role::Arxiv)
             .find_map(|c| row.get(c).and_then(|v| arxiv_in(v, true)))
@@ -304,7 +306,7 @@ impl Columns {
             abstract_text: text(Role::Abstract),
             authors: self
                 .value(row, Role::Authors)
-                .map(split_authors)
+                .map(split_name_cell)
                 .unwrap_or_default()
                 .into_iter()
                 .collect(),
@@ -316,6 +318,7 @@ impl Columns {
             arxiv,
             doi,
             line: row.line,
+            former_id: None,
         }
     }
 }
@@ -596,34 +599,77 @@ fn common_width(rows: &[Row]) -> usize {
         .map_or(0, |(w, _)| w)
 }
 
-/// Splits an author cell into names (see the module docs for the rule).
-fn split_authors(cell: &str) -> Vec<String> {
-    let cell = fold(cell);
-    let parts: Vec<String> = if cell.contains(';') {
-        cell.split(';').map(str::to_string).collect()
-    } else if cell.contains(" and ") {
-        cell.split(" and ").flat_map(split_commas).collect()
-    } else {
-        split_commas(&cell)
-    };
-    parts
-        .into_iter()
-        .map(|p| p.trim().to_string())
-        .filter(|p| !p.is_empty())
-        .collect()
+/// Comma-separated values with a header row.
+pub struct Csv;
+
+impl Reader for Csv {
+    fn name(&self) -> &'static str {
+        "csv"
+    }
+
+    fn about(&self) -> &'static str {
+        "Comma-separated values with a header row"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["csv"]
+    }
+
+    /// The `.csv` hint, or (unless the hint is `.tsv`) a comma-separated
+    /// header row naming title or abstract columns, with rows after it.
+    fn sniff(&self, head: &str, hint: Option<Format>) -> bool {
+        hint == Some(Format::CSV)
+            || (hint != Some(Format::TSV) && header_delimiter(head) == Some(b','))
+    }
+
+    fn parse(&self, text: &str) -> Parsed {
+        parse(text, b',')
+    }
 }
 
-/// `Jane Smith, Li Wu` → two names; `Smith, Jane` → one.
-fn split_commas(s: &str) -> Vec<String> {
-    let pieces: Vec<&str> = s
-        .split(',')
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .collect();
-    if pieces.len() >= 2 && pieces.iter().all(|p| p.split_whitespace().count() >= 2) {
-        pieces.into_iter().map(str::to_string).collect()
+/// Tab-separated values with a header row.
+pub struct Tsv;
+
+impl Reader for Tsv {
+    fn name(&self) -> &'static str {
+        "tsv"
+    }
+
+    fn about(&self) -> &'static str {
+        "Tab-separated values with a header row"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["tsv", "tab"]
+    }
+
+    /// The `.tsv` hint, or a header row with tabs naming title or abstract
+    /// columns.
+    fn sniff(&self, head: &str, hint: Option<Format>) -> bool {
+        hint == Some(Format::TSV) || header_delimiter(head) == Some(b'\t')
+    }
+
+    fn parse(&self, text: &str) -> Parsed {
+        parse(text, b'\t')
+    }
+}
+
+/// The delimiter of a first line that reads as a header row naming title
+/// or abstract columns: a tab when it has one, else a comma when it has
+/// one and rows follow.
+fn header_delimiter(head: &str) -> Option<u8> {
+    let mut lines = head_lines(head, 2);
+    let first = lines.next()?;
+    let lower = first.to_lowercase();
+    if !(lower.contains("title") || lower.contains("abstract")) {
+        return None;
+    }
+    if first.contains('\t') {
+        Some(b'\t')
+    } else if first.contains(',') && lines.next().is_some() {
+        Some(b',')
     } else {
-        vec![s.to_string()]
+        None
     }
 }
 
@@ -854,7 +900,7 @@ mod tests {
 
     #[test]
     fn author_cells() {
-        let s = |c: &str| split_authors(c);
+        let s = |c: &str| split_name_cell(c);
         assert_eq!(s("Smith, Jane"), ["Smith, Jane"]);
         assert_eq!(s("Smith, Jane; Wu, Li"), ["Smith, Jane", "Wu, Li"]);
         assert_eq!(s("Jane Smith, Li Wu"), ["Jane Smith", "Li Wu"]);

@@ -1,0 +1,145 @@
+//! Whitespace folding for the readers of formats that keep text as
+//! written (JSON, Atom): runs of white space become one space, the ends
+//! are trimmed. Fast, as it runs over every abstract of a large file.
+
+/// Appends the words of `s` to `out`, after a single space unless `out`
+/// is empty: whitespace runs (newlines, indentation, any Unicode space)
+/// fold to one space, ends are trimmed. It runs over every abstract of a
+/// million-line file, so stretches whose words are already separated by
+/// single spaces are found eight bytes at a time and copied whole.
+pub(crate) fn push_folded(out: &mut String, s: &str) {
+    let mut i = skip_spaces(s, 0);
+    while i < s.len() {
+        let end = stretch_end(s, i);
+        push_word(out, &s[i..end]);
+        i = skip_spaces(s, end);
+    }
+}
+
+const LOW: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `w` that is `b' '`, exactly.
+fn space_bytes(w: u64) -> u64 {
+    let x = w ^ (LOW * u64::from(b' '));
+    !(((x & !HIGH) + !HIGH) | x) & HIGH
+}
+
+/// The end of the stretch that starts with the non-space at `start`: the
+/// first whitespace that is not a lone `' '` between two non-spaces.
+fn stretch_end(s: &str, start: usize) -> usize {
+    let bytes = s.as_bytes();
+    let mut i = start;
+    while i < bytes.len() {
+        if let (Some(w), Some(&after)) = (word_at(bytes, i), bytes.get(i + 8)) {
+            // Bytes that may end the stretch: ASCII controls (the lowest
+            // flag of this formula is exact), non-ASCII bytes, and a space
+            // followed by a space.
+            let controls = w.wrapping_sub(LOW * 0x20) & !w & HIGH;
+            let spaces = space_bytes(w);
+            let next_spaces = (spaces >> 8) | (u64::from(after == b' ') << 63);
+            let flags = controls | (w & HIGH) | (spaces & next_spaces);
+            if flags == 0 {
+                i += 8;
+                continue;
+            }
+            i += (flags.trailing_zeros() / 8) as usize;
+        }
+        let len = space_len(s, i);
+        let ends = match len {
+            0 => false,
+            _ if bytes[i] == b' ' => i + 1 == bytes.len() || space_len(s, i + 1) > 0,
+            _ => true,
+        };
+        if ends {
+            // A ' ' just before a newline or wide space belongs to the run.
+            let mut end = i;
+            while end > start && bytes[end - 1] == b' ' {
+                end -= 1;
+            }
+            return end;
+        }
+        i += 1;
+    }
+    bytes.len()
+}
+
+/// The eight bytes at `i` as a little-endian word, if there are eight.
+fn word_at(bytes: &[u8], i: usize) -> Option<u64> {
+    let chunk = bytes.get(i..i + 8)?;
+    Some(u64::from_le_bytes(chunk.try_into().ok()?))
+}
+
+/// The offset of the first non-whitespace character at or after `i`.
+fn skip_spaces(s: &str, mut i: usize) -> usize {
+    while i < s.len() {
+        match space_len(s, i) {
+            0 => break,
+            len => i += len,
+        }
+    }
+    i
+}
+
+/// The byte length of the whitespace character at byte `i` of `s`, 0 when
+/// there is none (or `i` is inside a character). Only the lead bytes of
+/// White_Space characters are decoded.
+fn space_len(s: &str, i: usize) -> usize {
+    match s.as_bytes()[i] {
+        b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => 1,
+        0xc2 | 0xe1 | 0xe2 | 0xe3 => match s.get(i..).and_then(|t| t.chars().next()) {
+            Some(c) if c.is_whitespace() => c.len_utf8(),
+            _ => 0,
+        },
+        _ => 0,
+    }
+}
+
+fn push_word(out: &mut String, word: &str) {
+    if !out.is_empty() {
+        out.push(' ');
+    }
+    out.push_str(word);
+}
+
+/// Folds runs of whitespace (newlines, indentation) to single spaces and
+/// trims.
+pub(crate) fn fold_whitespace(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    push_folded(&mut out, s);
+    out
+}
+
+/// [`fold_whitespace`], `None` when nothing is left.
+pub(crate) fn folded(s: &str) -> Option<String> {
+    Some(fold_whitespace(s)).filter(|s| !s.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folding() {
+        for (raw, want) in [
+            ("", ""),
+            ("   ", ""),
+            ("a", "a"),
+            (" a  b\n\n  c\t", "a b c"),
+            ("one two three", "one two three"),
+            ("x \u{a0}y\u{2003}\u{3000}z", "x y z"),
+            ("héllo wörld\r\n—ok", "héllo wörld —ok"),
+            ("a \n b", "a b"),
+            ("a\u{85}b", "a b"),
+            ("中文 标题\n  续", "中文 标题 续"),
+        ] {
+            assert_eq!(fold_whitespace(raw), want, "{raw:?}");
+            let words: Vec<&str> = raw.split_whitespace().collect();
+            assert_eq!(fold_whitespace(raw), words.join(" "));
+        }
+        let mut out = String::from("A.");
+        push_folded(&mut out, "  B.  ");
+        push_folded(&mut out, " ");
+        assert_eq!(out, "A. B.");
+    }
+}

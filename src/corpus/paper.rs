@@ -1,0 +1,153 @@
+//! A paper ready to show, and its author names.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::{Abstract, PaperId};
+
+/// One paper, ready to show: every text field sanitized.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Paper {
+    /// Stable identity.
+    pub id: PaperId,
+    /// The title, given or derived (may hold light markup when given).
+    pub title: String,
+    /// True when the title was derived from the abstract.
+    pub title_derived: bool,
+    /// The abstract (paragraphs separated by `\n\n`); empty when the record
+    /// had none.
+    pub abstract_text: Abstract,
+    /// The list the paper came from (a header line, or the file name),
+    /// shared by the papers of a list.
+    pub source: Arc<str>,
+    /// Position in its list, from 0.
+    pub position: u32,
+    /// Author names as written.
+    pub authors: Authors,
+    /// Publication year.
+    pub year: Option<i32>,
+    /// Journal, conference or venue.
+    pub venue: Option<String>,
+    /// Links given by the record (URLs and the DOI's link); see
+    /// [`Paper::links`].
+    pub record_links: Vec<String>,
+    /// Further lists that held the same paper.
+    pub also_in: Vec<Arc<str>>,
+    /// The id this paper had before its reader read the one it has now
+    /// (see [`Record::former_id`]).
+    pub former_id: Option<PaperId>,
+}
+
+impl Paper {
+    /// The paper's links: the record's, then the arXiv abstract page when
+    /// the id is an arXiv one (unless the record's last link is that).
+    pub fn links(&self) -> Vec<String> {
+        let mut links = self.record_links.clone();
+        if let Some(a) = self.id.as_str().strip_prefix("arxiv:") {
+            let abs = format!("https://arxiv.org/abs/{a}");
+            if links.last() != Some(&abs) {
+                links.push(abs);
+            }
+        }
+        links
+    }
+}
+
+/// Author names (none blank; a paper's are sanitized), kept as one
+/// string, the names separated by a control character that sanitizing
+/// never leaves in a name: one allocation a paper rather than one a name
+/// and one for the list (the arXiv snapshot has about five names a
+/// paper).
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Authors(Box<str>);
+
+/// Between two names in [`Authors`].
+pub(crate) const NAME_SEP: char = '\u{1F}';
+
+impl Authors {
+    /// Names already joined by [`NAME_SEP`], none blank.
+    pub(crate) fn from_joined(joined: String) -> Authors {
+        Authors(joined.into())
+    }
+
+    /// The names in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> + Clone {
+        self.0.split(NAME_SEP).filter(|n| !n.is_empty())
+    }
+
+    /// The number of names.
+    pub fn len(&self) -> usize {
+        if self.0.is_empty() {
+            0
+        } else {
+            self.0.matches(NAME_SEP).count() + 1
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The names joined by `sep`.
+    pub fn join(&self, sep: &str) -> String {
+        self.iter().collect::<Vec<_>>().join(sep)
+    }
+}
+
+impl<S: AsRef<str>> FromIterator<S> for Authors {
+    /// Blank names are left out; a name holding the separator (which
+    /// sanitized text never does) has it as a space.
+    fn from_iter<I: IntoIterator<Item = S>>(names: I) -> Self {
+        let mut all = String::new();
+        for name in names {
+            let name = name.as_ref();
+            if name.trim().is_empty() {
+                continue;
+            }
+            if !all.is_empty() {
+                all.push(NAME_SEP);
+            }
+            all.extend(name.chars().map(|c| if c == NAME_SEP { ' ' } else { c }));
+        }
+        Authors(all.into())
+    }
+}
+
+impl std::ops::Index<usize> for Authors {
+    type Output = str;
+
+    /// Name `i` (panics past the last, as a list does).
+    fn index(&self, i: usize) -> &str {
+        self.iter().nth(i).expect("an author's index past the last")
+    }
+}
+
+impl<T: AsRef<str>> PartialEq<[T]> for Authors {
+    fn eq(&self, other: &[T]) -> bool {
+        self.iter().eq(other.iter().map(AsRef::as_ref))
+    }
+}
+
+impl<T: AsRef<str>, const N: usize> PartialEq<[T; N]> for Authors {
+    fn eq(&self, other: &[T; N]) -> bool {
+        *self == other[..]
+    }
+}
+
+impl<T: AsRef<str>> PartialEq<Vec<T>> for Authors {
+    fn eq(&self, other: &Vec<T>) -> bool {
+        *self == other[..]
+    }
+}
+
+impl fmt::Debug for Authors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl serde::Serialize for Authors {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}

@@ -1,0 +1,512 @@
+//! The field types of a JSON paper object: each accepts any JSON value
+//! and makes what it can of it (a year as a number or a string, authors as
+//! a string, a list of strings or of objects, `null` anywhere), borrowing
+//! from the input where it can.
+
+use std::borrow::Cow;
+use std::marker::PhantomData;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+use crate::corpus::NAME_SEP;
+use crate::corpus::fields::{plausible_year, split_names, year_in};
+use crate::corpus::fold::{fold_whitespace, folded, push_folded};
+use crate::corpus::json_string::plain_json_string;
+
+/// A JSON number as the parser gave it.
+#[derive(Clone, Copy)]
+pub(super) enum Num {
+    U(u64),
+    I(i64),
+    F(f64),
+}
+
+/// A field type that accepts any JSON value and makes what it can of it;
+/// values of a kind it has no use for read as its default.
+pub(super) trait Lenient<'a>: Default {
+    fn from_text(text: Cow<'a, str>) -> Self {
+        let _ = text;
+        Self::default()
+    }
+
+    /// A string that had escapes, so it lives in the parser's scratch
+    /// buffer only.
+    fn from_transient(text: &str) -> Self {
+        Self::from_text(Cow::Owned(text.to_owned()))
+    }
+
+    fn from_number(n: Num) -> Self {
+        let _ = n;
+        Self::default()
+    }
+
+    fn from_seq<'de: 'a, A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Self::default())
+    }
+
+    fn from_map<'de: 'a, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Self::default())
+    }
+}
+
+pub(super) struct LenientVisitor<T>(PhantomData<T>);
+
+impl<'de: 'a, 'a, T: Lenient<'a>> Visitor<'de> for LenientVisitor<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<T, E> {
+        Ok(T::default())
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<T, E> {
+        Ok(T::from_number(Num::I(v)))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
+        Ok(T::from_number(Num::U(v)))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<T, E> {
+        Ok(T::from_number(Num::F(v)))
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<T, E> {
+        Ok(T::from_text(Cow::Borrowed(v)))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+        Ok(T::from_transient(v))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<T, E> {
+        Ok(T::from_text(Cow::Owned(v)))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<T, E> {
+        Ok(T::default())
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<T, E> {
+        Ok(T::default())
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<T, A::Error> {
+        T::from_seq(seq)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+        T::from_map(map)
+    }
+}
+
+macro_rules! deserialize_leniently {
+    ($($ty:ident),*) => {$(
+        impl<'de: 'a, 'a> Deserialize<'de> for $ty<'a> {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                d.deserialize_any(LenientVisitor(PhantomData))
+            }
+        }
+    )*};
+}
+
+deserialize_leniently!(Text, JsonAuthors, AuthorName, Urls, ExternalIds);
+
+/// A field that may be left in the file: a plain string (see
+/// [`plain_json_string`]) as written, quotes and escapes included; any
+/// other value as a [`Text`].
+pub(super) enum MaybePlain<'a> {
+    Plain(&'a str),
+    Text(Text<'a>),
+}
+
+impl Default for MaybePlain<'_> {
+    fn default() -> Self {
+        MaybePlain::Text(Text::Missing)
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for MaybePlain<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = <&'de serde_json::value::RawValue>::deserialize(d)?.get();
+        if plain_json_string(raw) {
+            return Ok(MaybePlain::Plain(raw));
+        }
+        serde_json::from_str(raw)
+            .map(MaybePlain::Text)
+            .map_err(de::Error::custom)
+    }
+}
+
+impl<'de> Deserialize<'de> for Year {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(LenientVisitor(PhantomData))
+    }
+}
+
+/// An object key, borrowed from the input when it has no escapes.
+pub(super) struct Key<'a>(pub(super) Cow<'a, str>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Key<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct KeyVisitor<'a>(PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for KeyVisitor<'a> {
+            type Value = Key<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'a>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'a>, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Key<'a>, E> {
+                Ok(Key(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(KeyVisitor(PhantomData))
+    }
+}
+
+/// A text field: a string, a number written as text, the first non-blank
+/// text of a list (Crossref writes `"title": ["…"]`), or an object's
+/// `name` (Semantic Scholar writes `"journal": {"name": "…"}`). Strings
+/// without escapes stay borrowed until used; others are folded at once,
+/// so each is copied only once.
+#[derive(Default)]
+pub(super) enum Text<'a> {
+    #[default]
+    Missing,
+    Raw(&'a str),
+    Folded(String),
+}
+
+impl<'a> Lenient<'a> for Text<'a> {
+    fn from_text(text: Cow<'a, str>) -> Self {
+        match text {
+            Cow::Borrowed(s) => Text::Raw(s),
+            Cow::Owned(s) => Text::from_transient(&s),
+        }
+    }
+
+    fn from_transient(text: &str) -> Self {
+        Text::Folded(fold_whitespace(text))
+    }
+
+    fn from_number(n: Num) -> Self {
+        Text::Folded(match n {
+            Num::U(v) => v.to_string(),
+            Num::I(v) => v.to_string(),
+            Num::F(v) => v.to_string(),
+        })
+    }
+
+    fn from_seq<'de: 'a, A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+        let mut found = Text::Missing;
+        while let Some(t) = seq.next_element::<Text<'a>>()? {
+            if found.is_blank() && !t.is_blank() {
+                found = t;
+            }
+        }
+        Ok(found)
+    }
+
+    fn from_map<'de: 'a, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut found = Text::Missing;
+        while let Some(Key(key)) = map.next_key::<Key<'a>>()? {
+            if key == "name" && found.is_blank() {
+                found = map.next_value::<Text<'a>>()?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(found)
+    }
+}
+
+impl Text<'_> {
+    pub(super) fn is_blank(&self) -> bool {
+        match self {
+            Text::Missing => true,
+            Text::Raw(s) => s.trim().is_empty(),
+            Text::Folded(s) => s.is_empty(),
+        }
+    }
+
+    /// The text with whitespace folded, `None` when blank.
+    pub(super) fn into_folded(self) -> Option<String> {
+        match self {
+            Text::Missing => None,
+            Text::Raw(s) => folded(s),
+            Text::Folded(s) => Some(s).filter(|s| !s.is_empty()),
+        }
+    }
+
+    /// Appends the folded text to `out` (see [`push_folded`]).
+    pub(super) fn push_to(&self, out: &mut String) {
+        match self {
+            Text::Missing => {}
+            Text::Raw(s) => push_folded(out, s),
+            Text::Folded(s) => push_folded(out, s),
+        }
+    }
+}
+
+/// The first of `texts` that is not blank, folded.
+pub(super) fn first_text<'a, const N: usize>(texts: [Text<'a>; N]) -> Option<String> {
+    texts.into_iter().find_map(Text::into_folded)
+}
+
+/// A year: a number, the first four-digit run of a string, the first year
+/// in a list, or an object's `date-parts` / `raw` / `literal` / `year` /
+/// `created` / `date-time` / `date` (CSL-JSON dates, arXiv versions).
+#[derive(Default, Clone, Copy)]
+pub(super) struct Year(pub(super) Option<i32>);
+
+impl<'a> Lenient<'a> for Year {
+    fn from_text(text: Cow<'a, str>) -> Self {
+        Year(year_in(&text))
+    }
+
+    fn from_transient(text: &str) -> Self {
+        Year(year_in(text))
+    }
+
+    fn from_number(n: Num) -> Self {
+        Year(match n {
+            Num::U(v) => i64::try_from(v).ok().and_then(plausible_year),
+            Num::I(v) => plausible_year(v),
+            Num::F(v) if v.fract() == 0.0 && v.abs() < 1e6 => plausible_year(v as i64),
+            Num::F(_) => None,
+        })
+    }
+
+    fn from_seq<'de: 'a, A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+        let mut found = None;
+        while let Some(Year(y)) = seq.next_element::<Year>()? {
+            found = found.or(y);
+        }
+        Ok(Year(found))
+    }
+
+    fn from_map<'de: 'a, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut found = None;
+        while let Some(Key(key)) = map.next_key::<Key<'a>>()? {
+            match &*key {
+                "date-parts" | "raw" | "literal" | "year" | "created" | "date-time" | "date" => {
+                    found = found.or(map.next_value::<Year>()?.0);
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(Year(found))
+    }
+}
+
+/// Author names: one string of names (kept whole until needed, see
+/// [`split_names`]), or a list of names, arXiv's parsed triples
+/// `["Last", "First", "Jr"]`, or objects (see [`AuthorName`]). A list is
+/// written straight into one string, the names joined as
+/// [`Authors`](crate::corpus::Authors) keeps them: no string a name.
+#[derive(Default)]
+pub(super) enum JsonAuthors<'a> {
+    #[default]
+    None,
+    Joined(Cow<'a, str>),
+    List(String),
+}
+
+impl<'a> Lenient<'a> for JsonAuthors<'a> {
+    fn from_text(text: Cow<'a, str>) -> Self {
+        JsonAuthors::Joined(text)
+    }
+
+    fn from_seq<'de: 'a, A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+        let (mut all, mut name) = NAMES.take();
+        let mut result = Ok(());
+        loop {
+            match seq.next_element::<AuthorName<'a>>() {
+                Ok(Some(author)) => author.push_to(&mut all, &mut name),
+                Ok(None) => break,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        // Made to size, once.
+        let list = JsonAuthors::List(all.as_str().into());
+        all.clear();
+        NAMES.set((all, name));
+        result.map(|()| list)
+    }
+
+    fn from_map<'de: 'a, A: MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
+        let (mut all, mut name) = (String::new(), String::new());
+        AuthorName::from_map(map)?.push_to(&mut all, &mut name);
+        Ok(JsonAuthors::List(all))
+    }
+}
+
+thread_local! {
+    /// Room to write a list of names and one name in, kept between papers
+    /// so that a list is written without growing a string name by name.
+    static NAMES: std::cell::Cell<(String, String)> = const {
+        std::cell::Cell::new((String::new(), String::new()))
+    };
+}
+
+impl JsonAuthors<'_> {
+    pub(super) fn into_authors(self) -> crate::corpus::Authors {
+        match self {
+            JsonAuthors::None => crate::corpus::Authors::default(),
+            JsonAuthors::Joined(s) => split_names(&s).into_iter().collect(),
+            JsonAuthors::List(all) => crate::corpus::Authors::from_joined(all),
+        }
+    }
+}
+
+/// One author: a string, an arXiv triple `["Last", "First", "Jr", …]`
+/// (later items, affiliations, are dropped), or an object with `name` /
+/// `literal` / `display_name` / `fullName` or `given` + `family` /
+/// `firstName` + `lastName`. Its parts, in the order they are written in.
+#[derive(Default)]
+pub(super) struct AuthorName<'a>([Text<'a>; 3]);
+
+impl AuthorName<'_> {
+    /// Appends the name (the parts' folded words joined by spaces) to the
+    /// names in `all`, unless it is blank; `name` is room to write it in.
+    pub(super) fn push_to(&self, all: &mut String, name: &mut String) {
+        name.clear();
+        for part in &self.0 {
+            part.push_to(name);
+        }
+        if name.is_empty() {
+            return;
+        }
+        if !all.is_empty() {
+            all.push(NAME_SEP);
+        }
+        if name.contains(NAME_SEP) {
+            all.push_str(&name.replace(NAME_SEP, " "));
+        } else {
+            all.push_str(name);
+        }
+    }
+}
+
+impl<'a> Lenient<'a> for AuthorName<'a> {
+    fn from_text(text: Cow<'a, str>) -> Self {
+        AuthorName([Text::from_text(text), Text::Missing, Text::Missing])
+    }
+
+    fn from_transient(text: &str) -> Self {
+        AuthorName([Text::from_transient(text), Text::Missing, Text::Missing])
+    }
+
+    fn from_seq<'de: 'a, A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+        let [mut last, mut first, mut suffix] = [Text::Missing, Text::Missing, Text::Missing];
+        let mut i = 0;
+        while let Some(t) = seq.next_element::<Text<'a>>()? {
+            match i {
+                0 => last = t,
+                1 => first = t,
+                2 => suffix = t,
+                _ => {}
+            }
+            i += 1;
+        }
+        Ok(AuthorName([first, last, suffix]))
+    }
+
+    fn from_map<'de: 'a, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let [mut whole, mut given, mut family] = [Text::Missing, Text::Missing, Text::Missing];
+        while let Some(Key(key)) = map.next_key::<Key<'a>>()? {
+            let slot = match &*key {
+                "name" | "literal" | "display_name" | "full_name" | "fullName" => &mut whole,
+                "given" | "firstName" | "first_name" => &mut given,
+                "family" | "lastName" | "last_name" => &mut family,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                    continue;
+                }
+            };
+            let text = map.next_value::<Text<'a>>()?;
+            if slot.is_blank() {
+                *slot = text;
+            }
+        }
+        Ok(if whole.is_blank() {
+            AuthorName([given, family, Text::Missing])
+        } else {
+            AuthorName([whole, Text::Missing, Text::Missing])
+        })
+    }
+}
+
+/// URLs: a string, a list, or objects' `url` / `URL` / `href` / `oa_url`
+/// (OpenAlex's `open_access`, Semantic Scholar's `openAccessPdf`).
+#[derive(Default)]
+pub(super) struct Urls<'a>(pub(super) Vec<Cow<'a, str>>);
+
+impl<'a> Lenient<'a> for Urls<'a> {
+    fn from_text(text: Cow<'a, str>) -> Self {
+        Urls(vec![text])
+    }
+
+    fn from_seq<'de: 'a, A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+        let mut all = Vec::new();
+        while let Some(Urls(u)) = seq.next_element::<Urls<'a>>()? {
+            all.extend(u);
+        }
+        Ok(Urls(all))
+    }
+
+    fn from_map<'de: 'a, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut all = Vec::new();
+        while let Some(Key(key)) = map.next_key::<Key<'a>>()? {
+            if matches!(&*key, "url" | "URL" | "href" | "oa_url") {
+                all.extend(map.next_value::<Urls<'a>>()?.0);
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(Urls(all))
+    }
+}
+
+/// Semantic Scholar's `externalIds`: `ArXiv` and `DOI`.
+#[derive(Default)]
+pub(super) struct ExternalIds<'a> {
+    pub(super) arxiv: Text<'a>,
+    pub(super) doi: Text<'a>,
+}
+
+impl<'a> Lenient<'a> for ExternalIds<'a> {
+    fn from_map<'de: 'a, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut ids = ExternalIds::default();
+        while let Some(Key(key)) = map.next_key::<Key<'a>>()? {
+            match &*key {
+                "ArXiv" | "arXiv" | "arxiv" => ids.arxiv = map.next_value()?,
+                "DOI" | "doi" => ids.doi = map.next_value()?,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(ids)
+    }
+}

@@ -1,0 +1,157 @@
+//! What a format reader finds: [`Record`]s of raw fields, and how a record
+//! becomes a [`Paper`] (sanitized, with an id and, when it has no title, a
+//! derived one).
+
+use std::sync::Arc;
+
+use super::{Abstract, Authors, Paper, PaperId, content_hash, json_string, title};
+use crate::text::sanitize;
+
+/// A record as a format reader found it: raw, unsanitized fields.
+#[derive(Clone, Default, Debug)]
+pub struct Record {
+    /// The title, if the record gives one.
+    pub title: Option<String>,
+    /// The abstract, if any.
+    pub abstract_text: Option<String>,
+    /// Author names.
+    pub authors: Authors,
+    /// Year.
+    pub year: Option<i32>,
+    /// Venue.
+    pub venue: Option<String>,
+    /// Explicit URLs.
+    pub urls: Vec<String>,
+    /// An arXiv identifier.
+    pub arxiv: Option<String>,
+    /// A DOI.
+    pub doi: Option<String>,
+    /// The line the record starts on (1-based), for messages.
+    pub line: usize,
+    /// The id the paper had before the reader learnt to read the one it
+    /// has now (an arXiv id found where it used to be missed): marks
+    /// kept under it are moved to the new one. `None` for most records.
+    pub former_id: Option<PaperId>,
+}
+
+impl Record {
+    /// Sanitizes the record and gives it an id and, when it has no title, a
+    /// derived one. `source` is the list's (sanitized) name. `None` when the
+    /// record has neither title nor abstract.
+    pub fn into_paper(self, source: &Arc<str>, position: u32) -> Option<Paper> {
+        self.into_paper_deferring(source, position, None)
+    }
+
+    /// [`Record::into_paper`] for a record whose abstract was left in its
+    /// file (the record has none): `deferred` is it, with the JSON string
+    /// it is there. The string is decoded only where the paper needs its
+    /// text now: for an id hashed from it, or a title derived from it.
+    pub fn into_paper_deferring(
+        mut self,
+        source: &Arc<str>,
+        position: u32,
+        deferred: Option<(Abstract, &str)>,
+    ) -> Option<Paper> {
+        let mut deferred = deferred;
+        let decode = |text: &mut Option<String>, deferred: &mut Option<(Abstract, &str)>| {
+            if let Some((_, raw)) = deferred.take() {
+                *text = json_string::string_folded(raw);
+            }
+        };
+        let empty = |s: &Option<String>| s.as_deref().is_none_or(|t| t.trim().is_empty());
+        // A deferred abstract is never empty.
+        if deferred.is_none() && empty(&self.title) && empty(&self.abstract_text) {
+            return None;
+        }
+        let has = |s: &Option<String>| s.as_deref().is_some_and(|s| !s.trim().is_empty());
+        if !has(&self.arxiv) && !has(&self.doi) {
+            decode(&mut self.abstract_text, &mut deferred);
+        }
+        let arxiv = self
+            .arxiv
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty());
+        let doi = self.doi.as_deref().map(str::trim).filter(|s| !s.is_empty());
+        let id = match (arxiv, doi) {
+            (Some(a), _) => PaperId::arxiv(&sanitize::line(a)),
+            (None, Some(d)) => PaperId::doi(&sanitize::line(d)),
+            (None, None) => PaperId::from_hash(content_hash(
+                self.title.as_deref(),
+                self.abstract_text.as_deref().unwrap_or(""),
+            )),
+        };
+        // The raw text is no longer needed: sanitize it in place.
+        let given = self
+            .title
+            .take()
+            .map(sanitize::line_owned)
+            .filter(|t| !t.is_empty());
+        if given.is_none() {
+            decode(&mut self.abstract_text, &mut deferred);
+        }
+        let abstract_text = match deferred {
+            Some((text, _)) => text,
+            None => self
+                .abstract_text
+                .take()
+                .map(sanitize::block_owned)
+                .unwrap_or_default()
+                .into(),
+        };
+        if given.is_none() && abstract_text.is_empty() {
+            return None;
+        }
+        let mut links: Vec<String> = self
+            .urls
+            .iter()
+            .map(|u| sanitize::line(u))
+            .filter(|u| u.starts_with("http://") || u.starts_with("https://"))
+            .collect();
+        if let Some(d) = doi {
+            links.push(format!("https://doi.org/{}", sanitize::line(d)));
+        }
+        // The arXiv link is made from the id when asked for (see
+        // `Paper::links`): a million papers need not keep a million.
+        links.dedup();
+        let (title, title_derived) = match given {
+            Some(t) => (t, false),
+            None => (title::derive(&abstract_text.text()), true),
+        };
+        Some(Paper {
+            id,
+            title,
+            title_derived,
+            abstract_text,
+            source: source.clone(),
+            position,
+            // Kept as they are when every name is clean (the common case).
+            authors: if self.authors.iter().all(|a| sanitize::line(a) == a) {
+                self.authors
+            } else {
+                self.authors.iter().map(sanitize::line).collect()
+            },
+            year: self.year,
+            venue: self
+                .venue
+                .as_deref()
+                .map(sanitize::line)
+                .filter(|v| !v.is_empty()),
+            record_links: links,
+            also_in: Vec::new(),
+            former_id: self.former_id,
+        })
+    }
+}
+
+/// What a format reader found in one input: the list's name if the input
+/// names one, the records in input order, and what it had to skip.
+#[derive(Debug, Default)]
+pub struct Parsed {
+    /// The list's name, when the input gives one (a text file's header).
+    pub header: Option<String>,
+    /// The records, in input order.
+    pub records: Vec<Record>,
+    /// Records that could not be read: (1-based line, reason).
+    pub skipped: Vec<(usize, String)>,
+}
