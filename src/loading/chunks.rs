@@ -7,7 +7,6 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::input::{Source, too_big, utf8_lossy};
-use super::stream::Keep;
 use super::{Format, Input, Options};
 use crate::corpus::abstracts::{Abstract, FileText};
 use crate::corpus::{Paper, Record, id_key, json, text};
@@ -22,6 +21,17 @@ fn parse_threads() -> usize {
     std::thread::available_parallelism()
         .map_or(2, |n| n.get())
         .clamp(1, 8)
+}
+
+/// What a load hands on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Keep {
+    /// Papers.
+    Papers,
+    /// Papers, made ready for the matcher.
+    Prepared,
+    /// Only titles and ids, where the format allows ([`Event::Titles`](super::Event::Titles)).
+    Titles,
 }
 
 /// A parsed piece of input: papers (or only their titles), their dedup

@@ -25,10 +25,11 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
+use self::chunks::Keep;
 pub use self::input::{decode, size};
 use self::input::{expand, open_head};
+use self::stream::stream_keeping;
 pub use self::stream::{Event, expected_papers};
-use self::stream::{Keep, stream_keeping};
 use crate::corpus::Corpus;
 pub use crate::corpus::Format;
 pub use crate::corpus::readers::{detect, parse};

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::chunks::{self, Chunk};
+use super::chunks::{self, Chunk, Keep};
 use super::input::{HEAD, decode, expand, open_head, too_big};
 use super::{BUNDLED, Format, Input, Options, Report, detect, parse};
 use crate::corpus::{Batch, Dedup, Paper, Parsed, id_key};
@@ -229,17 +229,6 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> Report {
         ));
     }
     report
-}
-
-/// What a load hands on.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum Keep {
-    /// Papers.
-    Papers,
-    /// Papers, made ready for the matcher.
-    Prepared,
-    /// Only titles and ids, where the format allows ([`Event::Titles`]).
-    Titles,
 }
 
 /// [`stream`](fn@super::stream), keeping what `keep` says.
