@@ -92,8 +92,9 @@ fn code_lines(text: &str) -> Vec<&str> {
     out
 }
 
-/// The module paths a line names: `crate::a::b` and, resolved against
-/// `here`, `super::a`. Only the first two segments count.
+/// The paths a line names: `crate::a::b` and, resolved against `here`,
+/// `super::a`, up to the first segment that is not a lower-case name (a
+/// type, a brace). The tail may name an item rather than a module.
 fn named_modules(line: &str, here: &[String]) -> Vec<Vec<String>> {
     let code = match line.find("//") {
         Some(i) if !line[..i].contains('"') => &line[..i],
@@ -131,9 +132,6 @@ fn named_modules(line: &str, here: &[String]) -> Vec<Vec<String>> {
                     break;
                 }
                 path.push(name);
-                if path.len() == 2 {
-                    break;
-                }
             }
             if !path.is_empty() {
                 out.push(path);
@@ -251,23 +249,30 @@ fn the_lower_layers_know_nothing_of_the_terminal_or_the_command_line() {
 
 #[test]
 fn the_modules_inside_a_layer_form_no_circle() {
-    // Edges between second-level modules of the same top-level module
-    // (corpus::readers -> corpus::fields), found from `crate::` and
-    // `super::` paths.
+    // Edges between modules (files) that are neither inside the other
+    // (corpus::readers::json -> corpus::fields), found from `crate::` and
+    // `super::` paths, each cut to the longest module it names.
+    let sources = read_sources();
+    let modules: BTreeSet<Vec<String>> = sources.iter().map(|s| s.module.clone()).collect();
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for s in read_sources() {
-        if s.module.len() < 2 {
+    for s in &sources {
+        if s.module.is_empty() {
             continue;
         }
-        let me = s.module[..2].join("::");
+        let me = s.module.join("::");
         for line in code_lines(&s.text) {
-            for named in named_modules(line, &s.module) {
-                if named.len() == 2 && named[0] == s.module[0] {
-                    let them = named.join("::");
-                    if them != me {
-                        edges.entry(me.clone()).or_default().insert(them);
-                    }
+            for mut named in named_modules(line, &s.module) {
+                while !named.is_empty() && !modules.contains(&named) {
+                    named.pop();
                 }
+                let inside = |a: &[String], b: &[String]| a.len() <= b.len() && b[..a.len()] == *a;
+                if named.is_empty() || inside(&named, &s.module) || inside(&s.module, &named) {
+                    continue;
+                }
+                edges
+                    .entry(me.clone())
+                    .or_default()
+                    .insert(named.join("::"));
             }
         }
     }
@@ -333,8 +338,16 @@ fn the_path_reader_sees_imports() {
         vec![vec!["search".to_string()]]
     );
     assert_eq!(
+        named_modules("use super::super::text::markup::render;", &here)[0].join("::"),
+        "text::markup::render"
+    );
+    assert_eq!(
         named_modules("use super::fields::arxiv_id;", &here),
-        vec![vec!["corpus".to_string(), "fields".to_string()]]
+        vec![vec![
+            "corpus".to_string(),
+            "fields".to_string(),
+            "arxiv_id".to_string()
+        ]]
     );
     assert_eq!(
         named_modules("let x = crate::app::App::new(); // crate::ui", &here),

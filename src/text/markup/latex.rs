@@ -1,7 +1,7 @@
 //! LaTeX in text mode: backslash commands (styles, links, accents,
-//! symbols, scripts in text), old-style font switches in groups, dashes,
-//! and the brace arguments the math reader shares.
+//! symbols, scripts in text), old-style font switches in groups, dashes.
 
+use super::braces::{brace_arg, command_name};
 use super::math::math;
 use super::{Emphasis, Rich, inline, plain};
 use crate::text::symbols;
@@ -25,47 +25,6 @@ pub(super) fn switch(group: &str) -> (&str, Emphasis) {
     };
     let rest = &after[name.len()..];
     (rest.strip_prefix(' ').unwrap_or(rest), style)
-}
-
-/// Given text starting with `{`, the byte offset of its matching `}`.
-pub(super) fn matching_brace(s: &str) -> Option<usize> {
-    let bytes = s.as_bytes();
-    if bytes.first() != Some(&b'{') {
-        return None;
-    }
-    let mut level = 0usize;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 1,
-            b'{' => level += 1,
-            b'}' => {
-                level -= 1;
-                if level == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
-/// Reads one `{…}` argument after optional spaces: (inner text, bytes used).
-pub(super) fn brace_arg(s: &str) -> Option<(&str, usize)> {
-    let skipped = s.len() - s.trim_start_matches([' ', '\n']).len();
-    let t = &s[skipped..];
-    let close = matching_brace(t)?;
-    Some((&t[1..close], skipped + close + 1))
-}
-
-pub(super) fn command_name(s: &str) -> &str {
-    let end = s
-        .char_indices()
-        .find(|(_, c)| !c.is_ascii_alphabetic())
-        .map_or(s.len(), |(i, _)| i);
-    &s[..end]
 }
 
 /// A backslash in text mode. Returns the bytes consumed.

@@ -2,7 +2,7 @@
 //! would show them, commands to symbols, scripts to Unicode where every
 //! character has a form, fractions and roots written out on one line.
 
-use super::latex::{brace_arg, command_name, matching_brace};
+use super::braces::{brace_arg, command_name, matching_brace};
 use super::{Emphasis, MAX_DEPTH, Rich, inline, prev_char};
 use crate::text::symbols;
 

@@ -12,11 +12,13 @@
 //! commands, groups, dashes), `math` (`$…$` and its kin) and `markdown`
 //! (emphasis, links, URLs, code spans).
 
+mod braces;
 mod latex;
 mod markdown;
 mod math;
 
-use latex::{command, dashes, matching_brace, switch};
+use braces::matching_brace;
+use latex::{command, dashes, switch};
 pub use markdown::url_len;
 use markdown::{angle_link, backtick, bare_url, markdown_emphasis, markdown_link};
 use math::dollar;
