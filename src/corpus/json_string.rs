@@ -43,12 +43,38 @@ pub fn plain_json_string(raw: &str) -> bool {
 }
 
 /// A JSON string (quotes included) as the text a record has of it: its
-/// whitespace folded, `None` when blank or not a string.
+/// whitespace folded, `None` when blank or not a string. Decoded once:
+/// borrowed from `raw` when it has no escapes, decoded when it has (most
+/// abstracts of the arXiv snapshot have a `\n`), never parsed twice.
 pub fn string_folded(raw: &str) -> Option<String> {
-    match serde_json::from_str::<&str>(raw) {
-        // No escapes: the text is the input's.
-        Ok(s) => folded(s),
-        Err(_) => folded(&serde_json::from_str::<String>(raw).ok()?),
+    use serde::Deserializer;
+    let mut de = serde_json::Deserializer::from_str(raw);
+    let text = de.deserialize_str(StrVisitor).ok()?;
+    de.end().ok()?;
+    folded(&text)
+}
+
+/// Takes a JSON string as it comes: borrowed when the input holds it as
+/// is, owned when escapes had to be decoded.
+struct StrVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrVisitor {
+    type Value = std::borrow::Cow<'de, str>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(std::borrow::Cow::Borrowed(v))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(std::borrow::Cow::Owned(v.to_owned()))
+    }
+
+    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(std::borrow::Cow::Owned(v))
     }
 }
 
@@ -57,6 +83,18 @@ mod tests {
     use super::*;
     use crate::text::sanitize;
     use proptest::prelude::*;
+
+    #[test]
+    fn strings_are_decoded_and_folded() {
+        assert_eq!(string_folded(r#"" a  b ""#).as_deref(), Some("a b"));
+        assert_eq!(
+            string_folded(r#""Line one\nline  two \"q\" \u00e9""#).as_deref(),
+            Some("Line one line two \"q\" é")
+        );
+        assert_eq!(string_folded(r#"" \n ""#), None);
+        assert_eq!(string_folded("12"), None);
+        assert_eq!(string_folded(r#""a" x"#), None);
+    }
 
     #[test]
     fn plain_strings() {
