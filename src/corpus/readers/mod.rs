@@ -8,7 +8,7 @@
 //!
 //! Adding a format is one file and one line:
 //!
-//! ```ignore
+//! ```text
 //! // readers/endnote.rs
 //! pub struct Endnote;
 //!
