@@ -180,6 +180,8 @@ impl Entry {
             urls,
             arxiv,
             doi: self.doi.as_deref().and_then(doi),
+            key: None,
+            volume: None,
             line: self.line,
             former_id: None,
         }

@@ -317,6 +317,8 @@ impl Columns {
             urls,
             arxiv,
             doi,
+            key: None,
+            volume: None,
             line: row.line,
             former_id: None,
         }

@@ -1,0 +1,173 @@
+//! Hostile and unusual records: a broken record costs that record alone,
+//! different records stay different papers even when their title and
+//! abstract agree, and crawler CSV rows split by unquoted commas are put
+//! back together where their typed columns allow one way only.
+
+use std::path::Path;
+
+use paperboat::loading::{Input, Loaded, Options, Report, load};
+
+/// Loads `text` as a file named `name`.
+fn load_as(name: &str, text: &str) -> (Loaded, Report) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    let loaded = load(&[Input::Path(path)], &Options::default()).unwrap();
+    let report = loaded.reports[0].clone();
+    (loaded, report)
+}
+
+fn ids(loaded: &Loaded) -> Vec<String> {
+    loaded
+        .corpus
+        .papers
+        .iter()
+        .map(|p| p.id.as_str().to_string())
+        .collect()
+}
+
+fn titles(loaded: &Loaded) -> Vec<String> {
+    loaded
+        .corpus
+        .papers
+        .iter()
+        .map(|p| p.title.clone())
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// Distinct records stay distinct.
+
+const TWO_VOLUMES: &str = "@book{hist1, author = {Gibbon, Edward}, title = {The History of the Decline and Fall of the Roman Empire}, year = {1776}, volume = {1}}
+
+@book{hist2, author = {Gibbon, Edward}, title = {The History of the Decline and Fall of the Roman Empire}, year = {1776}, volume = {2}}
+";
+
+#[test]
+fn the_volumes_of_a_work_are_different_papers() {
+    let (loaded, report) = load_as("volumes.bib", TWO_VOLUMES);
+    assert_eq!(loaded.corpus.len(), 2, "{report}");
+    assert_eq!(report.repeated, 0);
+    let ids = ids(&loaded);
+    assert_ne!(ids[0], ids[1]);
+    // The first keeps the id a paper with this title had before: marks
+    // saved under it stay on it.
+    let (alone, _) = load_as("one.bib", TWO_VOLUMES.split("\n\n").next().unwrap());
+    assert_eq!(alone.corpus.papers[0].id.as_str(), ids[0]);
+    // Both are hash ids, shown short.
+    assert!(loaded.corpus.papers.iter().all(|p| p.id.is_hash()));
+}
+
+#[test]
+fn the_same_entry_repeated_is_one_paper_with_a_notice() {
+    let one = TWO_VOLUMES.split("\n\n").next().unwrap();
+    let (loaded, report) = load_as("twice.bib", &format!("{one}\n\n{one}\n"));
+    assert_eq!(loaded.corpus.len(), 1);
+    assert_eq!(report.repeated, 1);
+    assert!(
+        report.to_string().ends_with(", 1 listed already"),
+        "{report}"
+    );
+}
+
+#[test]
+fn same_authors_and_year_but_another_volume_is_another_paper() {
+    // No keys at all (JSON objects without `id`): the volume tells them
+    // apart; the same volume again is a repeat.
+    let text = r#"[
+  {"title": "Collected Papers", "author": [{"family": "Noether", "given": "Emmy"}], "issued": {"date-parts": [[1983]]}, "volume": "1"},
+  {"title": "Collected Papers", "author": [{"family": "Noether", "given": "Emmy"}], "issued": {"date-parts": [[1983]]}, "volume": "2"},
+  {"title": "Collected Papers", "author": [{"family": "Noether", "given": "Emmy"}], "issued": {"date-parts": [[1983]]}, "volume": "1"}
+]"#;
+    let (loaded, report) = load_as("noether.json", text);
+    assert_eq!(loaded.corpus.len(), 2, "{report}");
+    assert_eq!(report.repeated, 1);
+}
+
+#[test]
+fn csl_json_items_with_distinct_ids_are_distinct_papers() {
+    // A Zotero export: a reprint under its own item id, with the same
+    // title and abstract (and even the same authors and year).
+    let item = |id: &str| {
+        format!(
+            r#"{{"id": "{id}", "type": "book", "title": "On Growth and Form", "abstract": "Why living things have the shapes they have.", "author": [{{"family": "Thompson", "given": "D'Arcy"}}], "issued": {{"date-parts": [[1917]]}}}}"#
+        )
+    };
+    let text = format!(
+        "[{}, {}, {}, {}]",
+        item("http://zotero.org/users/1/items/AAAA1111"),
+        item("http://zotero.org/users/1/items/BBBB2222"),
+        item("http://zotero.org/users/1/items/CCCC3333"),
+        item("http://zotero.org/users/1/items/AAAA1111"),
+    );
+    let (loaded, report) = load_as("zotero.json", &text);
+    assert_eq!(loaded.corpus.len(), 3, "{report}");
+    assert_eq!(report.repeated, 1);
+    let ids = ids(&loaded);
+    assert!(ids[0] != ids[1] && ids[1] != ids[2] && ids[0] != ids[2]);
+    // Different titles are not touched: the first keeps its plain id.
+    let (alone, _) = load_as(
+        "one.json",
+        &format!("[{}]", item("http://zotero.org/users/1/items/AAAA1111")),
+    );
+    assert_eq!(alone.corpus.papers[0].id.as_str(), ids[0]);
+}
+
+#[test]
+fn ris_records_with_distinct_ids_are_distinct_papers() {
+    let rec = |id: &str| {
+        format!(
+            "TY  - JOUR\nID  - {id}\nTI  - Letter to the editor\nAU  - Smith, J.\nPY  - 2001\nER  - \n\n"
+        )
+    };
+    let text = format!("{}{}{}", rec("17"), rec("18"), rec("17"));
+    let (loaded, report) = load_as("letters.ris", &text);
+    assert_eq!(loaded.corpus.len(), 2, "{report}");
+    assert_eq!(report.repeated, 1);
+}
+
+#[test]
+fn records_with_an_arxiv_id_or_doi_are_one_paper_whatever_their_keys() {
+    let text = "@article{a1, title = {T}, author = {Lee, A.}, eprint = {2106.09685}, archivePrefix = {arXiv}}
+@article{a2, title = {T}, author = {Lee, Ann}, year = {2022}, eprint = {2106.09685}, archivePrefix = {arXiv}}
+@article{d1, title = {U}, doi = {10.1000/xyz}}
+@article{d2, title = {U}, doi = {10.1000/XYZ}, volume = {3}}
+";
+    let (loaded, report) = load_as("ids.bib", text);
+    assert_eq!(ids(&loaded), ["arxiv:2106.09685", "doi:10.1000/xyz"]);
+    assert_eq!(report.repeated, 2);
+}
+
+#[test]
+fn a_paper_in_two_files_is_one_paper_with_both_lists_whatever_its_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.bib");
+    let b = dir.path().join("b.bib");
+    std::fs::write(
+        &a,
+        "@article{smith2001, title = {A study}, author = {Smith, John}, year = {2001}}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &b,
+        "@article{Smith01a, title = {A study}, author = {John Smith}, year = {2001}}\n",
+    )
+    .unwrap();
+    let loaded = load(&[Input::Path(a), Input::Path(b)], &Options::default()).unwrap();
+    assert_eq!(loaded.corpus.len(), 1);
+    assert_eq!(loaded.corpus.papers[0].also_in.len(), 1);
+    assert_eq!(loaded.reports[1].repeated, 1);
+}
+
+#[test]
+fn the_examples_of_biblatex_keep_their_reprints_and_translations() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpora/biblatex_examples_plk.bib");
+    let loaded = load(&[Input::Path(path)], &Options::default()).unwrap();
+    assert_eq!(loaded.corpus.len(), 89);
+    assert_eq!(loaded.reports[0].repeated, 1);
+    let titles = titles(&loaded);
+    let count = |t: &str| titles.iter().filter(|x| *x == t).count();
+    assert_eq!(count("Information Theory and Statistics"), 3);
+    assert_eq!(count("The Rites of Passage"), 2);
+}
