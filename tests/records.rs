@@ -171,3 +171,41 @@ fn the_examples_of_biblatex_keep_their_reprints_and_translations() {
     assert_eq!(count("Information Theory and Statistics"), 3);
     assert_eq!(count("The Rites of Passage"), 2);
 }
+
+// ---------------------------------------------------------------------------
+// The smallest possible loss.
+
+#[test]
+fn a_lone_surrogate_in_a_json_array_costs_nothing_but_itself() {
+    let text = "[\n  {\"title\": \"First\", \"abstract\": \"Before \\ud800 after.\"},\n  {\"title\": \"Second\"},\n  {\"title\": \"Third\"}\n]\n";
+    let (loaded, report) = load_as("items.json", text);
+    assert_eq!(titles(&loaded), ["First", "Second", "Third"], "{report}");
+    assert!(report.clean(), "{report}");
+    let abs = loaded.corpus.papers[0].abstract_text.text();
+    assert_eq!(abs, "Before \u{fffd} after.");
+}
+
+#[test]
+fn a_lone_surrogate_in_json_lines_costs_nothing_but_itself() {
+    let text = "{\"title\": \"First\", \"abstract\": \"Before \\ud800 after.\"}\n{\"title\": \"Second\", \"abstract\": \"Plain.\"}\n";
+    let (loaded, report) = load_as("items.jsonl", text);
+    assert_eq!(titles(&loaded), ["First", "Second"], "{report}");
+    assert!(report.clean(), "{report}");
+    assert_eq!(
+        loaded.corpus.papers[0].abstract_text.text(),
+        "Before \u{fffd} after."
+    );
+}
+
+#[test]
+fn invalid_utf8_costs_the_bytes_alone() {
+    let mut bytes = b"{\"title\": \"Caf".to_vec();
+    bytes.push(0xff);
+    bytes.extend_from_slice(b"\"}\n{\"title\": \"Next\"}\n");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bytes.jsonl");
+    std::fs::write(&path, bytes).unwrap();
+    let loaded = load(&[Input::Path(path)], &Options::default()).unwrap();
+    assert_eq!(titles(&loaded), ["Caf\u{fffd}", "Next"]);
+    assert_eq!(loaded.reports[0].invalid_utf8, 1);
+}
