@@ -209,3 +209,63 @@ fn invalid_utf8_costs_the_bytes_alone() {
     assert_eq!(titles(&loaded), ["Caf\u{fffd}", "Next"]);
     assert_eq!(loaded.reports[0].invalid_utf8, 1);
 }
+
+// ---------------------------------------------------------------------------
+// Crawler CSV.
+
+#[test]
+fn crawler_csv_rows_split_by_commas_are_put_back_together() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/crawler_openreview_neurips_30.csv");
+    let loaded = load(&[Input::Path(path)], &Options::default()).unwrap();
+    let report = &loaded.reports[0];
+    assert_eq!(loaded.corpus.len(), 27, "{report}");
+    assert_eq!(report.repaired, 12);
+    assert_eq!(
+        report.skipped,
+        [
+            (
+                13,
+                "6 fields, header has 5: more than one way to join them back".to_string()
+            ),
+            (19, "6 fields, header has 5".to_string()),
+            (25, "6 fields, header has 5".to_string()),
+        ]
+    );
+    assert!(
+        report
+            .to_string()
+            .contains(": 27 papers, 12 rows repaired, 3 skipped (line 13: "),
+        "{report}"
+    );
+    let paper = |title: &str| {
+        loaded
+            .corpus
+            .papers
+            .iter()
+            .find(|p| p.title == title)
+            .unwrap_or_else(|| panic!("no paper {title:?}"))
+    };
+    // Commas in the title and in the abstract.
+    let p = paper("Memory, Attention, and Recurrence in State Space Models");
+    assert_eq!(p.authors, ["Julia Kowalski", "Ben Adeyemi"]);
+    assert_eq!(
+        p.abstract_text.text(),
+        "State space models, unlike attention, compress the past into a fixed state; we measure what they forget."
+    );
+    assert_eq!(p.links(), ["https://openreview.net/forum?id=Ma8Rs4Ny2N"]);
+    // Inner quotes left as they were written.
+    let p = paper("The \"Lottery Ticket\" Hypothesis at Scale");
+    assert!(
+        p.abstract_text
+            .text()
+            .contains("the \"critical\" early phase")
+    );
+    // The papers keep the rows' order.
+    let positions: Vec<u32> = loaded.corpus.papers.iter().map(|p| p.position).collect();
+    assert_eq!(positions, (0..27).collect::<Vec<_>>());
+    assert_eq!(
+        loaded.corpus.papers[1].title,
+        "Graphs, Trees, and Forests: A Unified View of Message Passing"
+    );
+}

@@ -169,4 +169,7 @@ pub struct Parsed {
     pub records: Vec<Record>,
     /// Records that could not be read: (1-based line, reason).
     pub skipped: Vec<(usize, String)>,
+    /// Records read only once put back together (CSV rows split by
+    /// unquoted commas).
+    pub repaired: usize,
 }

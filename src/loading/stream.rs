@@ -16,6 +16,7 @@ use crate::text::sanitize;
 /// Turns parsed records into papers, filling in the report.
 fn papers_of(input: &Input, parsed: Parsed, report: &mut Report) -> Vec<Paper> {
     let list: Arc<str> = sanitize::line(&parsed.header.unwrap_or_else(|| input.list_name())).into();
+    report.repaired += parsed.repaired;
     report.skipped.extend(
         parsed
             .skipped
@@ -259,7 +260,7 @@ pub(super) fn stream_keeping(
     for item in items {
         let report = match item {
             Ok(input) => stream_one(&input, opts, &mut sink),
-            Err(report) => report,
+            Err(report) => *report,
         };
         (sink.out)(Event::Report(report));
     }

@@ -26,8 +26,9 @@
 //!   publication;
 //! - DOI: doi, DI, DO (a `doi:` or doi.org prefix is stripped; a value that
 //!   is not `10.<digits>/…` is dropped), else a doi.org link;
-//! - links: url, urls, link, links, pdf url, pdf link, pdf, UR (http and
-//!   https only);
+//! - links: url, urls, link, links, pdf url, pdf link, pdf, UR, forum,
+//!   forum url, forum link (OpenReview's page of a paper; http and https
+//!   only);
 //! - arXiv id: arxiv, arxiv id, eprint, arxiv number; else an arXiv DOI or
 //!   arxiv.org link.
 //!
@@ -44,6 +45,13 @@
 //! load. Blank rows are ignored. A UTF-8 BOM is dropped; lines end with LF,
 //! CRLF or a lone CR. Lines are counted in the file itself, so quoted fields
 //! holding newlines keep later rows' line numbers right.
+//!
+//! **Rows split by unquoted commas.** A row with too many fields is put
+//! back together when the columns' values have shapes (a link, an id, a
+//! year, a decision, a list of names) that allow exactly one way of joining
+//! its extra fields back into its text columns (see `rejoin`); such rows are
+//! counted in [`Parsed::repaired`]. A row that allows several ways is
+//! reported as such.
 //!
 //! **Quotes.** CSV always honours `"` quoting. TSV often has none, and a
 //! title such as `"Externality" and the Coase theorem` would swallow the
@@ -75,6 +83,8 @@
 //! otherwise kept as written; sanitizing happens later, in
 //! [`Record::into_paper`].
 
+mod rejoin;
+
 use std::collections::HashSet;
 
 use unicode_width::UnicodeWidthStr;
@@ -83,6 +93,7 @@ use super::ris::fold;
 use super::{Format, Reader, head_lines};
 use crate::corpus::fields::{arxiv_in, doi, split_name_cell, year_in};
 use crate::corpus::{Parsed, Record};
+use rejoin::{Rejoined, Shapes};
 
 /// What a column holds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -185,7 +196,17 @@ const NAMES: &[(Role, &[&str])] = &[
     (
         Role::Url,
         &[
-            "url", "urls", "link", "links", "pdfurl", "pdflink", "pdf", "ur",
+            "url",
+            "urls",
+            "link",
+            "links",
+            "pdfurl",
+            "pdflink",
+            "pdf",
+            "ur",
+            "forum",
+            "forumurl",
+            "forumlink",
         ],
     ),
     (Role::Arxiv, &["arxiv", "arxivid", "eprint", "arxivnumber"]),
@@ -355,6 +376,9 @@ pub fn parse(text: &str, delimiter: u8) -> Parsed {
             }
         }
     };
+    // The shapes of the columns, learnt when a row first has too many
+    // fields (see `rejoin`).
+    let mut shapes: Option<Shapes> = None;
     for row in data {
         // A header's empty trailing cells name nothing: rows may stop short
         // of them.
@@ -362,16 +386,34 @@ pub fn parse(text: &str, delimiter: u8) -> Parsed {
             names_content && (first.used()..=width).contains(&row.fields.len());
         if row.fits(width) || short_of_empty_cells {
             parsed.records.push(columns.record(row));
-        } else {
-            parsed.skipped.push((
-                row.line,
-                format!(
-                    "{} field{}, {against} {width}",
-                    row.fields.len(),
-                    if row.fields.len() == 1 { "" } else { "s" }
-                ),
-            ));
+            continue;
         }
+        let mut why = format!(
+            "{} field{}, {against} {width}",
+            row.fields.len(),
+            if row.fields.len() == 1 { "" } else { "s" }
+        );
+        if row.fields.len() > width {
+            let shapes = shapes.get_or_insert_with(|| {
+                let fitting: Vec<&Row> = data.iter().filter(|r| r.fields.len() == width).collect();
+                Shapes::learn(&fitting, width, |col| {
+                    columns.0.iter().find(|(_, c)| *c == col).map(|(r, _)| *r)
+                })
+            });
+            match shapes.rejoin(&row.fields, delimiter) {
+                Rejoined::One(fields) => {
+                    parsed.records.push(columns.record(&Row {
+                        line: row.line,
+                        fields,
+                    }));
+                    parsed.repaired += 1;
+                    continue;
+                }
+                Rejoined::Ways(0) => {}
+                Rejoined::Ways(_) => why.push_str(": more than one way to join them back"),
+            }
+        }
+        parsed.skipped.push((row.line, why));
     }
     parsed
 }

@@ -233,6 +233,7 @@ pub fn parse(text: &str) -> Parsed {
         header: None,
         records,
         skipped,
+        ..Parsed::default()
     }
 }
 
