@@ -269,3 +269,66 @@ fn crawler_csv_rows_split_by_commas_are_put_back_together() {
         "Graphs, Trees, and Forests: A Unified View of Message Passing"
     );
 }
+
+/// Loads `text` as `name`; the titles loaded and the lines skipped.
+fn outcome(name: &str, text: &str) -> (Vec<String>, Vec<usize>, String) {
+    let (loaded, report) = load_as(name, text);
+    let lines = report.skipped.iter().map(|(line, _)| *line).collect();
+    (titles(&loaded), lines, report.to_string())
+}
+
+#[test]
+fn a_broken_record_costs_that_record_in_every_format() {
+    let cases: &[(&str, &str, &[&str], &[usize])] = &[
+        (
+            "broken.bib",
+            "@article{a, title={First}}\n\n@article{b title={x}}\n\n@article{c, title={Third}}\n",
+            &["First", "Third"],
+            &[3],
+        ),
+        (
+            "broken.ris",
+            "TY  - JOUR\nTI  - First\nER  - \n\nTI  - stray\nER  - \n\nTY  - JOUR\nTI  - Third\nER  - \n",
+            &["First", "Third"],
+            &[5],
+        ),
+        (
+            "broken.csv",
+            "title,abstract\nFirst,a\nSecond,\"never closed\nThird,c\nFourth,d,extra\nFifth,e\n",
+            &["First", "Third", "Fifth"],
+            &[3, 5],
+        ),
+        (
+            "broken.tsv",
+            "title\tabstract\nFirst\ta\nSecond\n\nThird\tc\n",
+            &["First", "Third"],
+            &[3],
+        ),
+        (
+            "broken.xml",
+            "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<entry><title>First</title></entry>\n<entry><title>Second</b></entry>\n<entry><title>Third</title></entry>\n</feed>\n",
+            &["First", "Third"],
+            &[3],
+        ),
+        (
+            "broken.json",
+            "[\n  {\"title\": \"First\"},\n  {\"title\": \"Second\", \"year\": 20x1},\n  {\"title\": \"Third\"}\n]\n",
+            &["First", "Third"],
+            &[3],
+        ),
+        (
+            "broken.jsonl",
+            "{\"title\": \"First\"}\n{\"title\": \"Second\",\n{\"title\": \"Third\"}\n",
+            &["First", "Third"],
+            &[2],
+        ),
+    ];
+    for (name, text, want, lines) in cases {
+        let (got, skipped, report) = outcome(name, text);
+        assert_eq!(got, *want, "{name}: {report}");
+        assert_eq!(skipped, *lines, "{name}: {report}");
+        for line in *lines {
+            assert!(report.contains(&format!("line {line}: ")), "{report}");
+        }
+    }
+}
