@@ -332,3 +332,32 @@ fn a_broken_record_costs_that_record_in_every_format() {
         }
     }
 }
+
+#[test]
+fn search_keeps_distinct_records_distinct_as_list_does() {
+    // JSON Lines is read for `search` keeping titles alone.
+    let line = |id: &str, volume: &str| {
+        format!(
+            "{{\"id\": \"{id}\", \"title\": \"Collected Works\", \"author\": [{{\"family\": \"Euler\", \"given\": \"Leonhard\"}}], \"volume\": \"{volume}\"}}\n"
+        )
+    };
+    let text = format!(
+        "{}{}{}{}",
+        line("euler1", "1"),
+        line("euler2", "2"),
+        line("euler1", "1"),
+        line("euler3", "2")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("works.jsonl");
+    std::fs::write(&path, &text).unwrap();
+    let inputs = [Input::Path(path)];
+    let loaded = load(&inputs, &Options::default()).unwrap();
+    let (list, reports) = paperboat::loading::load_titles(&inputs, &Options::default()).unwrap();
+    assert_eq!(loaded.corpus.len(), 3);
+    assert_eq!(list.len(), 3);
+    assert_eq!(reports[0].repeated, 1);
+    for i in 0..3 {
+        assert_eq!(list.short_id(i).as_str(), loaded.corpus.short_id(i));
+    }
+}

@@ -203,7 +203,11 @@ impl Dedup {
                     id
                 }
             };
-            match self.place(key, &paper.id, paper.variant, src) {
+            let hash = (!paper.variant.is_empty())
+                .then(|| u64::from_str_radix(paper.id.as_str(), 16).ok())
+                .flatten()
+                .filter(|_| paper.id.is_hash());
+            match self.place(key, hash, paper.variant, src) {
                 Place::Repeat(i) => {
                     if self.first_source[i as usize] != src {
                         also_in.push((i, paper.source.clone()));
@@ -227,17 +231,16 @@ impl Dedup {
         Batch { papers, also_in }
     }
 
-    /// Files a paper with id `id` (whose [`id_key`] is `key`), of variant
-    /// `variant`, from list `src`: new, new under a distinguished id when
-    /// a different paper holds its own, or a repeat. The first paper with
+    /// Files a paper whose id has the [`id_key`] `key` (and is the content
+    /// hash `hash`, when given), of variant `variant`, from list `src`:
+    /// new, new under a distinguished id when a different paper holds its
+    /// own, or a repeat. The first paper with
     /// an id keeps it, so ids that never collided never change, and a
     /// paper that used to take in others keeps its id. A later, different
     /// one gets its hash mixed with its authors, year and volume, then
     /// with its key too.
-    fn place(&mut self, key: u128, id: &PaperId, variant: Variant, src: u32) -> Place {
-        let hash = (!variant.is_empty() && id.is_hash())
-            .then(|| u64::from_str_radix(id.as_str(), 16).ok())
-            .flatten();
+    fn place(&mut self, key: u128, hash: Option<u64>, variant: Variant, src: u32) -> Place {
+        let hash = hash.filter(|_| !variant.is_empty());
         let candidates = [
             (key, None),
             (0, hash.map(|h| distinguished(h, variant.fields, 0))),
@@ -299,26 +302,38 @@ impl Dedup {
     }
 
     /// Which of the papers with these [`id_key`]s are new (each is then
-    /// known): for a load that keeps no lists, only titles.
-    pub fn fresh(&mut self, keys: &[u128]) -> Vec<bool> {
+    /// known): for a load that keeps no lists, only titles. `varied`: the
+    /// papers that have a [`Variant`], by index (ascending), with their
+    /// content hash. Also returns the new papers that take a
+    /// distinguished id (index, hash), a different paper holding theirs.
+    pub fn fresh(
+        &mut self,
+        keys: &[u128],
+        varied: &[(usize, u64, Variant)],
+    ) -> (Vec<bool>, Vec<(usize, u64)>) {
         self.index.reserve(keys.len());
-        keys.iter()
-            .map(|&key| {
-                let next = self.first_source.len() as u32;
-                let new = match self.index.entry(key) {
-                    std::collections::hash_map::Entry::Occupied(_) => false,
-                    std::collections::hash_map::Entry::Vacant(e) => {
-                        e.insert(next);
+        let mut varied = varied.iter().peekable();
+        let mut renamed = Vec::new();
+        let fresh = keys
+            .iter()
+            .enumerate()
+            .map(|(i, &key)| {
+                let (hash, variant) = match varied.next_if(|(k, ..)| *k == i) {
+                    Some(&(_, hash, variant)) => (Some(hash), variant),
+                    None => (None, Variant::default()),
+                };
+                // No list: a load for titles alone keeps none.
+                match self.place(key, hash, variant, u32::MAX) {
+                    Place::Repeat(_) => false,
+                    Place::New => true,
+                    Place::Renamed(h) => {
+                        renamed.push((i, h));
                         true
                     }
-                };
-                if new {
-                    // No list: a load for titles alone keeps none.
-                    self.first_source.push(u32::MAX);
                 }
-                new
             })
-            .collect()
+            .collect();
+        (fresh, renamed)
     }
 }
 
