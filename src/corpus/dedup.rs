@@ -346,3 +346,67 @@ pub fn id_key(id: &PaperId) -> u128 {
 pub(crate) fn hash_id_key(hash: u64) -> u128 {
     xxhash_rust::xxh3::xxh3_128(&hex16(hash))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Record;
+
+    fn paper(key: &str, authors: &[&str], volume: Option<&str>, list: &str) -> Paper {
+        Record {
+            title: Some("Collected Papers".into()),
+            key: Some(key.into()).filter(|k: &String| !k.is_empty()),
+            authors: authors.iter().collect(),
+            volume: volume.map(str::to_string),
+            ..Record::default()
+        }
+        .into_paper(&list.into(), 0)
+        .unwrap()
+    }
+
+    #[test]
+    fn one_author_written_two_ways_is_one() {
+        let a: Authors = ["Lovelace, Ada", "Charles Babbage Jr."]
+            .into_iter()
+            .collect();
+        let b: Authors = ["A. Lovelace", "Babbage, C."].into_iter().collect();
+        assert_eq!(
+            Variant::of(None, &a, None, None),
+            Variant::of(None, &b, None, None)
+        );
+        assert_ne!(
+            Variant::of(None, &a, None, Some("1")),
+            Variant::of(None, &a, None, Some("2"))
+        );
+        assert!(Variant::of(Some(" "), &Authors::default(), None, Some("")).is_empty());
+    }
+
+    #[test]
+    fn the_first_keeps_its_id_and_later_different_ones_are_told_apart() {
+        let first = paper("k1", &["Noether, Emmy"], Some("1"), "a");
+        let plain = first.id.clone();
+        let papers = vec![
+            first,
+            paper("k2", &["Noether, Emmy"], Some("2"), "a"),
+            paper("k3", &["Noether, Emmy"], Some("1"), "a"),
+            paper("k1", &["Noether, Emmy"], Some("1"), "a"),
+            paper("other-key", &["Noether, Emmy"], Some("2"), "b"),
+        ];
+        let mut dedup = Dedup::default();
+        let batch = dedup.accept(papers.clone());
+        let ids: Vec<&PaperId> = batch.papers.iter().map(|p| &p.id).collect();
+        // k1; k2 (another volume); k3 (the same fields, another key); the
+        // repeat of k1 and list b's volume 2 (keys count within a list)
+        // are repeats.
+        assert_eq!(ids.len(), 3);
+        assert_eq!(*ids[0], plain);
+        assert!(ids.iter().all(|id| id.is_hash()));
+        assert!(ids[0] != ids[1] && ids[1] != ids[2] && ids[0] != ids[2]);
+        assert_eq!(dedup.renamed(), 2);
+        assert_eq!(batch.also_in, [(1, Arc::from("b"))]);
+        // The same papers in the same order get the same ids.
+        let again = Dedup::default().accept(papers);
+        let again: Vec<&PaperId> = again.papers.iter().map(|p| &p.id).collect();
+        assert_eq!(again, ids);
+    }
+}

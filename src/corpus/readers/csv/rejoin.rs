@@ -190,9 +190,9 @@ fn shape_of(values: &[&str], role: Option<Role>) -> Shape {
             return shape;
         }
     }
-    let distinct: HashSet<String> = values.iter().map(|v| v.to_string()).collect();
+    let distinct: HashSet<&str> = values.iter().copied().collect();
     if values.len() >= 6 && distinct.len() <= 8 && distinct.len() * 2 <= values.len() {
-        let mut choices = distinct;
+        let mut choices: HashSet<String> = distinct.into_iter().map(str::to_string).collect();
         if choices.iter().any(|c| DECISIONS.contains(&c.as_str())) {
             choices.extend(DECISIONS.iter().map(|d| d.to_string()));
         }
