@@ -3,9 +3,10 @@
 //! abstracts counted independently of paperboat:
 //!
 //! - BibTeX: bibtexparser 2.1 in Python, entries keyed by paperboat's id
-//!   rule (arXiv id, else DOI, else title and abstract) to count the
-//!   papers that stay after merging duplicates. Where bibtexparser drops
-//!   or truncates entries the difference was checked by hand (below).
+//!   rule (arXiv id, else DOI, else title and abstract, told apart by the
+//!   entry's key, authors, year and volume) to count the papers that stay
+//!   after merging duplicates. Where bibtexparser drops or truncates
+//!   entries the difference was checked by hand (below).
 //! - RIS, JSON Lines, Atom, TSV: Python's regexes, `json`, `xml.etree` and
 //!   `csv` over the raw files; no file holds a DOI or id twice.
 //! - The TDWG text file: `grep -c '^Abstract$'` (one per paper).
@@ -25,15 +26,23 @@ const EXPECTED: &[(&str, usize, usize)] = &[
     // 512 entries, 5 repeat a DOI or the same title and abstract.
     ("bib_mendeley_export_512.bib", 507, 310),
     // bibtexparser rejects one entry for its repeated `keywords` fields
-    // (line 10300, which has an abstract); counted with it: 970 and 14.
-    ("bib_paren_delimited_quoted_1018.bib", 970, 14),
-    // Patashnik's examples repeat the same paper in many entry types.
-    ("bib_xampl_patashnik.bib", 15, 0),
+    // (line 10300, which has an abstract); counted with it. 17 entries
+    // share a title (and no abstract) with another under a different key:
+    // different papers, 987 (970 when a title alone made the paper).
+    ("bib_paren_delimited_quoted_1018.bib", 987, 14),
+    // Patashnik's examples give one paper in many entry types, each under
+    // its own key: 34 entries with a title, each a paper (15 when title
+    // and abstract alone made the paper).
+    ("bib_xampl_patashnik.bib", 34, 0),
     // bibtexparser drops 23 entries whose `{{\&}` leaves a brace open;
-    // paperboat recovers them (3649 + 23), and the one at line 28309
-    // shares its DOI with another entry: 3671. Abstracts likewise.
-    ("bib_zotero_bbt_papers3_3725.bib", 3671, 1292),
-    ("biblatex_examples_plk.bib", 83, 6),
+    // paperboat recovers them, and 25 entries repeat another's DOI: 3700.
+    // (3671 when entries under different keys with the same title and
+    // abstract were one paper.) Abstracts likewise.
+    ("bib_zotero_bbt_papers3_3725.bib", 3700, 1297),
+    // Reprints, translations and related entries (`kullback:reprint`,
+    // `vangennep:trans`, `moore:related`) share a title with the work
+    // under another key: different papers (83 when they were one).
+    ("biblatex_examples_plk.bib", 89, 6),
     ("biblatex_zotero_bbt_55.bib", 55, 21),
     ("biblatex_zotero_bbt_arxiv_12.bib", 12, 11),
     ("jsonl_asreview_title_abstract_100.jsonl", 100, 99),

@@ -1,10 +1,123 @@
 //! Telling papers met for the first time from repeats, by a hash of their
-//! id, so that a paper in several lists is kept once with all of them.
+//! id, so that a paper in several lists is kept once with all of them; and
+//! telling apart the different papers that a hash of their text would fold
+//! into one (the volumes of a work, reprints, entries that share an
+//! abstract).
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::{Paper, PaperId, hex16};
+use super::{Authors, Paper, PaperId, hex16};
+
+/// What tells a record from another with the same title and abstract,
+/// hashed: its own key in its file, and its authors (family names), year
+/// and volume. Only papers whose id is a hash of their text have one:
+/// two records with the same arXiv id or DOI are the same paper.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]
+pub struct Variant {
+    /// A hash of the record's own key; 0 when it has none.
+    key: u64,
+    /// A hash of its authors, year and volume; 0 when it has none.
+    fields: u64,
+}
+
+impl Variant {
+    /// The variant of a record with this own key, authors, year and volume.
+    pub fn of(
+        key: Option<&str>,
+        authors: &Authors,
+        year: Option<i32>,
+        volume: Option<&str>,
+    ) -> Variant {
+        let nonzero = |h: u64| h.max(1);
+        let key = key.map(str::trim).filter(|k| !k.is_empty()).map_or(0, |k| {
+            nonzero(xxhash_rust::xxh3::xxh3_64(k.to_lowercase().as_bytes()))
+        });
+        let volume = volume.map(str::trim).filter(|v| !v.is_empty());
+        let fields = if authors.is_empty() && year.is_none() && volume.is_none() {
+            0
+        } else {
+            let mut buf = String::new();
+            for name in authors.iter() {
+                buf.extend(
+                    family_name(name)
+                        .chars()
+                        .filter(|c| c.is_alphanumeric())
+                        .flat_map(char::to_lowercase),
+                );
+                buf.push(';');
+            }
+            buf.push('\n');
+            if let Some(y) = year {
+                buf.push_str(&y.to_string());
+            }
+            buf.push('\n');
+            if let Some(v) = volume {
+                buf.extend(
+                    v.chars()
+                        .filter(|c| c.is_alphanumeric())
+                        .flat_map(char::to_lowercase),
+                );
+            }
+            nonzero(xxhash_rust::xxh3::xxh3_64(buf.as_bytes()))
+        };
+        Variant { key, fields }
+    }
+
+    /// True when the record has nothing that tells it apart.
+    pub fn is_empty(self) -> bool {
+        self == Variant::default()
+    }
+
+    /// Whether a record of this variant from list `list` repeats one of
+    /// `other`'s from list `other_list`: the same authors, year and
+    /// volume, and, within one list, the same key (where both have one).
+    /// Keys name records within their file only: a paper in two files
+    /// exported by different tools has a key in each.
+    fn repeats(self, list: u32, other: Variant, other_list: u32) -> bool {
+        self.fields == other.fields
+            && (self.key == other.key || list != other_list || self.key == 0 || other.key == 0)
+    }
+}
+
+/// The family name in a name as written (`Lovelace, Ada`, `Ada Lovelace`,
+/// `A. Lovelace Jr`), so that one author written two ways is one.
+fn family_name(name: &str) -> &str {
+    if let Some((family, _)) = name.split_once(',') {
+        return family;
+    }
+    let mut words = name.split_whitespace().rev();
+    let last = words.next().unwrap_or("");
+    let suffix = matches!(
+        last.trim_end_matches('.').to_ascii_lowercase().as_str(),
+        "jr" | "sr" | "ii" | "iii" | "iv"
+    );
+    match words.next() {
+        Some(before) if suffix => before,
+        _ => last,
+    }
+}
+
+/// The id given to a paper whose content hash `hash` an earlier, different
+/// paper holds already: `hash` with what tells it apart.
+fn distinguished(hash: u64, fields: u64, key: u64) -> u64 {
+    let mut bytes = [0u8; 24];
+    bytes[..8].copy_from_slice(&hash.to_le_bytes());
+    bytes[8..16].copy_from_slice(&fields.to_le_bytes());
+    bytes[16..].copy_from_slice(&key.to_le_bytes());
+    xxhash_rust::xxh3::xxh3_64(&bytes)
+}
+
+/// Where [`Dedup`] puts a paper.
+enum Place {
+    /// New, under its own id.
+    New,
+    /// New, under a distinguished id (this hash): its own is an earlier,
+    /// different paper's.
+    Renamed(u64),
+    /// A repeat of the paper kept at this index.
+    Repeat(u32),
+}
 
 /// Papers that are new to a corpus, and lists that papers already in it
 /// turn out to be in too.
@@ -25,6 +138,11 @@ pub struct Dedup {
     index: HashMap<u128, u32, std::hash::BuildHasherDefault<HashOfHash>>,
     sources: Vec<Arc<str>>,
     first_source: Vec<u32>,
+    /// The [`Variant`]s of the papers kept that have one, by index (most
+    /// papers have none, or an id of their own).
+    variants: HashMap<u32, Variant>,
+    /// Papers kept under a distinguished id.
+    renamed: usize,
 }
 
 /// The hasher for keys that are hashes already: it keeps their low bits.
@@ -85,26 +203,97 @@ impl Dedup {
                     id
                 }
             };
-            let next = self.first_source.len() as u32;
-            match self.index.entry(key) {
-                std::collections::hash_map::Entry::Occupied(e) => {
-                    let i = *e.get();
+            let hash = (!paper.variant.is_empty())
+                .then(|| u64::from_str_radix(paper.id.as_str(), 16).ok())
+                .flatten()
+                .filter(|_| paper.id.is_hash());
+            match self.place(key, hash, paper.variant, src) {
+                Place::Repeat(i) => {
                     if self.first_source[i as usize] != src {
                         also_in.push((i, paper.source.clone()));
                     }
-                    keep.push(false);
+                    keep.push(None);
                 }
-                std::collections::hash_map::Entry::Vacant(e) => {
-                    e.insert(next);
-                    self.first_source.push(src);
-                    keep.push(true);
-                }
+                Place::New => keep.push(Some(None)),
+                Place::Renamed(hash) => keep.push(Some(Some(hash))),
             }
         }
         // Vec::retain visits in order.
         let mut k = keep.iter();
-        papers.retain(|_| *k.next().unwrap_or(&true));
+        papers.retain_mut(|p| match k.next() {
+            Some(Some(Some(hash))) => {
+                p.id = PaperId::from_hash(*hash);
+                true
+            }
+            Some(None) => false,
+            _ => true,
+        });
         Batch { papers, also_in }
+    }
+
+    /// Files a paper whose id has the [`id_key`] `key` (and is the content
+    /// hash `hash`, when given), of variant `variant`, from list `src`:
+    /// new, new under a distinguished id when a different paper holds its
+    /// own, or a repeat. The first paper with
+    /// an id keeps it, so ids that never collided never change, and a
+    /// paper that used to take in others keeps its id. A later, different
+    /// one gets its hash mixed with its authors, year and volume, then
+    /// with its key too.
+    fn place(&mut self, key: u128, hash: Option<u64>, variant: Variant, src: u32) -> Place {
+        let hash = hash.filter(|_| !variant.is_empty());
+        let candidates = [
+            (key, None),
+            (0, hash.map(|h| distinguished(h, variant.fields, 0))),
+            (
+                0,
+                hash.map(|h| distinguished(h, variant.fields, variant.key)),
+            ),
+        ];
+        let mut last = None;
+        for (key, renamed) in candidates {
+            let key = match renamed {
+                Some(h) => hash_id_key(h),
+                None if last.is_none() => key,
+                None => break,
+            };
+            let next = self.first_source.len() as u32;
+            match self.index.entry(key) {
+                std::collections::hash_map::Entry::Occupied(e) => {
+                    let i = *e.get();
+                    let (other, other_src) = (
+                        self.variants.get(&i).copied().unwrap_or_default(),
+                        self.first_source[i as usize],
+                    );
+                    if variant.repeats(src, other, other_src) {
+                        return Place::Repeat(i);
+                    }
+                    last = Some(i);
+                }
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(next);
+                    self.first_source.push(src);
+                    if !variant.is_empty() {
+                        self.variants.insert(next, variant);
+                    }
+                    return match renamed {
+                        Some(h) => {
+                            self.renamed += 1;
+                            Place::Renamed(h)
+                        }
+                        None => Place::New,
+                    };
+                }
+            }
+        }
+        // Only a paper with nothing that tells it apart, or hashes that
+        // collide, comes here: a repeat of the last paper met.
+        Place::Repeat(last.unwrap_or(0))
+    }
+
+    /// How many papers were kept under a distinguished id, their own being
+    /// a different paper's.
+    pub fn renamed(&self) -> usize {
+        self.renamed
     }
 
     /// Room for `papers` in all.
@@ -113,26 +302,38 @@ impl Dedup {
     }
 
     /// Which of the papers with these [`id_key`]s are new (each is then
-    /// known): for a load that keeps no lists, only titles.
-    pub fn fresh(&mut self, keys: &[u128]) -> Vec<bool> {
+    /// known): for a load that keeps no lists, only titles. `varied`: the
+    /// papers that have a [`Variant`], by index (ascending), with their
+    /// content hash. Also returns the new papers that take a
+    /// distinguished id (index, hash), a different paper holding theirs.
+    pub fn fresh(
+        &mut self,
+        keys: &[u128],
+        varied: &[(usize, u64, Variant)],
+    ) -> (Vec<bool>, Vec<(usize, u64)>) {
         self.index.reserve(keys.len());
-        keys.iter()
-            .map(|&key| {
-                let next = self.first_source.len() as u32;
-                let new = match self.index.entry(key) {
-                    std::collections::hash_map::Entry::Occupied(_) => false,
-                    std::collections::hash_map::Entry::Vacant(e) => {
-                        e.insert(next);
+        let mut varied = varied.iter().peekable();
+        let mut renamed = Vec::new();
+        let fresh = keys
+            .iter()
+            .enumerate()
+            .map(|(i, &key)| {
+                let (hash, variant) = match varied.next_if(|(k, ..)| *k == i) {
+                    Some(&(_, hash, variant)) => (Some(hash), variant),
+                    None => (None, Variant::default()),
+                };
+                // No list: a load for titles alone keeps none.
+                match self.place(key, hash, variant, u32::MAX) {
+                    Place::Repeat(_) => false,
+                    Place::New => true,
+                    Place::Renamed(h) => {
+                        renamed.push((i, h));
                         true
                     }
-                };
-                if new {
-                    // No list: a load for titles alone keeps none.
-                    self.first_source.push(u32::MAX);
                 }
-                new
             })
-            .collect()
+            .collect();
+        (fresh, renamed)
     }
 }
 
@@ -144,4 +345,68 @@ pub fn id_key(id: &PaperId) -> u128 {
 /// [`id_key`] of [`PaperId::from_hash`]`(hash)`, without making the id.
 pub(crate) fn hash_id_key(hash: u64) -> u128 {
     xxhash_rust::xxh3::xxh3_128(&hex16(hash))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Record;
+
+    fn paper(key: &str, authors: &[&str], volume: Option<&str>, list: &str) -> Paper {
+        Record {
+            title: Some("Collected Papers".into()),
+            key: Some(key.into()).filter(|k: &String| !k.is_empty()),
+            authors: authors.iter().collect(),
+            volume: volume.map(str::to_string),
+            ..Record::default()
+        }
+        .into_paper(&list.into(), 0)
+        .unwrap()
+    }
+
+    #[test]
+    fn one_author_written_two_ways_is_one() {
+        let a: Authors = ["Lovelace, Ada", "Charles Babbage Jr."]
+            .into_iter()
+            .collect();
+        let b: Authors = ["A. Lovelace", "Babbage, C."].into_iter().collect();
+        assert_eq!(
+            Variant::of(None, &a, None, None),
+            Variant::of(None, &b, None, None)
+        );
+        assert_ne!(
+            Variant::of(None, &a, None, Some("1")),
+            Variant::of(None, &a, None, Some("2"))
+        );
+        assert!(Variant::of(Some(" "), &Authors::default(), None, Some("")).is_empty());
+    }
+
+    #[test]
+    fn the_first_keeps_its_id_and_later_different_ones_are_told_apart() {
+        let first = paper("k1", &["Noether, Emmy"], Some("1"), "a");
+        let plain = first.id.clone();
+        let papers = vec![
+            first,
+            paper("k2", &["Noether, Emmy"], Some("2"), "a"),
+            paper("k3", &["Noether, Emmy"], Some("1"), "a"),
+            paper("k1", &["Noether, Emmy"], Some("1"), "a"),
+            paper("other-key", &["Noether, Emmy"], Some("2"), "b"),
+        ];
+        let mut dedup = Dedup::default();
+        let batch = dedup.accept(papers.clone());
+        let ids: Vec<&PaperId> = batch.papers.iter().map(|p| &p.id).collect();
+        // k1; k2 (another volume); k3 (the same fields, another key); the
+        // repeat of k1 and list b's volume 2 (keys count within a list)
+        // are repeats.
+        assert_eq!(ids.len(), 3);
+        assert_eq!(*ids[0], plain);
+        assert!(ids.iter().all(|id| id.is_hash()));
+        assert!(ids[0] != ids[1] && ids[1] != ids[2] && ids[0] != ids[2]);
+        assert_eq!(dedup.renamed(), 2);
+        assert_eq!(batch.also_in, [(1, Arc::from("b"))]);
+        // The same papers in the same order get the same ids.
+        let again = Dedup::default().accept(papers);
+        let again: Vec<&PaperId> = again.papers.iter().map(|p| &p.id).collect();
+        assert_eq!(again, ids);
+    }
 }

@@ -12,7 +12,9 @@ pub const MIN_SHORT_ID: usize = 7;
 
 /// A paper's stable identity: the record's own identifier where it has one
 /// (`arxiv:2401.01234`, `doi:10.1145/…`), otherwise 16 hex digits of a
-/// 64-bit hash of its text.
+/// 64-bit hash of its text (mixed with its authors, year, volume and key
+/// when an earlier, different paper has the same text: see
+/// [`Dedup`](super::Dedup)).
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct PaperId(Box<str>);
 

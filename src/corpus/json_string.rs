@@ -78,6 +78,101 @@ impl<'de> serde::de::Visitor<'de> for StrVisitor {
     }
 }
 
+/// `text` (JSON, or a piece of it) with what serde_json refuses in its
+/// strings made acceptable, so that a bad string costs that string rather
+/// than its record: an escape that is not JSON's (`\q`, `\u12`) and a lone
+/// surrogate (`\ud800`) become `\ufffd`, a control character written as
+/// it is becomes its escape. `None` when there was nothing to change. A
+/// raw line end is left as it is and ends the string for this scan (a
+/// string is rarely meant to span lines; a quote missing is likelier), so
+/// lines keep their numbers and one missing quote does not turn the rest
+/// of the text inside out.
+pub fn repair_escapes(text: &str) -> Option<String> {
+    const BAD: &str = "\\ufffd";
+    let b = text.as_bytes();
+    let mut out = String::new();
+    // Bytes up to `copied` are in `out` or replaced.
+    let mut copied = 0;
+    let mut changed = false;
+    let mut in_string = false;
+    let mut i = 0;
+    let replace = |out: &mut String, from: usize, to: usize, with: &str, copied: &mut usize| {
+        out.push_str(&text[*copied..from]);
+        out.push_str(with);
+        *copied = to;
+    };
+    while i < b.len() {
+        let c = b[i];
+        if !in_string {
+            in_string = c == b'"';
+            i += 1;
+            continue;
+        }
+        match c {
+            b'"' => in_string = false,
+            b'\n' => in_string = false,
+            b'\\' => {
+                let hex = |k: usize| {
+                    b.get(k..k + 4)
+                        .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
+                        .and_then(|h| u16::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok())
+                };
+                match b.get(i + 1) {
+                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 1,
+                    Some(b'u') => match hex(i + 2) {
+                        Some(0xD800..=0xDBFF)
+                            if b.get(i + 6..i + 8) == Some(b"\\u")
+                                && matches!(hex(i + 8), Some(0xDC00..=0xDFFF)) =>
+                        {
+                            i += 11;
+                        }
+                        Some(0xD800..=0xDFFF) => {
+                            changed = true;
+                            replace(&mut out, i, i + 6, BAD, &mut copied);
+                            i += 5;
+                        }
+                        Some(_) => i += 5,
+                        None => {
+                            // `\u` and the hex digits there are.
+                            let digits = b[i + 2..]
+                                .iter()
+                                .take(4)
+                                .take_while(|h| h.is_ascii_hexdigit())
+                                .count();
+                            changed = true;
+                            replace(&mut out, i, i + 2 + digits, BAD, &mut copied);
+                            i += 1 + digits;
+                        }
+                    },
+                    // A backslash at the end, or before a line end.
+                    None | Some(b'\n') => {
+                        changed = true;
+                        replace(&mut out, i, i + 1, BAD, &mut copied);
+                    }
+                    Some(_) => {
+                        // The escaped character, whole.
+                        let len = text[i + 1..].chars().next().map_or(1, char::len_utf8);
+                        changed = true;
+                        replace(&mut out, i, i + 1 + len, BAD, &mut copied);
+                        i += len;
+                    }
+                }
+            }
+            0..=0x1F => {
+                changed = true;
+                replace(&mut out, i, i + 1, &format!("\\u{c:04x}"), &mut copied);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if !changed {
+        return None;
+    }
+    out.push_str(&text[copied..]);
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,6 +215,47 @@ mod tests {
         }
     }
 
+    #[test]
+    fn bad_escapes_become_replacement_characters() {
+        let cases = [
+            (r#"{"a": "x\ud800y"}"#, "x\u{fffd}y"),
+            (r#"{"a": "\udc00"}"#, "\u{fffd}"),
+            (r#"{"a": "\ud800\u0041"}"#, "\u{fffd}A"),
+            (
+                r#"{"a": "\ud83d\ude00 ok \ud800"}"#,
+                "\u{1f600} ok \u{fffd}",
+            ),
+            (
+                r#"{"a": "bad \q and \u12 end"}"#,
+                "bad \u{fffd} and \u{fffd} end",
+            ),
+            (r#"{"a": "bad \é"}"#, "bad \u{fffd}"),
+            ("{\"a\": \"tab\there\"}", "tab\there"),
+            (r#"{"a": "x\"}"#, ""),
+        ];
+        for (text, want) in cases {
+            let fixed = repair_escapes(text).unwrap_or_else(|| text.to_string());
+            match serde_json::from_str::<serde_json::Value>(&fixed) {
+                Ok(v) => assert_eq!(v["a"], want, "{text}"),
+                Err(e) => assert_eq!(want, "", "{text}: {e}"),
+            }
+        }
+        // Valid JSON is left alone.
+        for ok in [
+            r#"{"a": "\u00e9\n\"\\ \ud83d\ude00"}"#,
+            "[1, 2]",
+            r#""\\ud800""#,
+        ] {
+            assert_eq!(repair_escapes(ok), None, "{ok}");
+        }
+        // A line end ends a string for the scan: the next line is read as
+        // it is.
+        assert_eq!(
+            repair_escapes("{\"a\": \"open\n\"b\": \"\\ud800\"}").as_deref(),
+            Some("{\"a\": \"open\n\"b\": \"\\ufffd\"}")
+        );
+    }
+
     proptest! {
         /// A plain string decodes, folds and cleans to text that is not
         /// empty: what leaving it in the file takes for granted. The
@@ -144,6 +280,17 @@ mod tests {
         ) {
             let raw = serde_json::to_string(&s).unwrap();
             prop_assert!(!plain_json_string(&raw));
+        }
+
+        /// Whatever a string holds, once repaired it reads as a string.
+        #[test]
+        fn a_repaired_string_always_reads(s in "[ -~\n\t\u{e9}]{0,30}") {
+            let raw = format!("\"{}\"", s.replace('\n', " "));
+            let fixed = repair_escapes(&raw).unwrap_or(raw.clone());
+            // A quote inside ends the string early: the rest is not JSON.
+            if !s.contains('"') && !s.ends_with('\\') {
+                prop_assert!(serde_json::from_str::<String>(&fixed).is_ok(), "{fixed}");
+            }
         }
     }
 }

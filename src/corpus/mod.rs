@@ -21,7 +21,7 @@ use std::collections::HashMap;
 
 pub use abstracts::Abstract;
 pub(crate) use dedup::hash_id_key;
-pub use dedup::{Batch, Dedup, HashOfHash, id_key};
+pub use dedup::{Batch, Dedup, HashOfHash, Variant, id_key};
 use id::parallel_short_id_len;
 pub use id::{MIN_SHORT_ID, PaperId, content_hash};
 pub(crate) use id::{hex16, shortest_unique};

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::{Abstract, PaperId};
+use super::{Abstract, PaperId, Variant};
 
 /// One paper, ready to show: every text field sanitized.
 #[derive(Clone, PartialEq, Debug)]
@@ -36,6 +36,9 @@ pub struct Paper {
     /// The id this paper had before its reader read the one it has now
     /// (see [`Record::former_id`]).
     pub former_id: Option<PaperId>,
+    /// What tells this paper from another with the same title and
+    /// abstract (see [`Variant`]); empty when its id is its record's own.
+    pub variant: Variant,
 }
 
 impl Paper {

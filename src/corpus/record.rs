@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::{Abstract, Authors, Paper, PaperId, content_hash, json_string, title};
+use super::{Abstract, Authors, Paper, PaperId, Variant, content_hash, json_string, title};
 use crate::text::sanitize;
 
 /// A record as a format reader found it: raw, unsanitized fields.
@@ -26,6 +26,12 @@ pub struct Record {
     pub arxiv: Option<String>,
     /// A DOI.
     pub doi: Option<String>,
+    /// The record's own key in its file (a BibTeX key, a CSL-JSON `id`, a
+    /// RIS `ID`): two records of one file with different keys are
+    /// different papers, whatever their text.
+    pub key: Option<String>,
+    /// The volume, which tells the volumes of a multi-volume work apart.
+    pub volume: Option<String>,
     /// The line the record starts on (1-based), for messages.
     pub line: usize,
     /// The id the paper had before the reader learnt to read the one it
@@ -73,13 +79,21 @@ impl Record {
             .map(str::trim)
             .filter(|s| !s.is_empty());
         let doi = self.doi.as_deref().map(str::trim).filter(|s| !s.is_empty());
-        let id = match (arxiv, doi) {
-            (Some(a), _) => PaperId::arxiv(&sanitize::line(a)),
-            (None, Some(d)) => PaperId::doi(&sanitize::line(d)),
-            (None, None) => PaperId::from_hash(content_hash(
-                self.title.as_deref(),
-                self.abstract_text.as_deref().unwrap_or(""),
-            )),
+        let (id, variant) = match (arxiv, doi) {
+            (Some(a), _) => (PaperId::arxiv(&sanitize::line(a)), Variant::default()),
+            (None, Some(d)) => (PaperId::doi(&sanitize::line(d)), Variant::default()),
+            (None, None) => (
+                PaperId::from_hash(content_hash(
+                    self.title.as_deref(),
+                    self.abstract_text.as_deref().unwrap_or(""),
+                )),
+                Variant::of(
+                    self.key.as_deref(),
+                    &self.authors,
+                    self.year,
+                    self.volume.as_deref(),
+                ),
+            ),
         };
         // The raw text is no longer needed: sanitize it in place.
         let given = self
@@ -140,6 +154,7 @@ impl Record {
             record_links: links,
             also_in: Vec::new(),
             former_id: self.former_id,
+            variant,
         })
     }
 }
@@ -154,4 +169,7 @@ pub struct Parsed {
     pub records: Vec<Record>,
     /// Records that could not be read: (1-based line, reason).
     pub skipped: Vec<(usize, String)>,
+    /// Records read only once put back together (CSV rows split by
+    /// unquoted commas).
+    pub repaired: usize,
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use super::input::{Source, too_big, utf8_lossy};
 use super::{Format, Input, Options};
 use crate::corpus::abstracts::{Abstract, FileText};
-use crate::corpus::{Paper, Record, id_key, json, text};
+use crate::corpus::{Paper, Record, Variant, id_key, json, text};
 use crate::search::TitleList;
 use crate::text::sanitize;
 
@@ -42,6 +42,10 @@ pub(super) struct Piece {
     /// In place of `papers` when only titles are kept.
     pub(super) titles: TitleList,
     pub(super) keys: Vec<u128>,
+    /// When only titles are kept: the papers that have a [`Variant`] (and
+    /// a hash id), by index, with their content hash, for the dedup to
+    /// tell them from papers with the same text.
+    pub(super) varied: Vec<(usize, u64, Variant)>,
     pub(super) skipped: Vec<(usize, String)>,
     pub(super) without_abstract: usize,
 }
@@ -81,6 +85,7 @@ fn parse_piece(
         papers,
         titles,
         keys,
+        varied,
         skipped,
         without_abstract,
     } = &mut piece;
@@ -91,6 +96,12 @@ fn parse_piece(
                 Some(p) => {
                     keys.push(id_key(&p.id));
                     *without_abstract += usize::from(p.abstract_text.is_empty());
+                    if titles_only
+                        && !p.variant.is_empty()
+                        && let Ok(hash) = u64::from_str_radix(p.id.as_str(), 16)
+                    {
+                        varied.push((keys.len() - 1, hash, p.variant));
+                    }
                     if titles_only {
                         titles.push_paper(p);
                     } else {

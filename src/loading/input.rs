@@ -231,22 +231,24 @@ pub(super) fn too_big(opts: &Options) -> String {
 }
 
 /// Expands directories into their files.
-pub(super) fn expand(inputs: &[Input]) -> Vec<Result<Input, Report>> {
+/// An input that cannot be read says why in a report (boxed: a report is
+/// large beside an input).
+pub(super) fn expand(inputs: &[Input]) -> Vec<Result<Input, Box<Report>>> {
     let mut out = Vec::new();
     for input in inputs {
         match input {
             Input::Path(p) if p.is_dir() => match directory_files(p) {
-                Ok(files) if files.is_empty() => out.push(Err(Report {
+                Ok(files) if files.is_empty() => out.push(Err(Box::new(Report {
                     name: input.name(),
                     error: Some("a directory with no files paperboat reads".to_string()),
                     ..Report::default()
-                })),
+                }))),
                 Ok(files) => out.extend(files.into_iter().map(|f| Ok(Input::Path(f)))),
-                Err(e) => out.push(Err(Report {
+                Err(e) => out.push(Err(Box::new(Report {
                     name: input.name(),
                     error: Some(e.to_string()),
                     ..Report::default()
-                })),
+                }))),
             },
             other => out.push(Ok(other.clone())),
         }

@@ -150,6 +150,9 @@ pub struct Report {
     pub repeated: usize,
     /// Records skipped: (line, reason).
     pub skipped: Vec<(usize, String)>,
+    /// Of the papers, those whose records were read only once put back
+    /// together (CSV rows split by unquoted commas).
+    pub repaired: usize,
     /// Invalid UTF-8 sequences replaced.
     pub invalid_utf8: usize,
     /// Why the input could not be read at all.
@@ -168,6 +171,10 @@ impl std::fmt::Display for Report {
         }
         if self.repeated > 0 {
             write!(f, ", {} listed already", self.repeated)?;
+        }
+        if self.repaired > 0 {
+            let s = if self.repaired == 1 { "" } else { "s" };
+            write!(f, ", {} row{s} repaired", self.repaired)?;
         }
         if !self.skipped.is_empty() {
             write!(f, ", {} skipped", self.skipped.len())?;
@@ -238,7 +245,7 @@ pub fn precheck(inputs: &[Input], opts: &Options) -> Result<(), LoadError> {
         let input = match item {
             Ok(input) => input,
             Err(report) => {
-                reports.push(report);
+                reports.push(*report);
                 continue;
             }
         };

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::chunks::{self, Chunk, Keep};
 use super::input::{HEAD, decode, expand, open_head, too_big};
 use super::{BUNDLED, Format, Input, Options, Report, detect, parse};
-use crate::corpus::{Batch, Dedup, Paper, Parsed, id_key};
+use crate::corpus::{Batch, Dedup, Paper, Parsed, Variant, id_key};
 use crate::search::Prepared;
 use crate::search::TitleList;
 use crate::text::sanitize;
@@ -16,6 +16,7 @@ use crate::text::sanitize;
 /// Turns parsed records into papers, filling in the report.
 fn papers_of(input: &Input, parsed: Parsed, report: &mut Report) -> Vec<Paper> {
     let list: Arc<str> = sanitize::line(&parsed.header.unwrap_or_else(|| input.list_name())).into();
+    report.repaired += parsed.repaired;
     report.skipped.extend(
         parsed
             .skipped
@@ -106,9 +107,17 @@ impl Sink<'_> {
     }
 
     /// Hands on the titles whose papers are new; returns how many were
-    /// listed already.
-    fn titles(&mut self, titles: TitleList, keys: &[u128]) -> usize {
-        let fresh = self.dedup.fresh(keys);
+    /// listed already. `varied`: see [`Piece`](super::chunks::Piece).
+    fn titles(
+        &mut self,
+        mut titles: TitleList,
+        keys: &[u128],
+        varied: &[(usize, u64, Variant)],
+    ) -> usize {
+        let (fresh, renamed) = self.dedup.fresh(keys, varied);
+        for (i, hash) in renamed {
+            titles.set_hash_id(i, hash);
+        }
         let new = fresh.iter().filter(|&&f| f).count();
         let mut kept = TitleList::default();
         kept.append(titles, Some(&fresh));
@@ -182,7 +191,7 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> Report {
                             report.without_abstract += piece.without_abstract;
                             report.papers += piece.keys.len();
                             report.repeated += if keep == Keep::Titles {
-                                sink.titles(piece.titles, &piece.keys)
+                                sink.titles(piece.titles, &piece.keys, &piece.varied)
                             } else {
                                 sink.keyed(piece.papers, &piece.keys, &mut position)
                             };
@@ -259,7 +268,7 @@ pub(super) fn stream_keeping(
     for item in items {
         let report = match item {
             Ok(input) => stream_one(&input, opts, &mut sink),
-            Err(report) => report,
+            Err(report) => *report,
         };
         (sink.out)(Event::Report(report));
     }

@@ -204,6 +204,14 @@ impl TitleList {
         }
     }
 
+    /// Paper `i` is known by the hash id `hash` (one that a repeat of its
+    /// text with other authors, year, volume or key takes; see `Dedup`).
+    pub fn set_hash_id(&mut self, i: usize, hash: u64) {
+        let k = self.starts.partition_point(|&s| s <= i) - 1;
+        let j = i - self.starts[k];
+        self.parts[k].ids[j] = IdSlot::Hash(hash);
+    }
+
     /// Where paper `i` is: its part and its index there.
     fn locate(&self, i: usize) -> (&TitlePart, usize) {
         let k = self.starts.partition_point(|&s| s <= i) - 1;

@@ -31,8 +31,8 @@
 //! generated `arXiv Query: search_query=…`, which names no list: then the
 //! caller falls back to the file name.
 //!
-//! Malformed XML stops the reading: the entries before the error are kept
-//! and the error's line is reported as skipped.
+//! Malformed XML costs the entry it is in: the error's line is reported as
+//! skipped and the reading goes on from the next `<entry>`.
 
 use quick_xml::escape::resolve_xml_entity;
 use quick_xml::events::{BytesRef, BytesStart, Event};
@@ -180,6 +180,8 @@ impl Entry {
             urls,
             arxiv,
             doi: self.doi.as_deref().and_then(doi),
+            key: None,
+            volume: None,
             line: self.line,
             former_id: None,
         }
@@ -334,9 +336,6 @@ pub fn parse(text: &str) -> Parsed {
     // quick-xml skips a byte-order mark without counting it in its offsets;
     // dropping it here keeps offsets and line numbers on the same text.
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-    let mut xml = NsReader::from_str(text);
-    // A stray `&` in text is kept as written rather than ending the feed.
-    xml.config_mut().allow_dangling_amp = true;
     let mut reader = FeedReader {
         text,
         lines: LineCounter::default(),
@@ -346,20 +345,83 @@ pub fn parse(text: &str) -> Parsed {
         capture: None,
         feed_title: None,
     };
+    // Read from the start, and again from the next entry after each
+    // error, so that a malformed entry costs itself alone.
+    let mut from = Some(0);
+    while let Some(start) = from {
+        from = read_from(&mut reader, start);
+    }
+    reader.parsed.header = reader
+        .feed_title
+        .filter(|t| !t.is_empty() && !t.starts_with(GENERATED_TITLE));
+    reader.parsed
+}
+
+/// The offset of the next `<entry` start tag (any prefix) at or after
+/// `from`.
+fn next_entry(text: &str, from: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut at = from;
+    while let Some(k) = memchr::memchr(b'<', b.get(at..)?) {
+        let tag = at + k;
+        let name_end = b[tag + 1..]
+            .iter()
+            .position(|c| !(c.is_ascii_alphanumeric() || matches!(c, b':' | b'_' | b'-' | b'.')))
+            .map_or(b.len(), |n| tag + 1 + n);
+        let name = &b[tag + 1..name_end];
+        let local = name.rsplit(|&c| c == b':').next().unwrap_or(name);
+        if local == b"entry" && name_end < b.len() {
+            return Some(tag);
+        }
+        at = tag + 1;
+    }
+    None
+}
+
+/// Reads the feed from byte `start` (0, or an entry after an error) into
+/// `reader`; where to read on from when an error cuts the reading short.
+/// Past the start, the feed's namespace declarations are not seen: its
+/// elements read as Atom's all the same (see [`namespace`]), and end tags
+/// are not checked against start tags the reader never saw.
+fn read_from(reader: &mut FeedReader, start: usize) -> Option<usize> {
+    let text = reader.text;
+    let mut xml = NsReader::from_str(&text[start..]);
+    // A stray `&` in text is kept as written rather than ending the feed.
+    xml.config_mut().allow_dangling_amp = true;
+    xml.config_mut().check_end_names = start == 0;
+    reader.depth = 0;
+    reader.entry = None;
+    reader.capture = None;
     loop {
-        let pos = usize::try_from(xml.buffer_position()).unwrap_or(usize::MAX);
+        let pos = start + usize::try_from(xml.buffer_position()).unwrap_or(usize::MAX - start);
         let (ns, event) = match xml.read_resolved_event() {
             Ok((resolved, event)) => (namespace(&resolved), event),
             Err(e) => {
-                let at = usize::try_from(xml.error_position()).unwrap_or(usize::MAX);
+                let at = start
+                    .saturating_add(usize::try_from(xml.error_position()).unwrap_or(usize::MAX));
                 let line = reader.lines.line(text, at);
-                let lost = match &reader.entry {
-                    Some(entry) => format!("the entry from line {} on", entry.line),
-                    None => "the rest".to_string(),
+                // The next entry after the one the error is in (or, when
+                // it is in none, after the error).
+                let next = next_entry(text, at.max(pos).min(text.len()).max(start + 1));
+                if start > 0 && reader.entry.is_none() && next.is_none() {
+                    // Past the last entry read after an error: the feed's
+                    // own end tags, whose start tags this reading never
+                    // saw. Nothing is lost.
+                    return None;
+                }
+                let lost = match (&reader.entry, next) {
+                    (Some(entry), Some(_)) => {
+                        format!("the entry from line {} was not read", entry.line)
+                    }
+                    (Some(entry), None) => {
+                        format!("the entry from line {} on was not read", entry.line)
+                    }
+                    (None, Some(_)) => "read on from the next entry".to_string(),
+                    (None, None) => "the rest was not read".to_string(),
                 };
-                let reason = format!("malformed XML: {e}; {lost} was not read");
+                let reason = format!("malformed XML: {e}; {lost}");
                 reader.parsed.skipped.push((line, reason));
-                break;
+                return next;
             }
         };
         match event {
@@ -389,15 +451,11 @@ pub fn parse(text: &str) -> Parsed {
                     let reason = "the feed ends inside this entry (not read)".to_string();
                     reader.parsed.skipped.push((entry.line, reason));
                 }
-                break;
+                return None;
             }
             _ => {}
         }
     }
-    reader.parsed.header = reader
-        .feed_title
-        .filter(|t| !t.is_empty() && !t.starts_with(GENERATED_TITLE));
-    reader.parsed
 }
 
 /// arXiv API Atom feeds.
@@ -575,15 +633,26 @@ elsewhere: 3 &lt; 4, &#x3b1; &#945; &quot;q&quot;.
     fn malformed_feeds_keep_what_came_before() {
         let feed = "<feed>\n<entry><title>One</title></entry>\n<entry><title>Two</summary></entry>\n<entry><title>Three</title></entry>\n</feed>";
         let parsed = parse(feed);
-        assert_eq!(parsed.records.len(), 1);
-        assert_eq!(parsed.records[0].title.as_deref(), Some("One"));
-        assert_eq!(parsed.skipped.len(), 1);
+        let titles: Vec<_> = parsed.records.iter().map(|r| r.title.as_deref()).collect();
+        assert_eq!(titles, [Some("One"), Some("Three")]);
+        assert_eq!(parsed.records[1].line, 4);
+        assert_eq!(parsed.skipped.len(), 1, "{:?}", parsed.skipped);
         let (line, reason) = &parsed.skipped[0];
         assert_eq!(*line, 3);
         assert!(reason.starts_with("malformed XML: "), "{reason}");
         assert!(
-            reason.ends_with("the entry from line 3 on was not read"),
+            reason.ends_with("the entry from line 3 was not read"),
             "{reason}"
+        );
+        // The last entry broken: nothing after it to read.
+        let parsed = parse(
+            "<feed>\n<entry><title>One</title></entry>\n<entry><title>Two</summary></entry>\n</feed>",
+        );
+        assert_eq!(parsed.records.len(), 1);
+        assert!(
+            parsed.skipped[0]
+                .1
+                .ends_with("the entry from line 3 on was not read")
         );
         // Cut short inside an entry.
         let parsed = parse("<feed>\n<entry><title>One</title></entry>\n<entry><title>Tw");

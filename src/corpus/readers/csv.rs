@@ -26,8 +26,9 @@
 //!   publication;
 //! - DOI: doi, DI, DO (a `doi:` or doi.org prefix is stripped; a value that
 //!   is not `10.<digits>/…` is dropped), else a doi.org link;
-//! - links: url, urls, link, links, pdf url, pdf link, pdf, UR (http and
-//!   https only);
+//! - links: url, urls, link, links, pdf url, pdf link, pdf, UR, forum,
+//!   forum url, forum link (OpenReview's page of a paper; http and https
+//!   only);
 //! - arXiv id: arxiv, arxiv id, eprint, arxiv number; else an arXiv DOI or
 //!   arxiv.org link.
 //!
@@ -45,7 +46,15 @@
 //! CRLF or a lone CR. Lines are counted in the file itself, so quoted fields
 //! holding newlines keep later rows' line numbers right.
 //!
-//! **Quotes.** CSV always honours `"` quoting. TSV often has none, and a
+//! **Rows split by unquoted commas.** A row with too many fields is put
+//! back together when the columns' values have shapes (a link, an id, a
+//! year, a decision, a list of names) that allow exactly one way of joining
+//! its extra fields back into its text columns (see `rejoin`); such rows are
+//! counted in [`Parsed::repaired`]. A row that allows several ways is
+//! reported as such.
+//!
+//! **Quotes.** CSV always honours `"` quoting; a row whose quote never
+//! closes costs its own line, not the rest of the file. TSV often has none, and a
 //! title such as `"Externality" and the Coase theorem` would swallow the
 //! rest of the file; so a tab-separated file honours quoting only when every
 //! field that opens with `"` closes right before a delimiter or line end,
@@ -75,6 +84,8 @@
 //! otherwise kept as written; sanitizing happens later, in
 //! [`Record::into_paper`].
 
+mod rejoin;
+
 use std::collections::HashSet;
 
 use unicode_width::UnicodeWidthStr;
@@ -83,6 +94,7 @@ use super::ris::fold;
 use super::{Format, Reader, head_lines};
 use crate::corpus::fields::{arxiv_in, doi, split_name_cell, year_in};
 use crate::corpus::{Parsed, Record};
+use rejoin::{Rejoined, Shapes};
 
 /// What a column holds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -185,7 +197,17 @@ const NAMES: &[(Role, &[&str])] = &[
     (
         Role::Url,
         &[
-            "url", "urls", "link", "links", "pdfurl", "pdflink", "pdf", "ur",
+            "url",
+            "urls",
+            "link",
+            "links",
+            "pdfurl",
+            "pdflink",
+            "pdf",
+            "ur",
+            "forum",
+            "forumurl",
+            "forumlink",
         ],
     ),
     (Role::Arxiv, &["arxiv", "arxivid", "eprint", "arxivnumber"]),
@@ -317,6 +339,8 @@ impl Columns {
             urls,
             arxiv,
             doi,
+            key: None,
+            volume: None,
             line: row.line,
             former_id: None,
         }
@@ -353,6 +377,9 @@ pub fn parse(text: &str, delimiter: u8) -> Parsed {
             }
         }
     };
+    // The shapes of the columns, learnt when a row first has too many
+    // fields (see `rejoin`).
+    let mut shapes: Option<Shapes> = None;
     for row in data {
         // A header's empty trailing cells name nothing: rows may stop short
         // of them.
@@ -360,39 +387,95 @@ pub fn parse(text: &str, delimiter: u8) -> Parsed {
             names_content && (first.used()..=width).contains(&row.fields.len());
         if row.fits(width) || short_of_empty_cells {
             parsed.records.push(columns.record(row));
-        } else {
-            parsed.skipped.push((
-                row.line,
-                format!(
-                    "{} field{}, {against} {width}",
-                    row.fields.len(),
-                    if row.fields.len() == 1 { "" } else { "s" }
-                ),
-            ));
+            continue;
         }
+        let mut why = format!(
+            "{} field{}, {against} {width}",
+            row.fields.len(),
+            if row.fields.len() == 1 { "" } else { "s" }
+        );
+        if row.fields.len() > width {
+            let shapes = shapes.get_or_insert_with(|| {
+                let fitting: Vec<&Row> = data.iter().filter(|r| r.fields.len() == width).collect();
+                Shapes::learn(&fitting, width, |col| {
+                    columns.0.iter().find(|(_, c)| *c == col).map(|(r, _)| *r)
+                })
+            });
+            match shapes.rejoin(&row.fields, delimiter) {
+                Rejoined::One(fields) => {
+                    parsed.records.push(columns.record(&Row {
+                        line: row.line,
+                        fields,
+                    }));
+                    parsed.repaired += 1;
+                    continue;
+                }
+                Rejoined::Ways(0) => {}
+                Rejoined::Ways(_) => why.push_str(": more than one way to join them back"),
+            }
+        }
+        parsed.skipped.push((row.line, why));
     }
     parsed
 }
 
-/// Reads the rows with their start lines, dropping blank ones.
+/// How many times a file is read on after a quote that never closes (each
+/// such quote costs a read to the end of the file).
+const MOST_UNCLOSED: usize = 16;
+
+/// Reads the rows with their start lines, dropping blank ones. A row whose
+/// quote never closes (its quoted field runs over line ends to the end of
+/// the file) costs its own line: it is skipped and the reading goes on
+/// from the next line.
 fn read_rows(
     text: &str,
     delimiter: u8,
     quoting: bool,
     skipped: &mut Vec<(usize, String)>,
 ) -> Vec<Row> {
-    let mut reader = csv::ReaderBuilder::new()
-        .delimiter(delimiter)
-        .has_headers(false)
-        .flexible(true)
-        .quoting(quoting)
-        .from_reader(text.as_bytes());
+    let builder = {
+        let mut b = csv::ReaderBuilder::new();
+        b.delimiter(delimiter)
+            .has_headers(false)
+            .flexible(true)
+            .quoting(quoting);
+        b
+    };
     let mut record = csv::ByteRecord::new();
-    let mut rows = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
     let mut lines = LineCounter::new(text);
+    let bytes = text.as_bytes();
+    let mut base = 0;
+    let mut unclosed = 0;
+    let mut reader = builder.from_reader(bytes);
     loop {
         match reader.read_byte_record(&mut record) {
             Ok(true) => {
+                let offset = base + record.position().map_or(0, |p| p.byte() as usize);
+                let end = base + reader.position().byte() as usize;
+                // Its last field runs over line ends to the end of the
+                // file, which does not end with the quote that would close
+                // it.
+                let runaway = end >= bytes.len()
+                    && record
+                        .iter()
+                        .next_back()
+                        .is_some_and(|f| f.contains(&b'\n') || f.contains(&b'\r'))
+                    && !text.trim_end_matches(['\r', '\n']).ends_with('"');
+                if quoting
+                    && runaway
+                    && !rows.is_empty()
+                    && unclosed < MOST_UNCLOSED
+                    && let Some(next) = next_line(bytes, offset)
+                {
+                    // A quote that never closes took the rest of the file.
+                    let line = lines.start_line(offset as u64);
+                    skipped.push((line, "a quote that is never closed".to_string()));
+                    unclosed += 1;
+                    base = next;
+                    reader = builder.from_reader(&bytes[base..]);
+                    continue;
+                }
                 let fields: Vec<String> = record
                     .iter()
                     .map(|f| String::from_utf8_lossy(f).into_owned())
@@ -400,22 +483,37 @@ fn read_rows(
                 if fields.iter().all(|f| f.trim().is_empty()) {
                     continue;
                 }
-                let offset = record.position().map_or(0, |p| p.byte());
                 rows.push(Row {
-                    line: lines.start_line(offset),
+                    line: lines.start_line(offset as u64),
                     fields,
                 });
             }
             Ok(false) => break,
             Err(e) => {
                 // Reading from memory cannot fail; never loop on it if it does.
-                let line = lines.start_line(reader.position().byte());
+                let line = lines.start_line(base as u64 + reader.position().byte());
                 skipped.push((line, format!("unreadable: {e}")));
                 break;
             }
         }
     }
     rows
+}
+
+/// The start of the line after the one that byte `offset` (not a line
+/// end) is on, when a line follows.
+fn next_line(text: &[u8], offset: usize) -> Option<usize> {
+    let start = offset
+        + text
+            .get(offset..)?
+            .iter()
+            .position(|&c| c != b'\r' && c != b'\n')?;
+    let end = start
+        + text[start..]
+            .iter()
+            .position(|&c| c == b'\n' || c == b'\r')?;
+    let next = end + 1 + usize::from(text[end] == b'\r' && text.get(end + 1) == Some(&b'\n'));
+    (next < text.len()).then_some(next)
 }
 
 /// Line numbers for the csv crate's record offsets. A record's offset is
@@ -826,6 +924,22 @@ mod tests {
                 (5, "4 fields, header has 3".to_string()),
             ]
         );
+    }
+
+    #[test]
+    fn a_quote_that_never_closes_costs_its_line() {
+        let p = parse(
+            "title,abstract\nFirst,\"A,\nb\"\nSecond,\"unclosed\r\nThird,ok\nFourth,fine\n",
+            b',',
+        );
+        assert_eq!(titles(&p), [Some("First"), Some("Third"), Some("Fourth")]);
+        assert_eq!(p.records[0].abstract_text.as_deref(), Some("A, b"));
+        let lines: Vec<_> = p.records.iter().map(|r| r.line).collect();
+        assert_eq!(lines, [2, 5, 6]);
+        assert_eq!(p.skipped, [(4, "a quote that is never closed".to_string())]);
+        // The last row: nothing after it to read.
+        let p = parse("title,abstract\nFirst,a\nSecond,\"unclosed\n", b',');
+        assert_eq!(titles(&p), [Some("First"), Some("Second")]);
     }
 
     #[test]

@@ -233,6 +233,7 @@ pub fn parse(text: &str) -> Parsed {
         header: None,
         records,
         skipped,
+        ..Parsed::default()
     }
 }
 
@@ -434,6 +435,8 @@ fn ris_record(raw: &Raw<'_>) -> Record {
         urls: http_links(&raw.words(&["UR", "L1", "L2"])),
         arxiv,
         doi,
+        key: raw.text(&["ID"]),
+        volume: raw.text(&["VL"]),
         line: raw.line,
         former_id: None,
     }
@@ -453,6 +456,8 @@ fn wos_record(raw: &Raw<'_>) -> Record {
         urls: Vec::new(),
         arxiv: raw.first(&["DI"], |t| arxiv_in(t, false)),
         doi: raw.first(&["DI"], doi),
+        key: raw.text(&["UT"]),
+        volume: raw.text(&["VL"]),
         line: raw.line,
         former_id: None,
     }
@@ -482,6 +487,8 @@ fn medline_record(raw: &Raw<'_>) -> Record {
         urls,
         arxiv: doi.as_deref().and_then(|d| arxiv_in(d, false)),
         doi,
+        key: raw.text(&["PMID"]),
+        volume: raw.text(&["VI"]),
         line: raw.line,
         former_id: None,
     }

@@ -142,6 +142,7 @@ pub fn parse(input: &str) -> Parsed {
         header,
         records,
         skipped: Vec::new(),
+        ..Parsed::default()
     }
 }
 
@@ -224,6 +225,7 @@ fn parse_separated(input: &str, marker: &str) -> Parsed {
         header: None,
         records,
         skipped: Vec::new(),
+        ..Parsed::default()
     }
 }
 
@@ -257,6 +259,7 @@ pub fn parse_lines(input: &str) -> Parsed {
         header: None,
         records,
         skipped: Vec::new(),
+        ..Parsed::default()
     }
 }
 

@@ -59,6 +59,7 @@ pub fn parse(text: &str) -> Parsed {
         header: None,
         records: records(&entries),
         skipped,
+        ..Parsed::default()
     }
 }
 

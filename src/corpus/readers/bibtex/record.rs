@@ -79,6 +79,8 @@ pub(super) fn record(e: &Entry) -> Record {
         urls: urls(e),
         arxiv: arxiv(e),
         doi: e.get("doi").and_then(doi),
+        key: Some(e.key.clone()).filter(|k| !k.is_empty()),
+        volume: e.get("volume").map(fold),
         line: e.line,
         former_id: None,
     }

@@ -7,7 +7,7 @@ use super::record::JsonRecord;
 use super::{VOTE_LINES, describe, kind};
 use crate::corpus::Parsed;
 use crate::corpus::Record;
-use crate::corpus::json_string::string_folded;
+use crate::corpus::json_string::{repair_escapes, string_folded};
 
 /// Parses one line of JSON Lines (`line_no` is 1-based): Ok(None) for a
 /// blank line, Err(reason) for a line that is not a JSON object.
@@ -44,7 +44,16 @@ pub fn parse_line_deferring(
     }
     match serde_json::from_str::<JsonRecord>(trimmed) {
         Ok(paper) => Ok(Some(paper.into_record_deferring(line_no))),
-        Err(e) => Err(describe(&e, (e.line() == 1).then(|| lead + e.column()))),
+        Err(e) => match repair_escapes(trimmed) {
+            // A bad escape costs its string only (it reads U+FFFD); the
+            // abstract is then decoded here, the line being no longer
+            // the file's.
+            Some(fixed) => match serde_json::from_str::<JsonRecord>(&fixed) {
+                Ok(paper) => Ok(Some((paper.into_record(line_no), None))),
+                Err(_) => Err(describe(&e, (e.line() == 1).then(|| lead + e.column()))),
+            },
+            None => Err(describe(&e, (e.line() == 1).then(|| lead + e.column()))),
+        },
     }
 }
 

@@ -29,11 +29,15 @@
 //! {…}}]`, and groups such as `[{"venue": …, "papers": […]}]`. A whole-file
 //! wrapper's `title` or `name` becomes the list's name.
 //!
-//! **Errors.** In JSON Lines each bad line is skipped alone. In a document,
-//! an element that is valid JSON but not a readable paper is skipped alone;
-//! a syntax error ends the reading, keeping the papers before it and
-//! reporting the error's line (and column, which matters for minified
-//! one-line files).
+//! **Errors.** A bad escape or a lone surrogate (`\ud800`), which serde_json
+//! refuses, costs its string only: the record is read again with it made
+//! U+FFFD (valid input is never read twice). In JSON Lines each bad line
+//! is skipped alone. In a document, an array element that is valid JSON but
+//! not a readable paper is skipped alone, and so is one with a syntax error
+//! when its brackets balance or the next element starts a line where it
+//! did; otherwise a syntax error ends the reading, keeping the papers
+//! before it and reporting the error's line (and column, which matters for
+//! minified one-line files).
 //!
 //! **Speed.** JSON Lines files can be the 1.8 GB arXiv snapshot, so
 //! [`parse_line`] deserializes straight from the line into borrowed fields
@@ -52,6 +56,7 @@ use self::lines::{mostly_object_lines, parse_lines};
 use self::record::JsonRecord;
 use super::{Format, Reader, start};
 use crate::corpus::Parsed;
+use crate::corpus::json_string::repair_escapes;
 pub use crate::corpus::json_string::string_folded;
 pub use lines::{looks_like_json_lines, parse_line, parse_line_deferring};
 
@@ -182,6 +187,53 @@ struct Document<'a> {
     body: &'a str,
     lines: LineCounter,
     parsed: Parsed,
+    /// Reading stopped before the end (see [`Document::stop`]).
+    stopped: bool,
+}
+
+/// Where an array is read on from after a broken element.
+enum Resume {
+    /// Just past the element (a `,` or `]` follows).
+    After(usize),
+    /// At the next element.
+    At(usize),
+}
+
+/// The offset just past the object or array that starts at `pos`, found by
+/// its brackets alone (strings skipped, a line end taken to end a string as
+/// in [`repair_escapes`]); `None` when they do not balance.
+fn balanced_end(body: &str, pos: usize) -> Option<usize> {
+    let b = body.as_bytes();
+    let mut open: Vec<u8> = Vec::new();
+    let mut in_string = false;
+    let mut i = pos;
+    while i < b.len() {
+        let c = b[i];
+        if in_string {
+            match c {
+                b'\\' if b.get(i + 1) != Some(&b'\n') => i += 1,
+                b'"' | b'\n' => in_string = false,
+                _ => {}
+            }
+        } else {
+            match c {
+                b'"' => in_string = true,
+                b'{' => open.push(b'}'),
+                b'[' => open.push(b']'),
+                b'}' | b']' => {
+                    if open.pop() != Some(c) {
+                        return None;
+                    }
+                    if open.is_empty() {
+                        return Some(i + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    None
 }
 
 impl<'a> Document<'a> {
@@ -306,6 +358,15 @@ impl<'a> Document<'a> {
         let line = self.line(pos);
         match value_at::<JsonRecord>(self.body, pos) {
             Ok((paper, _)) => self.parsed.records.push(paper.into_record(line)),
+            // A bad escape (serde_json refuses some as data, some as
+            // syntax) costs its string only.
+            Err(_)
+                if let Some(fixed) = balanced_end(self.body, pos)
+                    .and_then(|end| repair_escapes(&self.body[pos..end]))
+                    && let Ok(paper) = serde_json::from_str::<JsonRecord>(&fixed) =>
+            {
+                self.parsed.records.push(paper.into_record(line));
+            }
             // Valid JSON that is not a readable paper: skipped alone.
             Err(e) if e.classify() == Category::Data => {
                 self.parsed.skipped.push((line, describe(&e, None)));
@@ -342,7 +403,16 @@ impl<'a> Document<'a> {
             if self.byte(i).is_none() {
                 return Err(self.syntax(i, "the array is not closed"));
             }
-            let end = self.element(i, depth)?;
+            let end = match self.element(i, depth) {
+                Ok(end) => end,
+                Err(stop) => match self.recover(i, depth, stop)? {
+                    Resume::After(end) => end,
+                    Resume::At(next) => {
+                        i = next;
+                        continue;
+                    }
+                },
+            };
             i = self.skip_ws(end);
             match self.byte(i) {
                 Some(b',') => {
@@ -359,8 +429,86 @@ impl<'a> Document<'a> {
         }
     }
 
+    /// After the array element at `pos` could not be read (`stop` says
+    /// why): where to go on, so that a broken element costs itself alone.
+    /// An element whose brackets balance is read again with its bad
+    /// escapes made U+FFFD (see [`repair_escapes`]), or skipped; one whose
+    /// brackets do not is skipped up to the next line that starts an
+    /// object where it starts (as pretty-printed arrays are). `Err` when
+    /// neither finds where the next element is.
+    fn recover(&mut self, pos: usize, depth: u8, stop: Stop) -> Result<Resume, Stop> {
+        if self.byte(pos) == Some(b'{')
+            && let Some(end) = balanced_end(self.body, pos)
+            && matches!(self.byte(self.skip_ws(end)), Some(b',' | b']'))
+        {
+            let read = repair_escapes(&self.body[pos..end]).and_then(|fixed| {
+                let mut piece = Document {
+                    body: &fixed,
+                    lines: LineCounter::default(),
+                    parsed: Parsed::default(),
+                    stopped: false,
+                };
+                piece.object(0, depth).ok()?;
+                Some(piece.parsed)
+            });
+            match read {
+                Some(parsed) => {
+                    // The piece's lines are the text's, counted from the
+                    // element's.
+                    let first = self.line(pos) - 1;
+                    self.parsed
+                        .records
+                        .extend(parsed.records.into_iter().map(|mut r| {
+                            r.line += first;
+                            r
+                        }));
+                    self.parsed.skipped.extend(
+                        parsed
+                            .skipped
+                            .into_iter()
+                            .map(|(line, why)| (line + first, why)),
+                    );
+                }
+                None => self.parsed.skipped.push(stop),
+            }
+            return Ok(Resume::After(end));
+        }
+        match self.next_at_column(pos) {
+            Some(next) => {
+                self.parsed.skipped.push(stop);
+                Ok(Resume::At(next))
+            }
+            None => Err(stop),
+        }
+    }
+
+    /// The start of the next line after `pos`'s that starts with `{` at
+    /// the column `pos` is at, when `pos` starts its line.
+    fn next_at_column(&self, pos: usize) -> Option<usize> {
+        let b = self.body.as_bytes();
+        let line_start = b[..pos]
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |k| k + 1);
+        let indent = &b[line_start..pos];
+        if !indent.iter().all(|&c| c == b' ' || c == b'\t') {
+            return None;
+        }
+        let mut at = pos;
+        while let Some(k) = memchr::memchr(b'\n', &b[at..]) {
+            let start = at + k + 1;
+            let candidate = start + indent.len();
+            if b.get(start..candidate) == Some(indent) && b.get(candidate) == Some(&b'{') {
+                return Some(candidate);
+            }
+            at = start;
+        }
+        None
+    }
+
     /// Records why reading stopped.
     fn stop(&mut self, (line, reason): Stop) {
+        self.stopped = true;
         let reason = if self.parsed.records.is_empty() {
             reason
         } else {
@@ -385,10 +533,27 @@ impl<'a> Document<'a> {
 /// JSON Lines (one object per line) — detected from the text.
 pub fn parse(text: &str) -> Parsed {
     let body = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    let (parsed, stopped) = parse_body(body);
+    // A document that stopped early may have stopped at a bad escape
+    // outside any array element (in a wrapper, in a lone object): read
+    // once more with bad escapes made U+FFFD, and keep what reads more.
+    if stopped && let Some(fixed) = repair_escapes(body) {
+        let (again, _) = parse_body(&fixed);
+        if again.records.len() > parsed.records.len() {
+            return again;
+        }
+    }
+    parsed
+}
+
+/// [`parse`] of a body without a byte-order mark; whether it stopped
+/// early.
+fn parse_body(body: &str) -> (Parsed, bool) {
     let mut doc = Document {
         body,
         lines: LineCounter::default(),
         parsed: Parsed::default(),
+        stopped: false,
     };
     let start = doc.skip_ws(0);
     match doc.byte(start) {
@@ -398,7 +563,7 @@ pub fn parse(text: &str) -> Parsed {
             Err(stop) => doc.stop(stop),
         },
         Some(b'{') => match doc.scan(start, 0) {
-            Ok(scan) if doc.skip_ws(scan.end) < body.len() => return parse_lines(body),
+            Ok(scan) if doc.skip_ws(scan.end) < body.len() => return (parse_lines(body), false),
             Ok(scan) => {
                 if scan.wrapped.is_some() {
                     doc.parsed.header = scan.name.clone();
@@ -407,12 +572,12 @@ pub fn parse(text: &str) -> Parsed {
                     doc.stop(stop);
                 }
             }
-            Err(_) if mostly_object_lines(body) => return parse_lines(body),
+            Err(_) if mostly_object_lines(body) => return (parse_lines(body), false),
             Err(stop) => doc.stop(stop),
         },
         Some(first) => {
             if mostly_object_lines(body) {
-                return parse_lines(body);
+                return (parse_lines(body), false);
             }
             let line = doc.line(start);
             let stop = match value_at::<IgnoredAny>(body, start) {
@@ -422,7 +587,7 @@ pub fn parse(text: &str) -> Parsed {
             doc.stop(stop);
         }
     }
-    doc.parsed
+    (doc.parsed, doc.stopped)
 }
 
 /// A JSON document: an array of papers, an object wrapping one, or one
@@ -860,11 +1025,32 @@ mod tests {
             "{:?}",
             parsed.skipped
         );
-        // An error inside an array keeps what came before it.
-        let parsed = parse("[\n{\"title\": \"A\"},\n{\"title\": \"B\",\n \"x\": }\n]");
-        assert_eq!(parsed.records.len(), 1);
+        // An error inside an array element costs that element: what
+        // comes before and after it is read.
+        let parsed =
+            parse("[\n{\"title\": \"A\"},\n{\"title\": \"B\",\n \"x\": }\n,{\"title\": \"C\"}]");
+        assert_eq!(parsed.records.len(), 2);
+        assert_eq!(parsed.records[1].title.as_deref(), Some("C"));
         assert_eq!(parsed.skipped.len(), 1);
         assert_eq!(parsed.skipped[0].0, 4);
+        assert!(
+            parsed.skipped[0].1.starts_with("invalid JSON"),
+            "{:?}",
+            parsed.skipped
+        );
+        // Brackets that do not balance: the next object that starts a
+        // line where the broken one did is the next element.
+        let parsed = parse(
+            "[\n  {\"title\": \"A\"},\n  {\"title\": \"B\", \"x\": [1, 2},\n  {\"title\": \"C\"}\n]",
+        );
+        let titles: Vec<_> = parsed.records.iter().map(|r| r.title.clone()).collect();
+        assert_eq!(titles, [Some("A".into()), Some("C".into())]);
+        assert_eq!(parsed.skipped.len(), 1);
+        assert_eq!(parsed.skipped[0].0, 3);
+        // Minified, an element whose brackets do not balance ends the
+        // reading, keeping what came before it.
+        let parsed = parse("[{\"title\": \"A\"},{\"title\": \"B\", \"x\": [1},{\"title\": \"C\"}]");
+        assert_eq!(parsed.records.len(), 1);
         assert!(
             parsed.skipped[0]
                 .1
@@ -919,6 +1105,53 @@ mod tests {
         let parsed = parse("[1, 2");
         assert_eq!(parsed.skipped.len(), 3);
         assert!(parse("").records.is_empty() && parse(" \n ").skipped.is_empty());
+    }
+
+    #[test]
+    fn a_bad_escape_costs_its_string_only() {
+        // A lone surrogate in an array: the record is read, the surrogate
+        // is U+FFFD, and the records after it are read too.
+        let text = "[\n  {\"title\": \"A\", \"abstract\": \"x \\ud800 y\"},\n  {\"title\": \"B\\q\"},\n  {\"title\": \"C\"}\n]";
+        let parsed = parse(text);
+        assert!(parsed.skipped.is_empty(), "{:?}", parsed.skipped);
+        let titles: Vec<_> = parsed
+            .records
+            .iter()
+            .map(|r| r.title.clone().unwrap())
+            .collect();
+        assert_eq!(titles, ["A", "B\u{fffd}", "C"]);
+        assert_eq!(
+            parsed.records[0].abstract_text.as_deref(),
+            Some("x \u{fffd} y")
+        );
+        assert_eq!(
+            parsed.records.iter().map(|r| r.line).collect::<Vec<_>>(),
+            [2, 3, 4]
+        );
+        // Minified, and in a wrapper.
+        let parsed = parse(r#"{"data": [{"title": "A\udc00"}, {"title": "B"}]}"#);
+        let titles: Vec<_> = parsed
+            .records
+            .iter()
+            .map(|r| r.title.clone().unwrap())
+            .collect();
+        assert_eq!(titles, ["A\u{fffd}", "B"]);
+        // One object alone.
+        assert_eq!(
+            one(r#"{"title": "\ud800"}"#).title.as_deref(),
+            Some("\u{fffd}")
+        );
+        // In JSON Lines, the line is read (its abstract decoded, not left
+        // in the file).
+        let (r, plain) = parse_line_deferring(r#"{"title": "T", "abstract": "a\ud800b"}"#, 5)
+            .unwrap()
+            .unwrap();
+        assert!(plain.is_none());
+        assert_eq!(r.abstract_text.as_deref(), Some("a\u{fffd}b"));
+        assert_eq!(r.line, 5);
+        let parsed = parse("{\"title\": \"A\"}\n{\"title\": \"\\ud800\"}\n{\"title\": \"C\"}\n");
+        assert_eq!(parsed.records.len(), 3);
+        assert!(parsed.skipped.is_empty());
     }
 
     #[test]

@@ -23,6 +23,8 @@ use crate::corpus::{PaperId, Record, content_hash};
 /// | urls     | `url`, `URL`, `link`, `links`, `pdf_url`, `open_access.oa_url`, `openAccessPdf.url` (all, deduplicated) |
 /// | arxiv    | `arxiv_id`, `arxivId`, `arxiv`, `externalIds.ArXiv`, or `id` when it reads as an arXiv id; else `number` (`arXiv:…`), the DOI (`10.48550/arXiv.…`) or a URL (`arxiv.org/abs/…`) naming one, as Zotero's CSL-JSON does |
 /// | doi      | `doi`, `DOI`, `externalIds.DOI` (a resolver link or `doi:` dropped; kept only when it reads as a DOI) |
+/// | key      | `id` (when it is not an arXiv id: CSL-JSON's item id) |
+/// | volume   | `volume` |
 #[derive(Deserialize, Default)]
 #[serde(default)]
 pub(super) struct JsonRecord<'a> {
@@ -92,6 +94,9 @@ pub(super) struct JsonRecord<'a> {
     /// Zotero writes an arXiv paper's.
     #[serde(borrow)]
     number: Text<'a>,
+    /// CSL-JSON's volume, which tells the volumes of a work apart.
+    #[serde(borrow)]
+    volume: Text<'a>,
 
     #[serde(borrow)]
     url: Urls<'a>,
@@ -213,12 +218,9 @@ impl<'a> JsonRecord<'a> {
             self.arxiv,
             self.external_ids.arxiv,
         ])
-        .map(explicit_arxiv)
-        .or_else(|| {
-            self.id
-                .into_folded()
-                .and_then(|id| arxiv_from_generic_id(&id))
-        });
+        .map(explicit_arxiv);
+        let id = self.id.into_folded();
+        let explicit = explicit.or_else(|| id.as_deref().and_then(arxiv_from_generic_id));
         let doi =
             first_text([self.doi, self.doi_upper, self.external_ids.doi]).and_then(|d| doi(&d));
         // CSL-JSON (Zotero) writes an arXiv paper's id only as its number
@@ -242,6 +244,7 @@ impl<'a> JsonRecord<'a> {
             });
             Some(found)
         });
+        let key = id.filter(|_| arxiv.is_none() && doi.is_none());
         let record = Record {
             title,
             abstract_text: abstract_text.filter(|_| plain.is_none()),
@@ -250,6 +253,8 @@ impl<'a> JsonRecord<'a> {
             venue,
             urls,
             arxiv,
+            key,
+            volume: self.volume.into_folded(),
             doi,
             line,
             former_id,
