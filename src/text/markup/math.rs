@@ -16,7 +16,7 @@ pub(super) fn dollar(
 ) -> Option<usize> {
     let rest = &src[i..];
     if let Some(body) = rest.strip_prefix("$$") {
-        let close = body.find("$$")?;
+        let close = super::scan::find(body, "$$")?;
         math(&body[..close], marks.with(Emphasis::MATH), out, depth + 1);
         return Some(2 + close + 2);
     }

@@ -16,12 +16,14 @@ mod braces;
 mod latex;
 mod markdown;
 mod math;
+mod scan;
 
 use braces::matching_brace;
 use latex::{command, dashes, switch};
 pub use markdown::url_len;
 use markdown::{angle_link, backtick, bare_url, markdown_emphasis, markdown_link};
 use math::dollar;
+pub use scan::work;
 
 /// Style flags of a run of text.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]
@@ -115,7 +117,7 @@ impl Rich {
 /// Renders `src` (sanitized text) into styled runs.
 pub fn render(src: &str) -> Rich {
     let mut out = Rich::default();
-    inline(src, Emphasis::NONE, &mut out, 0);
+    scan::with_scan(src, || inline(src, Emphasis::NONE, &mut out, 0));
     out
 }
 
