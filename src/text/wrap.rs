@@ -32,9 +32,9 @@ fn breaks_around(c: char) -> bool {
     stands_alone(c) || matches!(c as u32, 0xA960..=0xA97F | 0xFE30..=0xFE4F | 0xFF00..=0xFF60)
 }
 
-/// Splits a paragraph into words, each with its trailing spaces.
-fn words(par: &str) -> Vec<Word<'_>> {
-    let mut out = Vec::new();
+/// Splits a paragraph into words, each with its trailing spaces, handing
+/// each to `each` as it is found.
+fn words<'a>(par: &'a str, mut each: impl FnMut(Word<'a>)) {
     let mut start = 0;
     let mut prev: Option<char> = None;
     let mut in_space = false;
@@ -49,16 +49,20 @@ fn words(par: &str) -> Vec<Word<'_>> {
             prev.is_some_and(|p| breaks_around(p) || breaks_around(c))
         };
         if boundary && i > start {
-            out.push(Word::from(&par[start..i]));
+            each(Word::from(&par[start..i]));
             start = i;
         }
         prev = Some(c);
     }
     if start < par.len() {
-        out.push(Word::from(&par[start..]));
+        each(Word::from(&par[start..]));
     }
-    out
 }
+
+/// Words wrapped at a time: the words of a long paragraph are not all
+/// held at once (a megabyte of short words made hundreds of megabytes of
+/// them).
+const BATCH: usize = 1024;
 
 /// Wraps `text` to `width` columns. Returns byte ranges into `text`, one per
 /// screen line, without trailing spaces. Paragraphs (separated by blank
@@ -76,9 +80,20 @@ pub fn wrap(text: &str, width: usize) -> Vec<Range<usize>> {
             lines.push(offset..offset);
         }
         let base = par.as_ptr() as usize;
-        let ws = break_words(words(par), width);
-        {
-            for line in wrap_first_fit(&ws, &[width as f64]) {
+        // First-fit from the start of a line depends only on the words from
+        // there on, so the words are wrapped a batch at a time and the last
+        // line of each batch, which later words may join, starts the next.
+        let mut batch: Vec<Word> = Vec::with_capacity(BATCH);
+        let mut limit = BATCH;
+        let mut flush = |batch: &mut Vec<Word>, last: bool| {
+            let ws = break_words(batch.drain(..), width);
+            let wrapped = wrap_first_fit(&ws, &[width as f64]);
+            let keep = if last {
+                wrapped.len()
+            } else {
+                wrapped.len() - 1
+            };
+            for line in &wrapped[..keep] {
                 let (Some(first), Some(last)) = (line.first(), line.last()) else {
                     continue;
                 };
@@ -86,7 +101,21 @@ pub fn wrap(text: &str, width: usize) -> Vec<Range<usize>> {
                 let e = last.word.as_ptr() as usize - base + last.word.len();
                 lines.push(offset + s..offset + e);
             }
-        }
+            if !last && let Some(open) = wrapped.last() {
+                batch.extend_from_slice(open);
+            }
+        };
+        words(par, |w| {
+            batch.push(w);
+            if batch.len() >= limit {
+                flush(&mut batch, false);
+                // A line of more words than a batch (zero-width ones) is
+                // carried whole: the batch grows so that carrying stays
+                // linear.
+                limit = (batch.len() * 2).max(BATCH);
+            }
+        });
+        flush(&mut batch, true);
         offset += par.len() + 1;
     }
     lines

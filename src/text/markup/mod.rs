@@ -107,9 +107,11 @@ impl Rich {
 
     /// The marks at byte offset `at`.
     pub fn marks_at(&self, at: usize) -> Emphasis {
+        // The runs are in order and do not overlap.
+        let k = self.spans.partition_point(|s| s.end <= at);
         self.spans
-            .iter()
-            .find(|s| s.start <= at && at < s.end)
+            .get(k)
+            .filter(|s| s.start <= at && at < s.end)
             .map_or(Emphasis::NONE, |s| s.marks)
     }
 }
