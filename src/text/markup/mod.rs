@@ -98,11 +98,21 @@ impl Rich {
         self.push(c.encode_utf8(&mut buf), marks);
     }
 
+    /// Adds a link; [`render`] drops the repeats at the end (looking for
+    /// each among all the links before it was quadratic in their number).
     fn add_link(&mut self, url: &str) {
         let url = url.trim();
-        if !url.is_empty() && !self.links.iter().any(|l| l == url) {
+        if !url.is_empty() && self.links.last().is_none_or(|l| l != url) {
             self.links.push(url.to_string());
         }
+    }
+
+    /// Keeps the first of each link.
+    fn dedup_links(&mut self) {
+        let mut seen = std::collections::HashSet::new();
+        let mut links = std::mem::take(&mut self.links);
+        links.retain(|l| seen.insert(l.clone()));
+        self.links = links;
     }
 
     /// The marks at byte offset `at`.
@@ -120,6 +130,7 @@ impl Rich {
 pub fn render(src: &str) -> Rich {
     let mut out = Rich::default();
     scan::with_scan(src, || inline(src, Emphasis::NONE, &mut out, 0));
+    out.dedup_links();
     out
 }
 
