@@ -107,7 +107,7 @@ fn main() {
         .collect();
     let dir = tempfile::tempdir().expect("a temporary directory");
     let theme = ui::theme::Theme::default();
-    let query = Query::parse("word a");
+    let query = Query::parse("word hostile");
     println!(
         "{:<18} {:>8} {:>8} {:>8} {:>8} {:>8}",
         "kind (1 MB)", "load", "title", "show", "marked", "search"

@@ -9,7 +9,7 @@ use super::markup::Rich;
 /// A DOI suffix longer than this is not one: looking no further keeps a
 /// text of `10.1234/` after `10.1234/` from reading to its end from each.
 /// (Registered suffixes run to a few dozen characters.)
-const MAX_DOI_SUFFIX: usize = 512;
+const MAX_DOI_SUFFIX: usize = 200;
 
 /// A DOI in running text: `10.` then a registrant code, `/`, a suffix.
 fn doi_at(text: &str, i: usize) -> Option<usize> {

@@ -64,26 +64,31 @@ pub fn url_len(rest: &str) -> usize {
         .unwrap_or(rest.len());
     scan::count(end);
     // Opening minus closing brackets of each kind in `rest[..end]`, counted
-    // once and kept as the end moves back.
-    let mut balance = [0isize; 3];
+    // once when a closing one ends the URL and kept as the end moves back.
+    let mut balance: Option<[isize; 3]> = None;
     const PAIRS: [(u8, u8); 3] = [(b'(', b')'), (b'[', b']'), (b'{', b'}')];
-    for &b in &rest.as_bytes()[..end] {
-        for (k, &(open, close)) in PAIRS.iter().enumerate() {
-            balance[k] += isize::from(b == open) - isize::from(b == close);
-        }
-    }
     loop {
         let Some(last) = rest[..end].chars().next_back() else {
             break;
         };
-        let unbalanced = PAIRS
-            .iter()
-            .zip(balance)
-            .any(|(&(_, close), n)| last == close as char && n < 0);
+        let closer = PAIRS.iter().position(|&(_, close)| last == close as char);
+        let unbalanced = closer.is_some_and(|k| {
+            let counts = balance.get_or_insert_with(|| {
+                scan::count(end);
+                let mut counts = [0isize; 3];
+                for &b in &rest.as_bytes()[..end] {
+                    for (k, &(open, close)) in PAIRS.iter().enumerate() {
+                        counts[k] += isize::from(b == open) - isize::from(b == close);
+                    }
+                }
+                counts
+            });
+            counts[k] < 0
+        });
         if matches!(last, '.' | ',' | ';' | ':' | '!' | '?' | '\'' | '*') || unbalanced {
             end -= last.len_utf8();
-            if let Some(k) = PAIRS.iter().position(|&(_, close)| last == close as char) {
-                balance[k] += 1;
+            if let (Some(k), Some(counts)) = (closer, balance.as_mut()) {
+                counts[k] += 1;
             }
         } else {
             break;

@@ -61,6 +61,9 @@ struct Scan {
     /// Positions of every `{` and of its matching `}` (`u32::MAX`: none),
     /// built on first use.
     braces: Option<Vec<(u32, u32)>>,
+    /// The entry of `braces` last asked for: text is read left to right,
+    /// so the next one asked for is mostly the one after it.
+    cursor: usize,
 }
 
 impl Scan {
@@ -85,6 +88,7 @@ pub(super) fn with_scan<T>(src: &str, f: impl FnOnce() -> T) -> T {
         len: src.len(),
         memos: Vec::new(),
         braces: None,
+        cursor: 0,
     };
     let outer = SCAN.with(|s| s.borrow_mut().replace(fresh));
     struct Restore(Option<Option<Scan>>);
@@ -273,9 +277,13 @@ pub(super) fn matching_brace(s: &str) -> Option<usize> {
             scan.braces = Some(brace_table(text.as_bytes()));
         }
         let table = scan.braces.as_ref()?;
-        let k = table
-            .binary_search_by_key(&(start as u32), |&(p, _)| p)
-            .ok()?;
+        let at = start as u32;
+        let k = match (table.get(scan.cursor), table.get(scan.cursor + 1)) {
+            (Some(&(p, _)), _) if p == at => scan.cursor,
+            (_, Some(&(p, _))) if p == at => scan.cursor + 1,
+            _ => table.binary_search_by_key(&at, |&(p, _)| p).ok()?,
+        };
+        scan.cursor = k;
         count(1);
         let close = table[k].1 as usize;
         (close != u32::MAX as usize && close < end).then(|| close - start)
