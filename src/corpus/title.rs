@@ -126,6 +126,8 @@ pub fn derive(abstract_text: &str) -> String {
     while !abstract_text.is_char_boundary(end) {
         end -= 1;
     }
+    // What the heuristics below read is bounded by this.
+    crate::text::work::count(end);
     let rich = markup::render(&abstract_text[..end]);
     let text = rich.text.as_str();
     let sentences = sentences(text);

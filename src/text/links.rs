@@ -24,6 +24,7 @@ fn doi_at(text: &str, i: usize) -> Option<usize> {
     while !suffix.is_char_boundary(cap) {
         cap -= 1;
     }
+    super::work::count(cap);
     let len = super::markup::url_len(&suffix[..cap]);
     (len > 0).then_some(3 + reg + 1 + len)
 }
@@ -116,6 +117,7 @@ pub fn collect(record_links: &[String], rich: &Rich) -> Vec<String> {
         inside.add(l);
     }
     let text = rich.text.as_str();
+    super::work::count(text.len());
     for (i, _) in text.char_indices() {
         let at_word =
             i == 0 || !text[..i].ends_with(|c: char| c.is_alphanumeric() || c == '/' || c == '.');

@@ -68,6 +68,7 @@ const BATCH: usize = 1024;
 /// screen line, without trailing spaces. Paragraphs (separated by blank
 /// lines, `\n\n`) start on a new line with an empty line between them.
 pub fn wrap(text: &str, width: usize) -> Vec<Range<usize>> {
+    super::work::count(text.len());
     let width = width.max(1);
     let mut lines = Vec::new();
     let mut offset = 0;
@@ -86,6 +87,7 @@ pub fn wrap(text: &str, width: usize) -> Vec<Range<usize>> {
         let mut batch: Vec<Word> = Vec::with_capacity(BATCH);
         let mut limit = BATCH;
         let mut flush = |batch: &mut Vec<Word>, last: bool| {
+            super::work::count(batch.len());
             let ws = break_words(batch.drain(..), width);
             let wrapped = wrap_first_fit(&ws, &[width as f64]);
             let keep = if last {

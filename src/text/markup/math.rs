@@ -80,6 +80,7 @@ pub(super) fn math(src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
 }
 
 fn math_into(src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
+    super::scan::count(src.len());
     if depth > MAX_DEPTH {
         out.push(src, marks);
         return;

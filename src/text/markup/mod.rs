@@ -23,7 +23,6 @@ use latex::{command, dashes, switch};
 pub use markdown::url_len;
 use markdown::{angle_link, backtick, bare_url, markdown_emphasis, markdown_link};
 use math::dollar;
-pub use scan::work;
 
 /// Style flags of a run of text.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]
@@ -192,6 +191,8 @@ fn is_word_char(c: char) -> bool {
 
 /// Parses text-mode markup in `src` into `out`.
 fn inline(src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
+    // Each level of nesting reads its own part of the text once.
+    scan::count(src.len());
     if depth > MAX_DEPTH {
         out.push(src, marks);
         return;

@@ -11,26 +11,16 @@
 //! readers still see slices of the text; each answer is cut to the slice
 //! asked about, so it is the answer a plain search of that slice gives.
 //!
-//! Every scanning loop here also counts its steps ([`work`]), which the
-//! tests use to hold rendering to a bound linear in its input.
+//! Every search here also counts the bytes it looks at
+//! ([`crate::text::work`]), which the tests use to hold rendering to a
+//! bound linear in its input.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
+
+pub(crate) use crate::text::work::count;
 
 thread_local! {
     static SCAN: RefCell<Option<Scan>> = const { RefCell::new(None) };
-    static WORK: Cell<u64> = const { Cell::new(0) };
-}
-
-/// Steps taken by the scanning loops of this thread so far: bytes looked at
-/// by searches, openers matched. Only differences mean anything.
-pub fn work() -> u64 {
-    WORK.with(Cell::get)
-}
-
-/// Adds `n` steps to [`work`].
-#[inline]
-pub(crate) fn count(n: usize) {
-    WORK.with(|w| w.set(w.get().wrapping_add(n as u64)));
 }
 
 /// What is looked for.
