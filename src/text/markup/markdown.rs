@@ -67,10 +67,7 @@ pub fn url_len(rest: &str) -> usize {
     // once when a closing one ends the URL and kept as the end moves back.
     let mut balance: Option<[isize; 3]> = None;
     const PAIRS: [(u8, u8); 3] = [(b'(', b')'), (b'[', b']'), (b'{', b'}')];
-    loop {
-        let Some(last) = rest[..end].chars().next_back() else {
-            break;
-        };
+    while let Some(last) = rest[..end].chars().next_back() {
         let closer = PAIRS.iter().position(|&(_, close)| last == close as char);
         let unbalanced = closer.is_some_and(|k| {
             let counts = balance.get_or_insert_with(|| {

@@ -198,10 +198,10 @@ pub(super) fn emphasis_closer(rest: &str, c: u8, run: usize) -> Option<usize> {
         while let Some(p) = memchr::memchr(c, &b[from..]) {
             let j = from + p;
             // A run that starts before `t` does is not a closer here.
-            if j == 0 || b[j - 1] != c {
-                if let Some(len) = closes(t, j, c, run) {
-                    return Some((j, len));
-                }
+            if (j == 0 || b[j - 1] != c)
+                && let Some(len) = closes(t, j, c, run)
+            {
+                return Some((j, len));
             }
             from = j + 1;
         }
