@@ -48,8 +48,8 @@ struct Scan {
     base: usize,
     len: usize,
     memos: Vec<Memo>,
-    /// Positions of every `{` and of its matching `}` (`u32::MAX`: none),
-    /// built on first use.
+    /// Positions of every `{` that has a matching `}`, and of that `}`,
+    /// in order, built on first use.
     braces: Option<Vec<(u32, u32)>>,
     /// The entry of `braces` last asked for: text is read left to right,
     /// so the next one asked for is mostly the one after it.
@@ -68,9 +68,9 @@ impl Scan {
 /// calls on slices of a text already set up share its memory.
 pub(super) fn with_scan<T>(src: &str, f: impl FnOnce() -> T) -> T {
     let inside = SCAN.with(|s| s.borrow().as_ref().is_some_and(|s| s.locate(src).is_some()));
-    // Texts too long for the brace table's `u32` positions are read
-    // without memory (no abstract comes near 4 GB).
-    if inside || src.len() >= u32::MAX as usize {
+    // Texts too long for the brace table's `u32` positions (with a bit
+    // to spare) are read without memory (no abstract comes near 2 GB).
+    if inside || src.len() >= ESCAPED as usize {
         return f();
     }
     let fresh = Scan {
@@ -268,15 +268,23 @@ pub(super) fn matching_brace(s: &str) -> Option<usize> {
         }
         let table = scan.braces.as_ref()?;
         let at = start as u32;
-        let k = match (table.get(scan.cursor), table.get(scan.cursor + 1)) {
-            (Some(&(p, _)), _) if p == at => scan.cursor,
-            (_, Some(&(p, _))) if p == at => scan.cursor + 1,
-            _ => table.binary_search_by_key(&at, |&(p, _)| p).ok()?,
-        };
+        // The first entry not before `at`: walked to from the last one
+        // asked for when reading goes on, searched for when it went back.
+        let mut k = scan.cursor.min(table.len());
+        if k > 0 && table[k - 1].0 >= at {
+            k = table.partition_point(|&(p, _)| p < at);
+        } else {
+            let from = k;
+            while k < table.len() && table[k].0 < at {
+                k += 1;
+            }
+            count(k - from);
+        }
         scan.cursor = k;
         count(1);
-        let close = table[k].1 as usize;
-        (close != u32::MAX as usize && close < end).then(|| close - start)
+        let &(p, close) = table.get(k)?;
+        let close = close as usize;
+        (p == at && close < end).then(|| close - start)
     })
 }
 
@@ -304,51 +312,48 @@ fn scan_brace(s: &str) -> Option<usize> {
     None
 }
 
-/// Every `{` of `text` with its matching `}`, in one pass.
+/// The bit of a pending brace that says it was escaped.
+const ESCAPED: u32 = 1 << 31;
+
+/// Every `{` of `text` that has a matching `}`, with it, in one pass.
 ///
 /// A scan from a `{` skips the byte after each `\`; after that `{` it is in
 /// step with a scan from the start of the text, so which braces count is
-/// the same for both, and the `{` at `p` matches the first counted `}`
-/// after it that brings the depth (counted from the start) to one less
-/// than it is just after `p`. Pending openers wait on a stack, their
-/// targets never decreasing upwards, since the depth moves by one.
+/// the same for both. An unescaped `{` matches as usual: the `}` that
+/// closes its group. An escaped one (which a scan from it still counts)
+/// matches the `}` that closes the group it stands in, or, outside any
+/// group, the next `}` that closes none. So the openers wait on one stack:
+/// a `}` takes the escaped ones on top, then one unescaped one. Unmatched
+/// openers take four bytes each while the text is read, and nothing after.
 fn brace_table(text: &[u8]) -> Vec<(u32, u32)> {
     count(text.len());
     let mut out: Vec<(u32, u32)> = Vec::new();
-    let mut pending: Vec<(i64, usize)> = Vec::new();
-    let mut depth: i64 = 0;
+    let mut pending: Vec<u32> = Vec::new();
     let mut escaped = false;
     for (i, &b) in text.iter().enumerate() {
         if escaped {
             escaped = false;
             if b == b'{' {
-                // Counted from here, not from the start: waits for a `}`
-                // to bring the depth one below.
-                pending.push((depth - 1, out.len()));
-                out.push((i as u32, u32::MAX));
+                pending.push(i as u32 | ESCAPED);
             }
             continue;
         }
         match b {
             b'\\' => escaped = true,
-            b'{' => {
-                pending.push((depth, out.len()));
-                out.push((i as u32, u32::MAX));
-                depth += 1;
-            }
+            b'{' => pending.push(i as u32),
             b'}' => {
-                depth -= 1;
-                while let Some(&(target, k)) = pending.last() {
-                    if target != depth {
-                        break;
-                    }
-                    out[k].1 = i as u32;
+                while let Some(&p) = pending.last().filter(|&&p| p & ESCAPED != 0) {
+                    out.push((p & !ESCAPED, i as u32));
                     pending.pop();
+                }
+                if let Some(p) = pending.pop() {
+                    out.push((p, i as u32));
                 }
             }
             _ => {}
         }
     }
+    out.sort_unstable_by_key(|&(p, _)| p);
     out
 }
 
