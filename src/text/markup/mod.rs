@@ -10,7 +10,9 @@
 //! This file holds the rendered form and the text-mode reader that hands
 //! each trigger character to the code for its syntax: `latex` (backslash
 //! commands, groups, dashes), `math` (`$…$` and its kin) and `markdown`
-//! (emphasis, links, URLs, code spans).
+//! (emphasis, links, URLs, code spans). Their look-ahead goes through
+//! `scan`, which remembers it for the text being rendered, so that no
+//! input, however hostile, is read more than a few times over.
 
 mod braces;
 mod latex;

@@ -6,7 +6,8 @@
 //! openers without a closer (a megabyte of `{` or of `[a](`) quadratic. So
 //! [`super::render`] sets up, for the text it renders, a [`Scan`] that
 //! remembers the answers: where the next occurrence of a pattern lies after
-//! a position (a search that failed is never repeated over the same bytes),
+//! a position (as reading goes on, a search that failed is not repeated
+//! over the same bytes),
 //! and the matching `}` of every `{`, found in one pass with a stack. The
 //! readers still see slices of the text; each answer is cut to the slice
 //! asked about, so it is the answer a plain search of that slice gives.
