@@ -162,6 +162,55 @@ mod tests {
         assert_eq!(lines("one\nthree", 20), vec!["one", "", "three"]);
     }
 
+    /// [`wrap`] as first written: every word of a paragraph at once.
+    fn wrap_whole(text: &str, width: usize) -> Vec<Range<usize>> {
+        let width = width.max(1);
+        let mut lines = Vec::new();
+        let mut offset = 0;
+        for par in text.split('\n') {
+            if par.trim().is_empty() {
+                offset += par.len() + 1;
+                continue;
+            }
+            if !lines.is_empty() {
+                lines.push(offset..offset);
+            }
+            let base = par.as_ptr() as usize;
+            let mut all = Vec::new();
+            words(par, |w| all.push(w));
+            let ws = break_words(all, width);
+            for line in wrap_first_fit(&ws, &[width as f64]) {
+                let (Some(first), Some(last)) = (line.first(), line.last()) else {
+                    continue;
+                };
+                let s = first.word.as_ptr() as usize - base;
+                let e = last.word.as_ptr() as usize - base + last.word.len();
+                lines.push(offset + s..offset + e);
+            }
+            offset += par.len() + 1;
+        }
+        lines
+    }
+
+    #[test]
+    fn batches_wrap_as_the_whole_paragraph_does() {
+        let kinds = [
+            "ab ".repeat(3000),
+            "论文".repeat(2000),
+            // Ideographic tone marks: words of no width, none of them a
+            // place a line must break.
+            "\u{302A}".repeat(5000),
+            format!("{} x {}", "a".repeat(5000), "bc d ".repeat(900)),
+            "one two  three\n\nfour ".repeat(700),
+            "w\u{301} 论x ".repeat(1500),
+        ];
+        for text in &kinds {
+            for width in [1, 2, 7, 40, 80] {
+                assert_eq!(wrap(text, width), wrap_whole(text, width), "{width}");
+            }
+        }
+    }
+
     #[test]
     fn every_line_fits() {
         let t = "Spectral-Progressive Thought Flow (SpecFlow), 論文 a novel lightweight multimodal reasoning framework — émigré naïve";
