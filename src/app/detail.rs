@@ -61,8 +61,13 @@ impl Piece {
 pub type Line = Vec<Piece>;
 
 /// `rich` wrapped to `width`, in `tone` and marked up as it says, with
-/// `highlights` (byte ranges of `rich.text`) picked out. Also returns the
-/// lines (indices into the result) on which a highlight starts.
+/// `highlights` (byte ranges of `rich.text`, sorted, not overlapping, as
+/// [`Query::occurrences`] gives them) picked out. Also returns the lines
+/// (indices into the result) on which a highlight starts.
+///
+/// Lines, style runs and highlights all go left to right, so each is
+/// walked once with a cursor: the work is linear in the text, however many
+/// runs and highlights it has.
 pub fn rich_lines(
     rich: &Rich,
     width: usize,
@@ -71,32 +76,58 @@ pub fn rich_lines(
 ) -> (Vec<Line>, Vec<usize>) {
     let mut out = Vec::new();
     let mut hits = Vec::new();
+    let spans = &rich.spans;
+    // First run, and first highlight, that does not end before the line.
+    let (mut sp, mut hp) = (0, 0);
+    // First highlight that does not start before the line.
+    let mut starts = 0;
+    let mut cuts = Vec::new();
     for r in wrap::wrap(&rich.text, width) {
+        while starts < highlights.len() && highlights[starts].start < r.start {
+            starts += 1;
+        }
         if highlights
-            .iter()
-            .any(|h| h.start >= r.start && h.start < r.end.max(r.start + 1))
+            .get(starts)
+            .is_some_and(|h| h.start < r.end.max(r.start + 1))
         {
             hits.push(out.len());
         }
-        let mut cuts = vec![r.start, r.end];
-        for s in &rich.spans {
+        while sp < spans.len() && spans[sp].end < r.start {
+            sp += 1;
+        }
+        while hp < highlights.len() && highlights[hp].end < r.start {
+            hp += 1;
+        }
+        cuts.clear();
+        cuts.extend([r.start, r.end]);
+        for s in spans[sp..].iter().take_while(|s| s.start <= r.end) {
             cuts.extend([s.start, s.end]);
         }
-        for h in highlights {
+        for h in highlights[hp..].iter().take_while(|h| h.start <= r.end) {
             cuts.extend([h.start, h.end]);
         }
         cuts.retain(|&c| c >= r.start && c <= r.end && rich.text.is_char_boundary(c));
         cuts.sort_unstable();
         cuts.dedup();
+        let (mut s, mut h) = (sp, hp);
         let pieces: Line = cuts
             .windows(2)
             .map(|w| {
                 let (a, b) = (w[0], w[1]);
+                while s < spans.len() && spans[s].end <= a {
+                    s += 1;
+                }
+                while h < highlights.len() && highlights[h].end <= a {
+                    h += 1;
+                }
                 Piece {
                     text: rich.text[a..b].to_string(),
                     tone,
-                    emphasis: rich.marks_at(a),
-                    matched: highlights.iter().any(|h| h.start <= a && a < h.end),
+                    emphasis: spans
+                        .get(s)
+                        .filter(|x| x.start <= a)
+                        .map_or(markup::Emphasis::NONE, |x| x.marks),
+                    matched: highlights.get(h).is_some_and(|x| x.start <= a),
                 }
             })
             .collect();

@@ -115,9 +115,20 @@ const DANGLING: &[&str] = &[
     "aimed", "able", "respect", "order", "due",
 ];
 
+/// A title is read from the start of an abstract: past this many bytes
+/// (abstracts run to a few thousand) the rest is not looked at, so that a
+/// huge one costs no more than a long one.
+const MAX_READ: usize = 16 * 1024;
+
 /// Derives a title from `abstract_text` (sanitized, possibly with markup).
 pub fn derive(abstract_text: &str) -> String {
-    let rich = markup::render(abstract_text);
+    let mut end = abstract_text.len().min(MAX_READ);
+    while !abstract_text.is_char_boundary(end) {
+        end -= 1;
+    }
+    // What the heuristics below read is bounded by this.
+    crate::text::work::count(end);
+    let rich = markup::render(&abstract_text[..end]);
     let text = rich.text.as_str();
     let sentences = sentences(text);
     let title = named(&rich, &sentences)
@@ -143,14 +154,32 @@ fn sentences(text: &str) -> Vec<std::ops::Range<usize>> {
     let mut start = 0;
     let bytes = text.as_bytes();
     let mut i = 0;
+    // Where the last space before `i` is, and where the first character
+    // that is not a space lies from some point on: each found once, not
+    // searched for again from every sentence end.
+    let mut word_start = 0;
+    let mut next_at: Option<(usize, Option<char>)> = None;
     while i < bytes.len() {
         let b = bytes[i];
         let ends = matches!(b, b'.' | b'?' | b'!' | b'\n')
             && (i + 1 == bytes.len() || bytes[i + 1] == b' ' || b == b'\n');
         if ends {
-            let next = text[i + 1..].trim_start().chars().next();
-            let word_start = text[..i].rfind(' ').map_or(0, |p| p + 1);
-            let word = text[word_start..=i].to_lowercase();
+            let next = match next_at {
+                Some((at, c)) if at > i => c,
+                _ => {
+                    let rest = &text[i + 1..];
+                    let lead = rest.len() - rest.trim_start().len();
+                    let c = rest[lead..].chars().next();
+                    next_at = Some((i + 1 + lead, c));
+                    c
+                }
+            };
+            // No abbreviation is longer than this.
+            let word = if i + 1 - word_start <= 16 {
+                text[word_start..=i].to_lowercase()
+            } else {
+                String::new()
+            };
             let abbrev = ABBREV.contains(&word.as_str())
                 || (word.len() == 2 && word.as_bytes()[0].is_ascii_alphabetic() && b == b'.');
             let continues = next.is_some_and(|c| c.is_lowercase());
@@ -161,6 +190,9 @@ fn sentences(text: &str) -> Vec<std::ops::Range<usize>> {
                 }
                 start = i + 1;
             }
+        }
+        if b == b' ' {
+            word_start = i + 1;
         }
         i += 1;
     }

@@ -340,6 +340,7 @@ impl Query {
             } else {
                 (lower.as_str(), w.needle.to_lowercase())
             };
+            crate::text::work::count(hay.len());
             out.extend(hay.match_indices(&pat).map(|(p, m)| p..p + m.len()));
         }
         out.sort_by_key(|r| (r.start, std::cmp::Reverse(r.end)));

@@ -2,7 +2,14 @@
 //! those its abstract holds (`\href`, `<…>`, bare URLs, `doi:10.…`,
 //! `arXiv:2401.01234`), in that order, each once.
 
+use std::collections::HashSet;
+
 use super::markup::Rich;
+
+/// A DOI suffix longer than this is not one: looking no further keeps a
+/// text of `10.1234/` after `10.1234/` from reading to its end from each.
+/// (Registered suffixes run to a few dozen characters.)
+const MAX_DOI_SUFFIX: usize = 200;
 
 /// A DOI in running text: `10.` then a registrant code, `/`, a suffix.
 fn doi_at(text: &str, i: usize) -> Option<usize> {
@@ -13,7 +20,12 @@ fn doi_at(text: &str, i: usize) -> Option<usize> {
         return None;
     }
     let suffix = &digits[reg + 1..];
-    let len = super::markup::url_len(suffix);
+    let mut cap = suffix.len().min(MAX_DOI_SUFFIX);
+    while !suffix.is_char_boundary(cap) {
+        cap -= 1;
+    }
+    super::work::count(cap);
+    let len = super::markup::url_len(&suffix[..cap]);
     (len > 0).then_some(3 + reg + 1 + len)
 }
 
@@ -42,31 +54,70 @@ fn arxiv_at(text: &str, i: usize) -> Option<(usize, usize)> {
         })
     };
     let old = || {
-        let slash = id.find('/')?;
-        let (arch, num) = (&id[..slash], &id[slash + 1..]);
-        let ok_arch = !arch.is_empty()
-            && arch
-                .bytes()
-                .all(|c| c.is_ascii_lowercase() || c == b'-' || c == b'.');
+        // The archive's letters up to the `/` (looking no further than
+        // they go, not to the next `/` of the text).
+        let slash = id
+            .bytes()
+            .take_while(|&c| c.is_ascii_lowercase() || c == b'-' || c == b'.')
+            .count();
+        if slash == 0 || id.as_bytes().get(slash) != Some(&b'/') {
+            return None;
+        }
+        let num = &id[slash + 1..];
         let n = num.bytes().take_while(u8::is_ascii_digit).count();
-        (ok_arch && n == 7).then_some(slash + 1 + n)
+        (n == 7).then_some(slash + 1 + n)
     };
     let len = new.or_else(old)?;
     Some((prefix.len(), len))
 }
 
+/// The longest DOI [`doi_at`] finds: `10.`, nine digits, `/`, a suffix.
+const MAX_DOI: usize = 3 + 9 + 1 + MAX_DOI_SUFFIX;
+
+/// What the links listed so far hold from each `10.` on (at most a DOI's
+/// length), in order: a DOI is inside one of them when it starts one of
+/// these. Looking a DOI up is then a search in order, not a scan of every
+/// link, which a text of thousands of DOIs made quadratic.
+#[derive(Default)]
+struct Inside<'a>(std::collections::BTreeSet<&'a str>);
+
+impl<'a> Inside<'a> {
+    /// Adds what `s` holds from each `10.` on.
+    fn add(&mut self, s: &'a str) {
+        for (k, _) in s.match_indices("10.") {
+            let mut end = s.len().min(k + MAX_DOI);
+            while !s.is_char_boundary(end) {
+                end -= 1;
+            }
+            self.0.insert(&s[k..end]);
+        }
+    }
+
+    /// True when `doi` (starting with `10.`) is inside a link added.
+    fn holds(&self, doi: &str) -> bool {
+        self.0
+            .range(doi..)
+            .next()
+            .is_some_and(|s| s.starts_with(doi))
+    }
+}
+
 /// Every link of a paper, numbered from 1 in the order returned.
 pub fn collect(record_links: &[String], rich: &Rich) -> Vec<String> {
-    fn add(out: &mut Vec<String>, url: String) {
-        if !out.contains(&url) {
+    fn add(out: &mut Vec<String>, seen: &mut HashSet<String>, url: String) {
+        if seen.insert(url.clone()) {
             out.push(url);
         }
     }
     let mut out: Vec<String> = Vec::new();
+    let mut seen = HashSet::new();
+    let mut inside = Inside::default();
     for l in record_links.iter().chain(&rich.links) {
-        add(&mut out, l.clone());
+        add(&mut out, &mut seen, l.clone());
+        inside.add(l);
     }
     let text = rich.text.as_str();
+    super::work::count(text.len());
     for (i, _) in text.char_indices() {
         let at_word =
             i == 0 || !text[..i].ends_with(|c: char| c.is_alphanumeric() || c == '/' || c == '.');
@@ -74,14 +125,16 @@ pub fn collect(record_links: &[String], rich: &Rich) -> Vec<String> {
             continue;
         }
         if let Some(len) = doi_at(text, i) {
-            // Not the inside of a URL already listed.
+            // Not the inside of a URL already listed. (An arXiv link holds
+            // no DOI: its id has no `/` after `10.` and digits.)
             let doi = &text[i..i + len];
-            if !out.iter().any(|l| l.contains(doi)) {
-                add(&mut out, format!("https://doi.org/{doi}"));
+            if !inside.holds(doi) {
+                add(&mut out, &mut seen, format!("https://doi.org/{doi}"));
+                inside.add(doi);
             }
         } else if let Some((skip, len)) = arxiv_at(text, i) {
             let id = &text[i + skip..i + skip + len];
-            add(&mut out, format!("https://arxiv.org/abs/{id}"));
+            add(&mut out, &mut seen, format!("https://arxiv.org/abs/{id}"));
         }
     }
     out

@@ -73,6 +73,7 @@ fn is_invisible(c: char) -> bool {
 
 /// Sanitizes `input` for the given shape.
 pub fn clean(input: &str, shape: Shape) -> String {
+    super::work::count(input.len());
     if already_clean(input) {
         return input.to_string();
     }
@@ -121,12 +122,14 @@ pub fn plain_ascii_line(bytes: &[u8]) -> bool {
 /// CR, LF, U+2028 and U+2029 become `\n` (folded later).
 fn strip_controls(input: &str) -> String {
     let mut out = String::with_capacity(input.len());
+    let mut strings = Strings {
+        none_from: usize::MAX,
+    };
     let mut chars = input.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
         match c {
             '\u{1B}' => {
-                let rest = &input[i + 1..];
-                let skip = escape_len(rest);
+                let skip = escape_len(input, i + 1, &mut strings);
                 // Advance past `skip` bytes of `rest`.
                 let end = i + 1 + skip;
                 while let Some(&(j, _)) = chars.peek() {
@@ -138,11 +141,11 @@ fn strip_controls(input: &str) -> String {
             }
             // C1 introducers of control strings and CSI.
             '\u{9B}' | '\u{9D}' | '\u{90}' | '\u{98}' | '\u{9E}' | '\u{9F}' => {
-                let rest = &input[i + c.len_utf8()..];
+                let at = i + c.len_utf8();
                 let skip = if c == '\u{9B}' {
-                    csi_len(rest)
+                    csi_len(&input[at..])
                 } else {
-                    string_len(rest).unwrap_or(0)
+                    strings.len(input, at).unwrap_or(0)
                 };
                 let end = i + c.len_utf8() + skip;
                 while let Some(&(j, _)) = chars.peek() {
@@ -164,13 +167,37 @@ fn strip_controls(input: &str) -> String {
     out
 }
 
-/// Length in bytes of the escape sequence that follows an ESC byte.
-fn escape_len(rest: &str) -> usize {
+/// Where control strings are known to be unterminated: one that has no
+/// terminator after byte `none_from` has none after any later byte either,
+/// so a run of introducers is not read to the end of the text from each.
+struct Strings {
+    none_from: usize,
+}
+
+impl Strings {
+    /// [`string_len`] of `input` from byte `at`.
+    fn len(&mut self, input: &str, at: usize) -> Option<usize> {
+        if at >= self.none_from {
+            return None;
+        }
+        let n = string_len(&input[at..]);
+        super::work::count(n.unwrap_or(input.len() - at));
+        if n.is_none() {
+            self.none_from = at;
+        }
+        n
+    }
+}
+
+/// Length in bytes of the escape sequence that follows an ESC byte at
+/// `at - 1` of `input`.
+fn escape_len(input: &str, at: usize, strings: &mut Strings) -> usize {
+    let rest = &input[at..];
     let bytes = rest.as_bytes();
     match bytes.first() {
         None => 0,
         Some(b'[') => 1 + csi_len(&rest[1..]),
-        Some(b']' | b'P' | b'X' | b'^' | b'_') => match string_len(&rest[1..]) {
+        Some(b']' | b'P' | b'X' | b'^' | b'_') => match strings.len(input, at + 1) {
             Some(n) => 1 + n,
             // Unterminated: drop the introducer only, so no text is lost.
             None => 1,

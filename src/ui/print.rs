@@ -58,7 +58,14 @@ fn sgr(style: Style) -> String {
 
 /// The lines as text, one per line, with SGR styling when `styled`.
 pub fn lines_to_string(lines: &[Line], styled: bool) -> String {
-    let mut out = String::new();
+    // Sized at the start: grown by doubling, a long abstract's text was
+    // held twice over while it was copied.
+    let text: usize = lines
+        .iter()
+        .flat_map(|l| &l.spans)
+        .map(|s| s.content.len() + if styled { 16 } else { 0 })
+        .sum();
+    let mut out = String::with_capacity(text + lines.len());
     for line in lines {
         for span in &line.spans {
             let code = if styled {

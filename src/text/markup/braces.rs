@@ -2,34 +2,12 @@
 //! a `{…}` group, its argument form, and a command's name. Apart from
 //! both readers so that neither has to import the other for them.
 
-/// Given text starting with `{`, the byte offset of its matching `}`.
-pub(super) fn matching_brace(s: &str) -> Option<usize> {
-    let bytes = s.as_bytes();
-    if bytes.first() != Some(&b'{') {
-        return None;
-    }
-    let mut level = 0usize;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 1,
-            b'{' => level += 1,
-            b'}' => {
-                level -= 1;
-                if level == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
+pub(super) use super::scan::matching_brace;
 
 /// Reads one `{…}` argument after optional spaces: (inner text, bytes used).
 pub(super) fn brace_arg(s: &str) -> Option<(&str, usize)> {
     let skipped = s.len() - s.trim_start_matches([' ', '\n']).len();
+    super::scan::count(skipped);
     let t = &s[skipped..];
     let close = matching_brace(t)?;
     Some((&t[1..close], skipped + close + 1))

@@ -58,13 +58,13 @@ pub(super) fn command(
             '/' | '-' => Some(2),
             '(' => {
                 let body = &rest[1..];
-                let close = body.find("\\)")?;
+                let close = super::scan::find(body, "\\)")?;
                 math(&body[..close], marks.with(Emphasis::MATH), out, depth + 1);
                 Some(2 + close + 2)
             }
             '[' => {
                 let body = &rest[1..];
-                let close = body.find("\\]")?;
+                let close = super::scan::find(body, "\\]")?;
                 math(&body[..close], marks.with(Emphasis::MATH), out, depth + 1);
                 Some(2 + close + 2)
             }

@@ -2,6 +2,7 @@
 //! and `<https://…>` links, bare URLs, and backticks (code spans, and the
 //! LaTeX opening quote).
 
+use super::scan::{self, emphasis_closer, has_space};
 use super::{Emphasis, Rich, inline, is_word_char, next_char, prev_char};
 
 /// Markdown emphasis with `*` or `_`: one for italic, two for bold, three
@@ -26,29 +27,17 @@ pub(super) fn markdown_emphasis(
     if !opens {
         return None;
     }
-    let delim = &rest[..run];
-    let mut from = run;
-    while let Some(pos) = rest[from..].find(delim) {
-        let j = from + pos;
-        let closer_run = rest[j..].bytes().take_while(|&b| b == c as u8).count();
-        let prev = prev_char(rest, j);
-        let next = next_char(rest, j + closer_run);
-        let closes = closer_run == run
-            && prev.is_some_and(|p| !p.is_whitespace())
-            && !next.is_some_and(is_word_char)
-            && j > run;
-        if closes {
-            let style = match run {
-                1 => Emphasis::ITALIC,
-                2 => Emphasis::BOLD,
-                _ => Emphasis::BOLD.with(Emphasis::ITALIC),
-            };
-            inline(&rest[run..j], marks.with(style), out, depth + 1);
-            return Some(j + run);
-        }
-        from = j + closer_run.max(1);
-    }
-    None
+    // The first run of exactly `run` times `c` after a non-space and
+    // before a non-word character closes (the opener's run is whole, so
+    // what follows it is not `c`).
+    let j = run + emphasis_closer(&rest[run..], c as u8, run)?;
+    let style = match run {
+        1 => Emphasis::ITALIC,
+        2 => Emphasis::BOLD,
+        _ => Emphasis::BOLD.with(Emphasis::ITALIC),
+    };
+    inline(&rest[run..j], marks.with(style), out, depth + 1);
+    Some(j + run)
 }
 
 /// `<https://…>` autolinks.
@@ -57,9 +46,9 @@ pub(super) fn angle_link(rest: &str, marks: Emphasis, out: &mut Rich) -> Option<
     if !(body.starts_with("http://") || body.starts_with("https://")) {
         return None;
     }
-    let close = body.find('>')?;
+    let close = scan::find(body, ">")?;
     let url = &body[..close];
-    if url.contains(char::is_whitespace) {
+    if has_space(url) {
         return None;
     }
     out.add_link(url);
@@ -73,20 +62,31 @@ pub fn url_len(rest: &str) -> usize {
     let mut end = rest
         .find(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '"' | '\\'))
         .unwrap_or(rest.len());
-    loop {
-        let url = &rest[..end];
-        let Some(last) = url.chars().next_back() else {
-            break;
-        };
-        let unbalanced = |open: char, close: char| {
-            last == close && url.matches(open).count() < url.matches(close).count()
-        };
-        if matches!(last, '.' | ',' | ';' | ':' | '!' | '?' | '\'' | '*')
-            || unbalanced('(', ')')
-            || unbalanced('[', ']')
-            || unbalanced('{', '}')
-        {
+    scan::count(end);
+    // Opening minus closing brackets of each kind in `rest[..end]`, counted
+    // once when a closing one ends the URL and kept as the end moves back.
+    let mut balance: Option<[isize; 3]> = None;
+    const PAIRS: [(u8, u8); 3] = [(b'(', b')'), (b'[', b']'), (b'{', b'}')];
+    while let Some(last) = rest[..end].chars().next_back() {
+        let closer = PAIRS.iter().position(|&(_, close)| last == close as char);
+        let unbalanced = closer.is_some_and(|k| {
+            let counts = balance.get_or_insert_with(|| {
+                scan::count(end);
+                let mut counts = [0isize; 3];
+                for &b in &rest.as_bytes()[..end] {
+                    for (k, &(open, close)) in PAIRS.iter().enumerate() {
+                        counts[k] += isize::from(b == open) - isize::from(b == close);
+                    }
+                }
+                counts
+            });
+            counts[k] < 0
+        });
+        if matches!(last, '.' | ',' | ';' | ':' | '!' | '?' | '\'' | '*') || unbalanced {
             end -= last.len_utf8();
+            if let (Some(k), Some(counts)) = (closer, balance.as_mut()) {
+                counts[k] += 1;
+            }
         } else {
             break;
         }
@@ -109,15 +109,18 @@ pub(super) fn markdown_link(
     out: &mut Rich,
     depth: u8,
 ) -> Option<usize> {
-    let close = rest.find("](")?;
+    let close = scan::find(rest, "](")?;
     let label = &rest[1..close];
-    if label.contains(['[', ']', '\n']) {
+    // Stops at the next `[` at the latest, which the next call starts from.
+    let stop = label.find(['[', ']', '\n']);
+    scan::count(stop.unwrap_or(label.len()));
+    if stop.is_some() {
         return None;
     }
     let tail = &rest[close + 2..];
-    let end = tail.find(')')?;
+    let end = scan::find(tail, ")")?;
     let url = &tail[..end];
-    if url.contains(char::is_whitespace) || !(url.starts_with("http") || url.contains('.')) {
+    if has_space(url) || !(url.starts_with("http") || scan::find(url, ".").is_some()) {
         return None;
     }
     out.add_link(url);
@@ -132,7 +135,7 @@ pub(super) fn backtick(rest: &str, marks: Emphasis, out: &mut Rich) -> Option<us
         return Some(2);
     }
     let body = &rest[1..];
-    let close = body.find('`')?;
+    let close = scan::find(body, "`")?;
     let code = &body[..close];
     if code.is_empty() || code.contains('\n') || code.starts_with(' ') {
         if rest.len() > 1 {

@@ -16,7 +16,7 @@ pub(super) fn dollar(
 ) -> Option<usize> {
     let rest = &src[i..];
     if let Some(body) = rest.strip_prefix("$$") {
-        let close = body.find("$$")?;
+        let close = super::scan::find(body, "$$")?;
         math(&body[..close], marks.with(Emphasis::MATH), out, depth + 1);
         return Some(2 + close + 2);
     }
@@ -80,6 +80,7 @@ pub(super) fn math(src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
 }
 
 fn math_into(src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
+    super::scan::count(src.len());
     if depth > MAX_DEPTH {
         out.push(src, marks);
         return;

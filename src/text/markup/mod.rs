@@ -10,12 +10,15 @@
 //! This file holds the rendered form and the text-mode reader that hands
 //! each trigger character to the code for its syntax: `latex` (backslash
 //! commands, groups, dashes), `math` (`$…$` and its kin) and `markdown`
-//! (emphasis, links, URLs, code spans).
+//! (emphasis, links, URLs, code spans). Their look-ahead goes through
+//! `scan`, which remembers it for the text being rendered, so that no
+//! input, however hostile, is read more than a few times over.
 
 mod braces;
 mod latex;
 mod markdown;
 mod math;
+mod scan;
 
 use braces::matching_brace;
 use latex::{command, dashes, switch};
@@ -96,18 +99,30 @@ impl Rich {
         self.push(c.encode_utf8(&mut buf), marks);
     }
 
+    /// Adds a link; [`render`] drops the repeats at the end (looking for
+    /// each among all the links before it was quadratic in their number).
     fn add_link(&mut self, url: &str) {
         let url = url.trim();
-        if !url.is_empty() && !self.links.iter().any(|l| l == url) {
+        if !url.is_empty() && self.links.last().is_none_or(|l| l != url) {
             self.links.push(url.to_string());
         }
     }
 
+    /// Keeps the first of each link.
+    fn dedup_links(&mut self) {
+        let mut seen = std::collections::HashSet::new();
+        let mut links = std::mem::take(&mut self.links);
+        links.retain(|l| seen.insert(l.clone()));
+        self.links = links;
+    }
+
     /// The marks at byte offset `at`.
     pub fn marks_at(&self, at: usize) -> Emphasis {
+        // The runs are in order and do not overlap.
+        let k = self.spans.partition_point(|s| s.end <= at);
         self.spans
-            .iter()
-            .find(|s| s.start <= at && at < s.end)
+            .get(k)
+            .filter(|s| s.start <= at && at < s.end)
             .map_or(Emphasis::NONE, |s| s.marks)
     }
 }
@@ -115,7 +130,8 @@ impl Rich {
 /// Renders `src` (sanitized text) into styled runs.
 pub fn render(src: &str) -> Rich {
     let mut out = Rich::default();
-    inline(src, Emphasis::NONE, &mut out, 0);
+    scan::with_scan(src, || inline(src, Emphasis::NONE, &mut out, 0));
+    out.dedup_links();
     out
 }
 
@@ -177,6 +193,8 @@ fn is_word_char(c: char) -> bool {
 
 /// Parses text-mode markup in `src` into `out`.
 fn inline(src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
+    // Each level of nesting reads its own part of the text once.
+    scan::count(src.len());
     if depth > MAX_DEPTH {
         out.push(src, marks);
         return;
