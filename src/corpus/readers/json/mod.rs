@@ -174,8 +174,10 @@ fn value_at<'a, T: Deserialize<'a>>(
 
 /// What a first pass over an object found.
 struct Scan {
-    /// The offset just past the object.
-    end: usize,
+    /// The offset just past the object; `None` when the papers it wraps
+    /// could not be skipped (a syntax error among them): reading them
+    /// finds where they end, and the object's end after them.
+    end: Option<usize>,
     /// Where the wrapped papers are (an array or an object), when the
     /// object is a wrapper.
     wrapped: Option<usize>,
@@ -311,9 +313,20 @@ impl<'a> Document<'a> {
                     name = text.into_folded();
                     end
                 } else {
-                    value_at::<IgnoredAny>(self.body, i)
-                        .map_err(|e| self.error(i, &e))?
-                        .1
+                    match value_at::<IgnoredAny>(self.body, i) {
+                        Ok((_, end)) => end,
+                        // A broken paper among those wrapped costs itself
+                        // alone (they are read with the array's recovery),
+                        // and a broken value after them costs none.
+                        Err(_) if wrapped.is_some() && !has_abstract => {
+                            return Ok(Scan {
+                                end: None,
+                                wrapped,
+                                name,
+                            });
+                        }
+                        Err(e) => return Err(self.error(i, &e)),
+                    }
                 };
                 i = self.skip_ws(end);
                 match self.byte(i) {
@@ -330,27 +343,64 @@ impl<'a> Document<'a> {
             }
         }
         Ok(Scan {
-            end: i + 1,
+            end: Some(i + 1),
             wrapped: wrapped.filter(|_| !has_abstract),
             name,
         })
     }
 
+    /// The offset just past the object whose wrapped papers end at `pos`:
+    /// the keys after them skipped.
+    fn rest_of_object(&mut self, pos: usize) -> Result<usize, Stop> {
+        let mut i = self.skip_ws(pos);
+        loop {
+            match self.byte(i) {
+                Some(b'}') => return Ok(i + 1),
+                Some(b',') => {
+                    i = self.skip_ws(i + 1);
+                    if self.byte(i) == Some(b'}') {
+                        return Ok(i + 1);
+                    }
+                    if self.byte(i) != Some(b'"') {
+                        return Err(self.syntax(i, "expected a key in quotes"));
+                    }
+                    let (_, end) =
+                        value_at::<IgnoredAny>(self.body, i).map_err(|e| self.error(i, &e))?;
+                    i = self.skip_ws(end);
+                    if self.byte(i) != Some(b':') {
+                        return Err(self.syntax(i, "expected `:`"));
+                    }
+                    i = self.skip_ws(i + 1);
+                    let (_, end) =
+                        value_at::<IgnoredAny>(self.body, i).map_err(|e| self.error(i, &e))?;
+                    i = self.skip_ws(end);
+                }
+                _ => return Err(self.syntax(i, "expected `,` or `}`")),
+            }
+        }
+    }
+
     /// Reads the object at `pos` as scanned: the papers it wraps, or itself
-    /// as a paper.
-    fn read_object(&mut self, pos: usize, depth: u8, scan: &Scan) -> Result<(), Stop> {
-        match scan.wrapped {
-            Some(at) if self.byte(at) == Some(b'[') => self.array(at, depth + 1).map(drop),
-            Some(at) => self.object(at, depth + 1).map(drop),
-            None => self.paper(pos),
+    /// as a paper. The offset just past the object.
+    fn read_object(&mut self, pos: usize, depth: u8, scan: &Scan) -> Result<usize, Stop> {
+        let wrapped_end = match scan.wrapped {
+            Some(at) if self.byte(at) == Some(b'[') => self.array(at, depth + 1)?,
+            Some(at) => self.object(at, depth + 1)?,
+            None => {
+                self.paper(pos)?;
+                return Ok(scan.end.unwrap_or(self.body.len()));
+            }
+        };
+        match scan.end {
+            Some(end) => Ok(end),
+            None => self.rest_of_object(wrapped_end),
         }
     }
 
     /// Reads the object at `pos`; the offset just past it.
     fn object(&mut self, pos: usize, depth: u8) -> Result<usize, Stop> {
         let scan = self.scan(pos, depth)?;
-        self.read_object(pos, depth, &scan)?;
-        Ok(scan.end)
+        self.read_object(pos, depth, &scan)
     }
 
     /// Reads the object at `pos` as a paper.
@@ -563,13 +613,17 @@ fn parse_body(body: &str) -> (Parsed, bool) {
             Err(stop) => doc.stop(stop),
         },
         Some(b'{') => match doc.scan(start, 0) {
-            Ok(scan) if doc.skip_ws(scan.end) < body.len() => return (parse_lines(body), false),
+            Ok(Scan { end: Some(end), .. }) if doc.skip_ws(end) < body.len() => {
+                return (parse_lines(body), false);
+            }
             Ok(scan) => {
                 if scan.wrapped.is_some() {
                     doc.parsed.header = scan.name.clone();
                 }
-                if let Err(stop) = doc.read_object(start, 0, &scan) {
-                    doc.stop(stop);
+                match doc.read_object(start, 0, &scan) {
+                    Ok(end) if scan.end.is_none() => doc.trailing(end),
+                    Ok(_) => {}
+                    Err(stop) => doc.stop(stop),
                 }
             }
             Err(_) if mostly_object_lines(body) => return (parse_lines(body), false),
@@ -1047,6 +1101,19 @@ mod tests {
         assert_eq!(titles, [Some("A".into()), Some("C".into())]);
         assert_eq!(parsed.skipped.len(), 1);
         assert_eq!(parsed.skipped[0].0, 3);
+        // The same inside a wrapper object (Semantic Scholar's `data`):
+        // a broken paper costs itself, the keys after the papers are
+        // skipped as before.
+        let parsed = parse(
+            "{\"total\": 3, \"data\": [\n  {\"title\": \"A\"},\n  {\"title\": \"B\", \"x\": [1, 2},\n  {\"title\": \"C\", \"x\": }\n  ,{\"title\": \"D\"}\n], \"next\": 100}\n",
+        );
+        let titles: Vec<_> = parsed.records.iter().map(|r| r.title.clone()).collect();
+        assert_eq!(titles, [Some("A".into()), Some("D".into())]);
+        let lines: Vec<usize> = parsed.skipped.iter().map(|(l, _)| *l).collect();
+        assert_eq!(lines, [3, 4], "{:?}", parsed.skipped);
+        let parsed = parse("{\"data\": [{\"title\": \"A\"}, {\"title\": \"B\"}], \"next\": }");
+        assert_eq!(parsed.records.len(), 2);
+        assert_eq!(parsed.skipped.len(), 1, "{:?}", parsed.skipped);
         // Minified, an element whose brackets do not balance ends the
         // reading, keeping what came before it.
         let parsed = parse("[{\"title\": \"A\"},{\"title\": \"B\", \"x\": [1},{\"title\": \"C\"}]");
