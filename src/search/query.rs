@@ -9,6 +9,12 @@ use nucleo::{Matcher, Utf32Str};
 use super::fuzzy::{MAX_PER_CHAR, Needle, PAIR_APART_MOST, SCORE_PLAIN, Scored, word_most};
 use super::index::{Bits, Chars, needle_mask};
 
+/// Most matches highlighted in one abstract: a one-letter query on a
+/// megabyte of short words matches hundreds of thousands of times, and
+/// each highlight is a piece of the laid-out text. Past it the abstract
+/// reads unhighlighted (and `n` stops at the last).
+pub const MAX_OCCURRENCES: usize = 10_000;
+
 /// One query word.
 #[derive(Clone, Debug)]
 pub struct Word {
@@ -325,7 +331,8 @@ impl Query {
 
     /// Where each positive word occurs in `text` as a substring (case
     /// folded unless the word has a capital): byte ranges, sorted, not
-    /// overlapping. Used to highlight abstracts.
+    /// overlapping, the first [`MAX_OCCURRENCES`] of them. Used to
+    /// highlight abstracts.
     pub fn occurrences(&self, text: &str) -> Vec<std::ops::Range<usize>> {
         let lower = text.to_lowercase();
         let same_len = lower.len() == text.len();
@@ -348,7 +355,12 @@ impl Query {
         for r in out {
             match merged.last_mut() {
                 Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
-                _ => merged.push(r),
+                _ => {
+                    if merged.len() == MAX_OCCURRENCES {
+                        break;
+                    }
+                    merged.push(r);
+                }
             }
         }
         merged
@@ -377,6 +389,22 @@ pub fn extends(new: &str, old: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn highlights_stop_at_the_most_an_abstract_shows() {
+        let q = Query::parse("a");
+        let text = "a b ".repeat(MAX_OCCURRENCES + 500);
+        let found = q.occurrences(&text);
+        assert_eq!(found.len(), MAX_OCCURRENCES);
+        assert_eq!(found[0], 0..1);
+        assert_eq!(
+            found[MAX_OCCURRENCES - 1],
+            4 * (MAX_OCCURRENCES - 1)..4 * (MAX_OCCURRENCES - 1) + 1
+        );
+        // Under the limit, every one.
+        assert_eq!(q.occurrences(&"a b ".repeat(10)).len(), 10);
+    }
+
     use super::*;
     use crate::search::index::title_mask;
     use nucleo::{Config, Matcher};
