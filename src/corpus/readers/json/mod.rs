@@ -523,13 +523,50 @@ impl<'a> Document<'a> {
             }
             return Ok(Resume::After(end));
         }
-        match self.next_at_column(pos) {
+        match self
+            .next_at_column(pos)
+            .or_else(|| self.next_paper_after(pos))
+        {
             Some(next) => {
                 self.parsed.skipped.push(stop);
                 Ok(Resume::At(next))
             }
             None => Err(stop),
         }
+    }
+
+    /// In an array written on one line: the next `{` after `pos` that
+    /// follows `},` and starts a paper (an object with a title or an
+    /// abstract, followed by `,` or `]`). A paper's own objects (authors)
+    /// are not papers, so they are passed over. At most 64 places are
+    /// tried, so that a hostile text is not read again and again.
+    fn next_paper_after(&self, pos: usize) -> Option<usize> {
+        let b = self.body.as_bytes();
+        let mut at = pos + 1;
+        for _ in 0..64 {
+            let k = at + memchr::memchr(b'{', b.get(at..)?)?;
+            at = k + 1;
+            let before = b[..k]
+                .iter()
+                .rev()
+                .copied()
+                .filter(|c| !c.is_ascii_whitespace())
+                .take(2)
+                .collect::<Vec<u8>>();
+            if before != [b',', b'}'] {
+                continue;
+            }
+            let Ok((paper, end)) = value_at::<JsonRecord>(self.body, k) else {
+                continue;
+            };
+            let record = paper.into_record(0);
+            if (record.title.is_some() || record.abstract_text.is_some())
+                && matches!(self.byte(self.skip_ws(end)), Some(b',' | b']'))
+            {
+                return Some(k);
+            }
+        }
+        None
     }
 
     /// The start of the next line after `pos`'s that starts with `{` at
@@ -1114,9 +1151,21 @@ mod tests {
         let parsed = parse("{\"data\": [{\"title\": \"A\"}, {\"title\": \"B\"}], \"next\": }");
         assert_eq!(parsed.records.len(), 2);
         assert_eq!(parsed.skipped.len(), 1, "{:?}", parsed.skipped);
-        // Minified, an element whose brackets do not balance ends the
-        // reading, keeping what came before it.
-        let parsed = parse("[{\"title\": \"A\"},{\"title\": \"B\", \"x\": [1},{\"title\": \"C\"}]");
+        // Minified, an element whose brackets do not balance costs
+        // itself: the next paper after a `},` is the next element, and a
+        // paper's own objects (its authors) are not taken for papers.
+        let parsed = parse(
+            "[{\"title\": \"A\"},{\"title\": \"B\", \"author\": [{\"family\": \"X\"},{\"family\": \"Y\"}], \"x\": [1},{\"title\": \"C\"},{\"title\": \"D\"}]",
+        );
+        let titles: Vec<_> = parsed.records.iter().map(|r| r.title.clone()).collect();
+        assert_eq!(
+            titles,
+            [Some("A".into()), Some("C".into()), Some("D".into())]
+        );
+        assert_eq!(parsed.skipped.len(), 1, "{:?}", parsed.skipped);
+        // With no paper after it, the reading ends there, keeping what
+        // came before.
+        let parsed = parse("[{\"title\": \"A\"},{\"title\": \"B\", \"x\": [1}]");
         assert_eq!(parsed.records.len(), 1);
         assert!(
             parsed.skipped[0]
