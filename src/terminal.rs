@@ -397,8 +397,12 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
     }
     signal_handle.close();
     drop(session);
-    if let Some(e) = app.into_failure() {
+    if let Some(e) = app.take_failure() {
         exit = Exit::NoPapers(e);
     }
+    // The process ends now, and every mark is saved: the matcher's and the
+    // indexer's threads (the indexer at low priority, slow to be scheduled
+    // on a busy machine) are not waited for, as dropping the app would.
+    std::mem::forget(app);
     Ok(exit)
 }

@@ -283,8 +283,13 @@ impl App {
     }
 
     /// The reader, ended: why it could not show a paper, if it could not.
-    pub fn into_failure(self) -> Option<LoadError> {
-        self.failed
+    pub fn into_failure(mut self) -> Option<LoadError> {
+        self.take_failure()
+    }
+
+    /// Why the reader could not show a paper, if it could not (taken).
+    pub fn take_failure(&mut self) -> Option<LoadError> {
+        self.failed.take()
     }
 
     /// Takes in one message: the only way the reader's state changes.

@@ -163,7 +163,9 @@ impl Pty {
 
     /// Waits for the program to exit.
     pub fn wait_exit(&mut self) -> portable_pty::ExitStatus {
-        let deadline = Instant::now() + Duration::from_secs(10);
+        // Long enough for a machine busy with other tests; a hang is still
+        // a failure.
+        let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
                 // Let the reader thread drain what was written last.
