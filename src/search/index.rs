@@ -1,10 +1,7 @@
 //! What the matcher keeps to answer fast: a character mask per title (a
 //! query word whose letters a title lacks cannot match it, whatever nucleo
-//! would say, so most titles are ruled out in a nanosecond), and an inverted
-//! index of the words in abstracts (for the title-and-abstract scope, so a
-//! query never scans the abstracts themselves).
-
-use rustc_hash::FxHashMap;
+//! would say, so most titles are ruled out in a nanosecond), the words of a
+//! text, and sets of papers ([`Bits`]). The word index is in `words`.
 
 use super::fuzzy;
 use crate::text::wrap::stands_alone;
@@ -251,7 +248,7 @@ pub fn needle_mask(needle: &str) -> u64 {
 
 /// The words of `text` as written: runs of letters and digits; CJK
 /// characters each a word.
-fn word_spans(text: &str) -> impl Iterator<Item = &str> + '_ {
+pub(super) fn word_spans(text: &str) -> impl Iterator<Item = &str> + '_ {
     let mut chars = text.char_indices().peekable();
     std::iter::from_fn(move || {
         loop {
@@ -282,22 +279,6 @@ pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
     word_spans(text).map(str::to_lowercase)
 }
 
-/// Calls `f` with each word of `text`, lower-cased, without allocating
-/// for words already in lower case (`buf` holds the others).
-pub fn for_each_word(text: &str, buf: &mut String, mut f: impl FnMut(&str)) {
-    for w in word_spans(text) {
-        if w.bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        {
-            f(w);
-        } else {
-            buf.clear();
-            buf.extend(w.chars().flat_map(char::to_lowercase));
-            f(buf);
-        }
-    }
-}
-
 /// A set of papers by index.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Bits(Vec<u64>);
@@ -324,114 +305,41 @@ impl Bits {
             .is_some_and(|w| w & (1 << (i % 64)) != 0)
     }
 
+    /// Every paper of `n`.
+    pub fn full(n: usize) -> Bits {
+        let mut all = Bits(vec![u64::MAX; n.div_ceil(64)]);
+        if n % 64 != 0
+            && let Some(last) = all.0.last_mut()
+        {
+            *last = (1 << (n % 64)) - 1;
+        }
+        all
+    }
+
+    /// The papers of `n` not in this set.
+    pub fn complement(&self, n: usize) -> Bits {
+        let mut out = Bits::full(n);
+        for (k, w) in out.0.iter_mut().enumerate() {
+            *w &= !self.0.get(k).copied().unwrap_or(0);
+        }
+        out
+    }
+
+    /// Adds every paper of `other`.
+    pub fn union(&mut self, other: &Bits) {
+        if self.0.len() < other.0.len() {
+            self.0.resize(other.0.len(), 0);
+        }
+        for (w, o) in self.0.iter_mut().zip(&other.0) {
+            *w |= o;
+        }
+    }
+
     /// Keeps only the papers also in `other`.
     pub fn intersect(&mut self, other: &Bits) {
         for (k, w) in self.0.iter_mut().enumerate() {
             *w &= other.0.get(k).copied().unwrap_or(0);
         }
-    }
-}
-
-/// Which abstracts hold which words: word → papers (ascending).
-#[derive(Default)]
-pub struct WordIndex {
-    postings: FxHashMap<Box<str>, Vec<u32>>,
-    /// Papers indexed so far (papers `0..indexed`).
-    pub indexed: usize,
-}
-
-impl WordIndex {
-    /// Indexes the abstract of paper `idx` (papers come in index order).
-    pub fn add(&mut self, idx: u32, text: &str) {
-        let mut buf = String::new();
-        let postings = &mut self.postings;
-        for_each_word(text, &mut buf, |w| match postings.get_mut(w) {
-            // Papers come in order: a repeat of a word is the last entry.
-            Some(list) => {
-                if list.last() != Some(&idx) {
-                    list.push(idx);
-                }
-            }
-            None => {
-                postings.insert(w.into(), vec![idx]);
-            }
-        });
-        self.indexed = self.indexed.max(idx as usize + 1);
-    }
-
-    /// Appends an index of the papers that follow this one's.
-    pub fn append(&mut self, other: WordIndex) {
-        self.append_expecting(other, 0);
-    }
-
-    /// [`WordIndex::append`], when about `papers` papers will be indexed
-    /// in all: a list that must grow is given room for its likely final
-    /// length, not double its length (a million abstracts' postings would
-    /// otherwise carry a third more memory than they use).
-    pub fn append_expecting(&mut self, other: WordIndex, papers: usize) {
-        let share = if other.indexed > 0 && papers > other.indexed {
-            papers as f64 / other.indexed as f64
-        } else {
-            1.0
-        };
-        if self.postings.is_empty() {
-            self.postings = other.postings;
-        } else {
-            for (w, list) in other.postings {
-                match self.postings.get_mut(&w) {
-                    Some(mine) => {
-                        let need = mine.len() + list.len();
-                        if need > mine.capacity() && share > 1.0 {
-                            let likely = (need as f64 * share * 1.02) as usize;
-                            mine.reserve_exact(likely.max(need) - mine.len());
-                        }
-                        mine.extend(list);
-                    }
-                    None => {
-                        self.postings.insert(w, list);
-                    }
-                }
-            }
-        }
-        self.indexed = self.indexed.max(other.indexed);
-    }
-
-    /// The papers (of the first `n`) whose abstract has a word starting
-    /// with each of `query`'s words.
-    pub fn papers_with_prefixes(&self, query: &str, n: usize) -> Bits {
-        let mut result: Option<Bits> = None;
-        for q in words(query) {
-            let mut bits = Bits::new(n);
-            match self.postings.get(q.as_str()) {
-                // A whole word that is no word's prefix but itself: fast path.
-                Some(list) if q.chars().count() > 12 => list.iter().for_each(|&i| bits.insert(i)),
-                _ => {
-                    for (w, list) in &self.postings {
-                        if w.starts_with(q.as_str()) {
-                            list.iter().for_each(|&i| bits.insert(i));
-                        }
-                    }
-                }
-            }
-            match &mut result {
-                Some(r) => r.intersect(&bits),
-                None => result = Some(bits),
-            }
-        }
-        // A query word with no letters or digits (`-`) asks nothing of the
-        // abstract.
-        result.unwrap_or_else(|| {
-            let mut all = Bits::new(n);
-            for i in 0..n as u32 {
-                all.insert(i);
-            }
-            all
-        })
-    }
-
-    /// Distinct words indexed.
-    pub fn vocabulary(&self) -> usize {
-        self.postings.len()
     }
 }
 
@@ -516,59 +424,5 @@ mod tests {
                 "x"
             ]
         );
-    }
-
-    #[test]
-    fn prefixes_of_every_query_word() {
-        let mut ix = WordIndex::default();
-        ix.add(0, "Sparse attention for long contexts.");
-        ix.add(1, "Dense retrieval with sparse codes.");
-        ix.add(2, "Nothing here.");
-        let hits = |q| {
-            let b = ix.papers_with_prefixes(q, 3);
-            (0..3).filter(|&i| b.contains(i)).collect::<Vec<_>>()
-        };
-        assert_eq!(hits("spar"), vec![0, 1]);
-        assert_eq!(hits("spar att"), vec![0]);
-        assert_eq!(hits("Dense"), vec![1]);
-        assert_eq!(hits("ere"), Vec::<u32>::new(), "prefixes, not infixes");
-        assert_eq!(hits("-"), vec![0, 1, 2]);
-        assert_eq!(ix.indexed, 3);
-    }
-
-    #[test]
-    fn an_index_built_in_pieces_is_the_index_built_whole() {
-        let texts: Vec<String> = (0..300)
-            .map(|i| {
-                format!(
-                    "Paper {i} on Sparse attention, word{} and word{}",
-                    i % 7,
-                    i % 11
-                )
-            })
-            .collect();
-        let mut whole = WordIndex::default();
-        for (i, t) in texts.iter().enumerate() {
-            whole.add(i as u32, t);
-        }
-        let mut pieces = WordIndex::default();
-        for (k, chunk) in texts.chunks(64).enumerate() {
-            let mut piece = WordIndex::default();
-            for (j, t) in chunk.iter().enumerate() {
-                piece.add((k * 64 + j) as u32, t);
-            }
-            pieces.append_expecting(piece, texts.len());
-        }
-        assert_eq!(pieces.indexed, 300);
-        assert_eq!(pieces.vocabulary(), whole.vocabulary());
-        for q in ["sparse", "word3", "word10 att", "paper 29", "12"] {
-            let want = whole.papers_with_prefixes(q, 300);
-            assert!((0..300).any(|i| want.contains(i)), "{q}: no paper");
-            assert_eq!(pieces.papers_with_prefixes(q, 300), want, "{q}");
-        }
-        // Repeated words count a paper once.
-        let mut ix = WordIndex::default();
-        ix.add(0, "attention attention Attention");
-        assert_eq!(ix.postings["attention"], vec![0]);
     }
 }

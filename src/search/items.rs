@@ -6,6 +6,7 @@
 use nucleo::{Utf32Str, Utf32String};
 
 use super::index::{Chars, title_mask};
+use super::words::DocMeta;
 use crate::corpus::{Abstract, Paper};
 use crate::text::markup;
 
@@ -184,6 +185,8 @@ pub struct Prepared {
     /// The abstracts, shared with the papers (indexed later, on the
     /// indexer's threads).
     pub(super) abstracts: Vec<Abstract>,
+    /// What else the word index reads of each paper.
+    pub(super) metas: Vec<DocMeta>,
 }
 
 impl Prepared {
@@ -203,6 +206,18 @@ impl Prepared {
         Prepared {
             items,
             abstracts: papers.iter().map(|p| p.abstract_text.clone()).collect(),
+            metas: papers.iter().map(doc_meta).collect(),
         }
+    }
+}
+
+/// What the word index reads of `p` besides its abstract.
+pub(super) fn doc_meta(p: &Paper) -> DocMeta {
+    DocMeta {
+        title: crate::text::markup::plain_cow(&p.title).into(),
+        authors: p.authors.join(" ").into(),
+        venue: p.venue.as_deref().unwrap_or("").into(),
+        id: p.id.as_str().into(),
+        year: p.year,
     }
 }

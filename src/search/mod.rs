@@ -40,14 +40,17 @@
 //! and [`index`] are the query syntax, the scorer and the word index;
 //! `titles` keeps titles without their papers.
 
+pub mod fields;
 pub mod fuzzy;
 pub mod index;
 mod items;
 mod pass;
 pub mod query;
 pub mod related;
+mod select;
 mod title_list;
 mod titles;
+pub mod words;
 mod worker;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -59,16 +62,18 @@ use std::time::{Duration, Instant};
 use nucleo::{Config, Matcher, Utf32Str};
 
 use crate::corpus::{Abstract, Paper};
-use index::{Bits, WordIndex};
+pub use fields::{FIELD_NAMES, QueryError};
+use index::Bits;
 use items::Items;
 pub use items::Prepared;
 use pass::{match_threads, matchers, matches_of};
 use query::TITLE_TIER;
 pub use query::{Query, extends};
-pub use related::{Probe, Related, paper_text, related_papers};
+pub use related::{Probe, Related, paper_text, related_in, related_papers};
 pub use title_list::TitleList;
 pub use titles::{TitleIndex, prefetch, retain_kept, retain_sparse, set_sparse};
-use worker::{Job, Shared, State, index_piece, indexer, worker};
+use words::WordIndex;
+use worker::{HitCache, Job, Shared, State, ToIndex, index_piece, indexer, worker};
 
 /// What a query is matched against.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -191,6 +196,8 @@ pub struct Results {
     pub matches: Vec<Match>,
     /// How many papers were searched.
     pub searched: usize,
+    /// How many papers' words the ranking used (0 when it used none).
+    pub indexed: usize,
     /// How many leading matches are in final order.
     pub sorted: usize,
     /// False while the scan runs: `matches` is then the best page so far.
@@ -212,7 +219,7 @@ pub const FIRST_PAGE: usize = 512;
 pub struct Search {
     shared: Arc<Shared>,
     handles: Vec<JoinHandle<()>>,
-    to_indexer: Option<mpsc::Sender<(u32, Vec<Abstract>)>>,
+    to_indexer: Option<mpsc::Sender<ToIndex>>,
     current: Arc<Results>,
     query: String,
     scope: Scope,
@@ -293,7 +300,7 @@ impl Search {
             first
         };
         if let Some(tx) = &self.to_indexer {
-            let _ = tx.send((first as u32, prepared.abstracts));
+            let _ = tx.send((first as u32, prepared.metas, prepared.abstracts));
         }
         self.shared.wake.notify_all();
     }
@@ -337,6 +344,8 @@ impl Search {
                 generation: self.generation,
                 query: self.query.clone(),
                 scope: self.scope,
+                needs_index: self.scope == Scope::All || !self.parsed.filters.is_empty(),
+                filtered: !self.parsed.filters.is_empty(),
             });
         }
         self.shared.wake.notify_all();
@@ -367,22 +376,27 @@ impl Search {
     }
 
     fn target(&self) -> usize {
-        let items = self.shared.state.lock().map_or(0, |s| s.items);
-        match self.scope {
-            Scope::Title => items,
-            // The abstract scope is complete once every paper is indexed.
-            Scope::All => items,
-        }
+        self.shared.state.lock().map_or(0, |s| s.items)
+    }
+
+    /// True when the ranking reads the word index (the every-field scope,
+    /// or field atoms and `|` groups).
+    pub fn needs_index(&self) -> bool {
+        self.scope == Scope::All || !self.parsed.filters.is_empty()
     }
 
     /// True when the newest published ranking (picked up or not) is
-    /// complete for the current query over every paper added.
+    /// complete for the current query over every paper added (and, where
+    /// it reads the word index, every paper indexed).
     fn ready(&self) -> bool {
         let target = self.target();
-        self.shared
-            .latest
-            .lock()
-            .is_ok_and(|l| l.generation == self.generation && l.searched >= target && l.complete())
+        let indexed = if self.needs_index() { target } else { 0 };
+        self.shared.latest.lock().is_ok_and(|l| {
+            l.generation == self.generation
+                && l.searched >= target
+                && l.indexed >= indexed
+                && l.complete()
+        })
     }
 
     /// Waits (up to `timeout`) until a complete ranking answers the current
@@ -491,23 +505,42 @@ impl Drop for Search {
 pub fn rank_papers(papers: &[Paper], query: &str, scope: Scope) -> Vec<Match> {
     let items = Items::build(papers, match_threads(), |p| &p.title);
     let parsed = Query::parse(query);
-    let abstracts = if scope == Scope::All && !parsed.is_empty() {
-        let abstracts: Vec<Abstract> = papers.iter().map(|p| p.abstract_text.clone()).collect();
-        let ix = index_piece(0, &abstracts, match_threads(), &|| false).unwrap_or_default();
-        parsed
-            .words
-            .iter()
-            .map(|w| ix.papers_with_prefixes(&w.needle, papers.len()))
-            .collect()
+    if parsed.error.is_some() {
+        return Vec::new();
+    }
+    let needs_index = scope == Scope::All || !parsed.filters.is_empty();
+    let index = if needs_index && !parsed.is_empty() {
+        index_papers(papers)
     } else {
-        Vec::new()
+        WordIndex::default()
     };
-    rank_items(&items, &parsed, scope, abstracts)
+    rank_items(&items, &parsed, scope, &index)
 }
 
-fn rank_items(items: &Items, query: &Query, scope: Scope, abstracts: Vec<Bits>) -> Vec<Match> {
-    let mut matches = matches_of(items, query, scope, abstracts, &mut matchers());
-    if !query.is_empty() {
+/// The word index of `papers`, built on every core.
+pub fn index_papers(papers: &[Paper]) -> WordIndex {
+    let abstracts: Vec<Abstract> = papers.iter().map(|p| p.abstract_text.clone()).collect();
+    let metas: Vec<_> = papers.iter().map(items::doc_meta).collect();
+    index_piece(0, &metas, &abstracts, match_threads(), &|| false).unwrap_or_default()
+}
+
+fn rank_items(items: &Items, query: &Query, scope: Scope, index: &WordIndex) -> Vec<Match> {
+    let n = items.len();
+    let mut matchers = matchers();
+    let hits = match scope {
+        Scope::All => {
+            let mut cache = HitCache::default();
+            query.words.iter().map(|w| cache.get(index, w, n)).collect()
+        }
+        Scope::Title => Vec::new(),
+    };
+    let filters: Vec<Bits> = query
+        .filters
+        .iter()
+        .map(|f| select::filter_bits(f, items, index, scope, n, &mut matchers[0]))
+        .collect();
+    let mut matches = matches_of(items, query, scope, hits, filters, &mut matchers);
+    if !query.words.is_empty() {
         matches.sort_unstable_by(order);
     }
     matches
@@ -527,6 +560,7 @@ pub fn rank_title_parts<'a>(
             part.items(),
             &query,
             Scope::Title,
+            Vec::new(),
             Vec::new(),
             &mut matchers,
         );

@@ -11,7 +11,7 @@ use nucleo::{Config, Matcher};
 
 use super::index::Bits;
 use super::items::Items;
-use super::query::Query;
+use super::query::{Hits, Query};
 use super::{FIRST_PAGE, Match, Scope, fuzzy, order};
 
 /// Threads that match: the machine's cores, never zero.
@@ -40,8 +40,10 @@ pub(super) struct Pass<'a> {
     pub(super) items: &'a Items,
     pub(super) query: &'a Query,
     pub(super) scope: Scope,
-    /// Per query word: the papers whose abstract holds it (All scope).
-    pub(super) abstracts: Vec<Bits>,
+    /// Per query word: its word hits (every-field scope).
+    pub(super) hits: Vec<Hits>,
+    /// Papers each filter lets through (a paper must be in all).
+    pub(super) filters: Vec<Bits>,
     pub(super) need: u64,
     /// Candidates, or `None` for papers `0..n`.
     pub(super) candidates: Option<&'a [Match]>,
@@ -157,6 +159,9 @@ impl Pass<'_> {
                 return false;
             }
             let idx = self.id_at(k);
+            if !self.filters.iter().all(|f| f.contains(idx)) {
+                continue;
+            }
             let i = idx as usize;
             let chars = self.items.masks[i];
             let mask = chars.all;
@@ -259,7 +264,7 @@ impl Pass<'_> {
                 }
                 Scope::All => {
                     self.query
-                        .score_all(self.items.title(i), mask, idx, &self.abstracts, matcher)
+                        .score_all(self.items.title(i), mask, idx, &self.hits, matcher)
                 }
             };
             if let Some(score) = score {
@@ -390,17 +395,19 @@ pub(super) fn matches_of(
     items: &Items,
     query: &Query,
     scope: Scope,
-    abstracts: Vec<Bits>,
+    hits: Vec<Hits>,
+    filters: Vec<Bits>,
     matchers: &mut [Matcher],
 ) -> Vec<Match> {
-    if query.is_empty() {
-        return (0..items.len() as u32).map(Match::unscored).collect();
+    if query.words.is_empty() {
+        return unranked(items.len(), &filters);
     }
     let pass = Pass {
         items,
         query,
         scope,
-        abstracts,
+        hits,
+        filters,
         need: query.title_mask(),
         candidates: None,
         n: items.len(),
@@ -413,6 +420,15 @@ pub(super) fn matches_of(
         Some((matches, _)) => matches,
         None => Vec::new(),
     }
+}
+
+/// Papers `0..n` that every filter lets through, in their order (a query
+/// with nothing to rank them by).
+pub(super) fn unranked(n: usize, filters: &[Bits]) -> Vec<Match> {
+    (0..n as u32)
+        .filter(|&i| filters.iter().all(|f| f.contains(i)))
+        .map(Match::unscored)
+        .collect()
 }
 
 /// A matcher per matching thread.
@@ -442,7 +458,8 @@ mod tests {
             items,
             query,
             scope: Scope::Title,
-            abstracts: Vec::new(),
+            hits: Vec::new(),
+            filters: Vec::new(),
             need: query.title_mask(),
             candidates: Some(candidates),
             n: items.len(),

@@ -6,8 +6,9 @@
 use nucleo::pattern::{Atom, AtomKind, CaseMatching, Normalization};
 use nucleo::{Matcher, Utf32Str};
 
+use super::fields::{FieldAtom, QueryError, parse_field};
 use super::fuzzy::{MAX_PER_CHAR, Needle, PAIR_APART_MOST, SCORE_PLAIN, Scored, word_most};
-use super::index::{Bits, Chars, needle_mask};
+use super::index::{Chars, needle_mask};
 
 /// Most matches highlighted in one abstract: a one-letter query on a
 /// megabyte of short words matches hundreds of thousands of times, and
@@ -26,6 +27,11 @@ pub struct Word {
     pub mask: u64,
     /// `^…`, `…$`: only the title has a start and an end.
     pub anchored: bool,
+    /// Matched against the title only: anchored, or a `title:` atom.
+    pub title_only: bool,
+    /// The needle's words, folded as the word index folds words (case,
+    /// accents): usually one.
+    pub folded: Vec<String>,
     /// The fast path for a fuzzy word, where it applies.
     fast: Option<Needle>,
 }
@@ -44,14 +50,73 @@ impl Word {
     }
 }
 
+/// One choice of a [`Filter`].
+#[derive(Clone, Debug)]
+pub enum Alt {
+    Word(Word),
+    Field(FieldAtom),
+}
+
+/// Atoms that select papers without ranking them: a field atom
+/// (`author:hinton`), or a group of choices joined by `|` (fzf's OR), any
+/// of which a paper must match.
+#[derive(Clone, Debug)]
+pub struct Filter {
+    pub alts: Vec<Alt>,
+    /// The atoms as written, to tell two queries apart.
+    pub text: String,
+}
+
 /// A parsed query.
 #[derive(Clone, Debug, Default)]
 pub struct Query {
-    /// The words, in query order.
+    /// The words that rank, in query order.
     pub words: Vec<Word>,
     /// The most every word but the last can score together, where each is
     /// a plain fuzzy word (see [`MAX_PER_CHAR`]).
     head_most: Option<u32>,
+    /// What a paper must match besides the words.
+    pub filters: Vec<Filter>,
+    /// Why the query cannot be run (an unknown field): it matches nothing.
+    pub error: Option<QueryError>,
+}
+
+/// A query word as the matcher reads it; `None` for one with nothing to
+/// match (`!`, `^`).
+fn word(raw: &str, title_only: bool) -> Option<Word> {
+    let mut title = Atom::parse(raw, CaseMatching::Smart, Normalization::Smart);
+    if title.needle_text().is_empty() {
+        return None;
+    }
+    let anchored = matches!(
+        title.kind,
+        AtomKind::Prefix | AtomKind::Postfix | AtomKind::Exact
+    );
+    // nucleo-matcher 0.3.1: with smart case an anchored atom holding
+    // a capital only matches the whole string. Match it ignoring case.
+    if anchored && raw.chars().any(char::is_uppercase) {
+        title = Atom::parse(raw, CaseMatching::Ignore, Normalization::Smart);
+    }
+    let needle: String = title.needle_text().chars().collect();
+    let mask = if title.negative {
+        0
+    } else {
+        needle_mask(&needle)
+    };
+    let fast = (title.kind == AtomKind::Fuzzy && !title.negative)
+        .then(|| Needle::new(&needle, !needle.chars().any(char::is_uppercase)))
+        .flatten();
+    let mut folded = Vec::new();
+    super::fields::for_each_folded(&needle, &mut String::new(), |w| folded.push(w.to_string()));
+    Some(Word {
+        title,
+        folded,
+        needle,
+        mask,
+        anchored,
+        title_only: title_only || anchored,
+        fast,
+    })
 }
 
 /// Splits a query into words at unescaped spaces, as nucleo does.
@@ -81,51 +146,101 @@ pub fn query_words(text: &str) -> Vec<&str> {
     out
 }
 
-/// Sort keys at or above this are papers whose title matched the whole
-/// query (title-and-abstract scope).
+/// Sort keys at or above this are papers whose every query word is a word
+/// hit (every-field scope).
 pub const TITLE_TIER: u32 = 1 << 31;
 
+/// BM25F scores are kept in sort keys as fixed point with this many steps
+/// to one.
+const BM25_SCALE: f32 = 4096.0;
+
+/// Per paper, a query word's BM25F score over the fields it is looked for
+/// in (0: no word there starts with it); empty for a word matched in
+/// titles only.
+#[derive(Clone, Debug, Default)]
+pub struct Hits(pub std::sync::Arc<[f32]>);
+
+impl Hits {
+    #[inline]
+    pub fn get(&self, idx: u32) -> f32 {
+        self.0.get(idx as usize).copied().unwrap_or(0.0)
+    }
+}
+
 impl Query {
-    /// Parses `text` with smart case and normalisation.
+    /// Parses `text` with smart case and normalisation: fzf's atoms,
+    /// `|` between atoms for any of them, and field atoms.
     pub fn parse(text: &str) -> Query {
-        let mut words = Vec::new();
+        let mut groups: Vec<(Vec<Alt>, String)> = Vec::new();
+        let mut error = None;
+        let mut join = false;
         for raw in query_words(text) {
-            let mut title = Atom::parse(raw, CaseMatching::Smart, Normalization::Smart);
-            if title.needle_text().is_empty() {
+            if raw == "|" {
+                join = !groups.is_empty();
                 continue;
             }
-            let anchored = matches!(
-                title.kind,
-                AtomKind::Prefix | AtomKind::Postfix | AtomKind::Exact
-            );
-            // nucleo-matcher 0.3.1: with smart case an anchored atom holding
-            // a capital only matches the whole string. Match it ignoring case.
-            if anchored && raw.chars().any(char::is_uppercase) {
-                title = Atom::parse(raw, CaseMatching::Ignore, Normalization::Smart);
-            }
-            let needle: String = title.needle_text().chars().collect();
-            let mask = if title.negative {
-                0
-            } else {
-                needle_mask(&needle)
+            let alt = match parse_field(raw) {
+                Some(Ok(f)) if f.field == super::fields::Field::Title => {
+                    let atom = if f.negative {
+                        format!("!{}", f.raw)
+                    } else {
+                        f.raw
+                    };
+                    word(&atom, true).map(Alt::Word)
+                }
+                Some(Ok(f)) => Some(Alt::Field(f)),
+                Some(Err(e)) => {
+                    error.get_or_insert(e);
+                    None
+                }
+                None => word(raw, false).map(Alt::Word),
             };
-            let fast = (title.kind == AtomKind::Fuzzy && !title.negative)
-                .then(|| Needle::new(&needle, !needle.chars().any(char::is_uppercase)))
-                .flatten();
-            words.push(Word {
-                title,
-                needle,
-                mask,
-                anchored,
-                fast,
-            });
+            let Some(alt) = alt else {
+                join = false;
+                continue;
+            };
+            match groups.last_mut() {
+                Some((alts, written)) if join => {
+                    alts.push(alt);
+                    written.push_str(" | ");
+                    written.push_str(raw);
+                }
+                _ => groups.push((vec![alt], raw.to_string())),
+            }
+            join = false;
+        }
+        let mut words = Vec::new();
+        let mut filters = Vec::new();
+        for (mut alts, text) in groups {
+            match alts.pop() {
+                Some(Alt::Word(w)) if alts.is_empty() => words.push(w),
+                Some(last) => {
+                    alts.push(last);
+                    filters.push(Filter { alts, text });
+                }
+                None => {}
+            }
         }
         let head = words.split_last().map_or(&[][..], |(_, head)| head);
         let head_most = head
             .iter()
             .map(|w| w.fast.as_ref().map(|_| word_most(w.needle.chars().count())))
             .sum();
-        Query { words, head_most }
+        Query {
+            words,
+            head_most,
+            filters,
+            error,
+        }
+    }
+
+    /// [`Query::parse`], or why the query cannot be run.
+    pub fn parse_checked(text: &str) -> Result<Query, QueryError> {
+        let q = Query::parse(text);
+        match q.error {
+            Some(e) => Err(e),
+            None => Ok(q),
+        }
     }
 
     /// The most every word but the last can score together in any title,
@@ -141,12 +256,19 @@ impl Query {
                 .words
                 .iter()
                 .zip(&other.words)
-                .all(|(a, b)| a.title == b.title)
+                .all(|(a, b)| a.title == b.title && a.title_only == b.title_only)
+            && self.filters.len() == other.filters.len()
+            && self
+                .filters
+                .iter()
+                .zip(&other.filters)
+                .all(|(a, b)| a.text == b.text)
+            && self.error == other.error
     }
 
     /// True when the query matches everything.
     pub fn is_empty(&self) -> bool {
-        self.words.is_empty()
+        self.words.is_empty() && self.filters.is_empty() && self.error.is_none()
     }
 
     /// How much more than `prev` this query can score on any title, when it
@@ -271,45 +393,47 @@ impl Query {
         Some((score, head))
     }
 
-    /// Title-and-abstract match of paper `idx`: every word in its title or
-    /// its abstract (`abstracts[k]`: the papers whose abstract holds word
-    /// `k`), no negated word in either. Papers whose title matches the whole
-    /// query get the higher tier.
+    /// Every-field match of paper `idx`: every word a word of its title,
+    /// abstract or authors starts (`hits[k][idx]`, its BM25F score, is
+    /// above 0) or, failing that, fuzzily in its title; no negated word in
+    /// either. Papers whose every word is a word hit rank first, by their
+    /// summed BM25F score; the others after them, by how many words are
+    /// word hits, then by their title match score.
     pub fn score_all(
         &self,
         title: Utf32Str<'_>,
         title_mask: u64,
         idx: u32,
-        abstracts: &[Bits],
+        hits: &[Hits],
         matcher: &mut Matcher,
     ) -> Option<u32> {
-        let mut score = 0u32;
-        let mut all_in_title = true;
-        for (w, bits) in self.words.iter().zip(abstracts) {
+        let (mut bm25, mut fuzzy, mut word_hits, mut positive) = (0.0f32, 0u32, 0u32, 0u32);
+        for (w, h) in self.words.iter().zip(hits) {
+            let hit = h.get(idx);
             if w.title.negative {
                 w.title.score(title, matcher)?;
-                if !w.anchored && bits.contains(idx) {
+                if hit > 0.0 {
                     return None;
                 }
                 continue;
             }
-            // The title cannot match a word whose letters it lacks.
-            let in_title = if title_mask & w.mask == w.mask {
-                w.score(title, matcher)
-            } else {
-                None
-            };
-            match in_title {
-                Some(s) => score += u32::from(s),
-                None => {
-                    all_in_title = false;
-                    if w.anchored || !bits.contains(idx) {
-                        return None;
-                    }
-                }
+            positive += 1;
+            if hit > 0.0 {
+                bm25 += hit;
+                word_hits += 1;
+                continue;
             }
+            // The title cannot match a word whose letters it lacks.
+            if title_mask & w.mask != w.mask {
+                return None;
+            }
+            fuzzy += u32::from(w.score(title, matcher)?);
         }
-        Some(score.min(TITLE_TIER - 1) + if all_in_title { TITLE_TIER } else { 0 })
+        if word_hits == positive {
+            return Some(TITLE_TIER | ((bm25 * BM25_SCALE) as u32).min(TITLE_TIER - 1));
+        }
+        let rest = fuzzy + (bm25 * BM25_SCALE / 64.0) as u32;
+        Some((word_hits << 24) | rest.min((1 << 24) - 1))
     }
 
     /// Highlight positions (grapheme indices) of the query in `title`:
@@ -373,6 +497,11 @@ impl Query {
 /// anchor or escape into a literal.
 pub fn extends(new: &str, old: &str) -> bool {
     if !new.starts_with(old) || old.ends_with(['$', '\\']) {
+        return false;
+    }
+    // `|` widens; a field atom's value is not always narrowed by more
+    // characters (`year:201` to `year:2019`), nor a word by becoming one.
+    if new.contains('|') || query_words(new).last().is_some_and(|w| w.contains(':')) {
         return false;
     }
     if new.len() > old.len()

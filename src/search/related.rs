@@ -4,8 +4,9 @@
 
 use rustc_hash::FxHashMap;
 
-use super::Search;
-use super::index::words;
+use super::fields::for_each_folded;
+use super::words::WordIndex;
+use super::{Search, index_papers};
 use crate::corpus::Paper;
 use crate::text::markup;
 
@@ -36,83 +37,106 @@ pub fn paper_text(p: &Paper) -> String {
     s
 }
 
+/// Words of the probe that rank (the rarest and most repeated): more
+/// cost time and add little.
+const PROBE_WORDS: usize = 40;
+
 /// Ranks `papers` by likeness to `probe`, best first, at most `limit`,
 /// only papers `keep` accepts (the probe's own papers never), on the
-/// caller's thread.
+/// caller's thread: builds the word index, then as [`related_in`].
 pub fn related_papers(
     papers: &[Paper],
     probe: Probe<'_>,
     limit: usize,
     keep: &dyn Fn(usize) -> bool,
 ) -> Vec<Related> {
-    // Plain TF-IDF cosine, for now.
-    let docs: Vec<FxHashMap<String, f32>> = papers
-        .iter()
-        .map(|p| {
-            let mut tf = FxHashMap::default();
-            for w in words(&paper_text(p)) {
-                *tf.entry(w).or_insert(0.0) += 1.0;
-            }
-            tf
-        })
-        .collect();
-    let mut df: FxHashMap<&str, f32> = FxHashMap::default();
-    for d in &docs {
-        for w in d.keys() {
-            *df.entry(w.as_str()).or_insert(0.0) += 1.0;
-        }
-    }
-    let n = papers.len().max(1) as f32;
-    let vector = |tf: &FxHashMap<String, f32>| -> FxHashMap<String, f32> {
-        let mut v: FxHashMap<String, f32> = tf
-            .iter()
-            .map(|(w, &c)| {
-                let idf = (n / df.get(w.as_str()).copied().unwrap_or(1.0)).ln();
-                (w.clone(), c * idf)
+    related_in(&index_papers(papers), papers, probe, limit, keep)
+}
+
+/// The probe's words, each weighted by how often it says it and how rare
+/// it is (TF-IDF, each probe paper counting the same), strongest first.
+fn probe_words(index: &WordIndex, texts: &[String]) -> Vec<(String, f32)> {
+    let mut total: FxHashMap<String, f32> = FxHashMap::default();
+    let mut buf = String::new();
+    for text in texts {
+        let mut tf: FxHashMap<String, f32> = FxHashMap::default();
+        for_each_folded(text, &mut buf, |w| {
+            *tf.entry(w.to_string()).or_default() += 1.0
+        });
+        let weighted: Vec<(String, f32)> = tf
+            .into_iter()
+            .filter_map(|(w, c)| {
+                let df = index.document_frequency(&w);
+                // A word no other paper has cannot bring one closer.
+                (df > 0).then(|| {
+                    let idf = index.idf(df);
+                    (w, (1.0 + c.ln()) * idf)
+                })
             })
             .collect();
-        let norm = v.values().map(|x| x * x).sum::<f32>().sqrt().max(1e-9);
-        v.values_mut().for_each(|x| *x /= norm);
-        v
-    };
-    let (probe_tf, own): (FxHashMap<String, f32>, Vec<usize>) = match probe {
-        Probe::Paper(i) => (docs.get(i).cloned().unwrap_or_default(), vec![i]),
-        Probe::Papers(set) => {
-            let mut tf = FxHashMap::default();
-            for &i in set {
-                for (w, c) in docs.get(i).into_iter().flatten() {
-                    *tf.entry(w.clone()).or_insert(0.0) += c;
-                }
-            }
-            (tf, set.to_vec())
+        let norm = weighted.iter().map(|(_, x)| x * x).sum::<f32>().sqrt();
+        for (w, x) in weighted {
+            *total.entry(w).or_default() += x / norm.max(1e-6);
         }
-        Probe::Text(t) => {
-            let mut tf = FxHashMap::default();
-            for w in words(t) {
-                *tf.entry(w).or_insert(0.0) += 1.0;
-            }
-            (tf, Vec::new())
-        }
+    }
+    let mut words: Vec<(String, f32)> = total.into_iter().collect();
+    words.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    words.truncate(PROBE_WORDS);
+    words
+}
+
+/// [`related_papers`] with the word index built: each paper scores the
+/// sum, over the probe's strongest words, of the word's weight in the
+/// probe times its BM25F weight in the paper (title and abstract) times
+/// its idf.
+pub fn related_in(
+    index: &WordIndex,
+    papers: &[Paper],
+    probe: Probe<'_>,
+    limit: usize,
+    keep: &dyn Fn(usize) -> bool,
+) -> Vec<Related> {
+    let n = index.indexed.min(papers.len());
+    let (texts, own): (Vec<String>, Vec<usize>) = match probe {
+        Probe::Paper(i) => (papers.get(i).map(paper_text).into_iter().collect(), vec![i]),
+        Probe::Papers(set) => (
+            set.iter()
+                .filter_map(|&i| papers.get(i))
+                .map(paper_text)
+                .collect(),
+            set.to_vec(),
+        ),
+        Probe::Text(t) => (vec![t.to_string()], Vec::new()),
     };
-    let q = vector(&probe_tf);
-    let mut out: Vec<Related> = docs
+    let mut scores = vec![0.0f32; n];
+    for (w, weight) in probe_words(index, &texts) {
+        let idf = index.idf(index.document_frequency(&w));
+        index.add_word_weights(&w, weight * idf, &mut scores);
+    }
+    for &i in &own {
+        if let Some(s) = scores.get_mut(i) {
+            *s = 0.0;
+        }
+    }
+    let mut out: Vec<Related> = scores
         .iter()
         .enumerate()
-        .filter(|(i, _)| !own.contains(i) && keep(*i))
-        .filter_map(|(i, d)| {
-            let v = vector(d);
-            let score: f32 = q.iter().map(|(w, x)| x * v.get(w).unwrap_or(&0.0)).sum();
-            (score > 0.0).then_some(Related { idx: i, score })
-        })
+        .filter(|&(i, &s)| s > 0.0 && keep(i))
+        .map(|(idx, &score)| Related { idx, score })
         .collect();
-    out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.idx.cmp(&b.idx)));
+    let best = |a: &Related, b: &Related| b.score.total_cmp(&a.score).then(a.idx.cmp(&b.idx));
+    if out.len() > limit && limit > 0 {
+        out.select_nth_unstable_by(limit - 1, best);
+    }
     out.truncate(limit);
+    out.sort_by(best);
     out
 }
 
 impl Search {
     /// [`related_papers`] among `papers` (the papers this search was given,
-    /// in the same order), using the word index where it is built.
+    /// in the same order), with the word index built so far (papers not
+    /// yet indexed are not found: see [`Search::indexed`]).
     pub fn related(
         &self,
         papers: &[Paper],
@@ -120,6 +144,71 @@ impl Search {
         limit: usize,
         keep: &dyn Fn(usize) -> bool,
     ) -> Vec<Related> {
-        related_papers(papers, probe, limit, keep)
+        match self.shared.index.read() {
+            Ok(ix) => related_in(&ix, papers, probe, limit, keep),
+            Err(_) => Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::tests::paper;
+
+    fn corpus() -> Vec<Paper> {
+        vec![
+            paper(
+                "Sparse attention for long contexts",
+                "We make transformer attention sparse so long documents fit.",
+            ),
+            paper(
+                "Protein folding with diffusion",
+                "A diffusion model predicts protein structure from sequence.",
+            ),
+            paper(
+                "Linear attention transformers",
+                "Attention in linear time lets transformers read long documents.",
+            ),
+            paper(
+                "Diffusion for molecules",
+                "Diffusion models generate molecules and protein binders.",
+            ),
+            paper(
+                "Graph colouring",
+                "Colouring sparse graphs with few colours.",
+            ),
+        ]
+    }
+
+    fn ids(r: &[Related]) -> Vec<usize> {
+        r.iter().map(|r| r.idx).collect()
+    }
+
+    #[test]
+    fn like_a_paper_best_first_without_itself() {
+        let c = corpus();
+        let r = related_papers(&c, Probe::Paper(0), 10, &|_| true);
+        assert_eq!(r[0].idx, 2, "{r:?}");
+        assert!(!ids(&r).contains(&0));
+        assert!(r.windows(2).all(|w| w[0].score >= w[1].score));
+        let r = related_papers(&c, Probe::Paper(1), 1, &|_| true);
+        assert_eq!(ids(&r), vec![3]);
+    }
+
+    #[test]
+    fn like_a_text_and_like_a_set() {
+        let c = corpus();
+        let r = related_papers(
+            &c,
+            Probe::Text("protein structure from sequence"),
+            2,
+            &|_| true,
+        );
+        assert_eq!(r[0].idx, 1, "{r:?}");
+        let r = related_papers(&c, Probe::Papers(&[0, 2]), 10, &|i| i != 4);
+        assert!(!ids(&r).iter().any(|i| [0, 2, 4].contains(i)), "{r:?}");
+        assert!(!r.is_empty());
+        assert!(related_papers(&c, Probe::Text("zebra"), 5, &|_| true).is_empty());
     }
 }

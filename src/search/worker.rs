@@ -10,10 +10,12 @@ use std::time::Duration;
 
 use nucleo::{Config, Matcher};
 
-use super::index::{Bits, WordIndex};
+use super::index::Bits;
 use super::items::Items;
-use super::pass::{Floor, Pass, Reuse, keep_best, match_threads, page_first, run_pass};
-use super::query::{Query, extends};
+use super::pass::{Floor, Pass, Reuse, keep_best, match_threads, page_first, run_pass, unranked};
+use super::query::{Hits, Query, Word, extends};
+use super::select::{filter_bits, word_hits};
+use super::words::{DocMeta, WordIndex};
 use super::{Match, Results, Scope, order};
 use crate::corpus::Abstract;
 use crate::text::markup;
@@ -23,6 +25,11 @@ pub(super) struct Job {
     pub(super) generation: u64,
     pub(super) query: String,
     pub(super) scope: Scope,
+    /// The ranking reads the word index (every-field scope, or filters).
+    pub(super) needs_index: bool,
+    /// Filters ask the word index which papers pass: only indexed papers
+    /// can be searched.
+    pub(super) filtered: bool,
 }
 
 pub(super) struct State {
@@ -59,13 +66,14 @@ pub(super) struct Shared {
 }
 
 impl Shared {
-    /// Papers a scope can search now: every title; for abstracts, those
-    /// indexed so far.
-    fn searchable(&self, scope: Scope, items: usize) -> usize {
-        match scope {
-            Scope::Title => items,
-            Scope::All => self.index.read().map_or(0, |ix| ix.indexed.min(items)),
+    /// Papers the job can search now (every title; with filters, the
+    /// papers indexed so far), and the papers indexed that it uses.
+    fn searchable(&self, job: &Job, items: usize) -> (usize, usize) {
+        if !job.needs_index {
+            return (items, 0);
         }
+        let indexed = self.index.read().map_or(0, |ix| ix.indexed.min(items));
+        (if job.filtered { indexed } else { items }, indexed)
     }
 
     fn publish(&self, results: Results) -> Arc<Results> {
@@ -93,6 +101,7 @@ pub(super) fn worker(shared: Arc<Shared>) {
         .map(|_| Matcher::new(Config::DEFAULT))
         .collect();
     let mut done: Option<Arc<Results>> = None;
+    let mut hit_cache = HitCache::default();
     loop {
         let job = {
             let Ok(mut st) = shared.state.lock() else {
@@ -104,8 +113,8 @@ pub(super) fn worker(shared: Arc<Shared>) {
                 }
                 let stale = match (&st.job, &done) {
                     (Some(j), Some(d)) => {
-                        j.generation != d.generation
-                            || d.searched < shared.searchable(j.scope, st.items)
+                        let (n, indexed) = shared.searchable(j, st.items);
+                        j.generation != d.generation || d.searched < n || d.indexed < indexed
                     }
                     (Some(_), None) => true,
                     (None, _) => false,
@@ -148,7 +157,7 @@ pub(super) fn worker(shared: Arc<Shared>) {
         let Ok(items) = shared.items.read() else {
             return;
         };
-        let n = shared.searchable(job.scope, items.len());
+        let (n, indexed) = shared.searchable(&job, items.len());
         let query = Query::parse(&job.query);
         let cancelled = || shared.generation.load(Ordering::Acquire) != job.generation;
         let publish = |matches: Vec<Match>, searched: usize, sorted: usize, scanned: bool| {
@@ -159,20 +168,55 @@ pub(super) fn worker(shared: Arc<Shared>) {
                 sorted: sorted.min(matches.len()),
                 matches,
                 searched,
+                indexed,
                 scanned,
             })
         };
-        if query.is_empty() {
-            let all: Vec<Match> = (0..n as u32).map(Match::unscored).collect();
+        if query.is_empty() || query.error.is_some() {
+            let all: Vec<Match> = match query.error {
+                None => (0..n as u32).map(Match::unscored).collect(),
+                Some(_) => Vec::new(),
+            };
             drop(items);
-            done = Some(publish(all, n, n, true));
+            let total = all.len();
+            done = Some(publish(all, n, total, true));
+            continue;
+        }
+        // What the query asks of the word index.
+        let (hits, filters) = match shared.index.read() {
+            Ok(ix) => {
+                let hits: Vec<Hits> = match job.scope {
+                    Scope::All => query
+                        .words
+                        .iter()
+                        .map(|w| hit_cache.get(&ix, w, n))
+                        .collect(),
+                    Scope::Title => Vec::new(),
+                };
+                let filters: Vec<Bits> = query
+                    .filters
+                    .iter()
+                    .map(|f| filter_bits(f, &items, &ix, job.scope, n, &mut matchers[0]))
+                    .collect();
+                (hits, filters)
+            }
+            Err(_) => return,
+        };
+        if query.words.is_empty() {
+            let all = unranked(n, &filters);
+            drop(items);
+            let total = all.len();
+            done = Some(publish(all, n, total, true));
             continue;
         }
         // Reuse what is known: the same query over fewer papers, or a query
-        // this one extends.
-        let prev = done
-            .as_ref()
-            .filter(|d| d.scope == job.scope && d.scanned && extends(&job.query, &d.query));
+        // this one extends (over as much of the index).
+        let prev = done.as_ref().filter(|d| {
+            d.scope == job.scope
+                && d.scanned
+                && d.indexed == indexed
+                && extends(&job.query, &d.query)
+        });
         // The same words (`sparse ` after `sparse`): the same ranking.
         let same =
             prev.is_some_and(|p| p.query == job.query || Query::parse(&p.query).same_as(&query));
@@ -188,14 +232,6 @@ pub(super) fn worker(shared: Arc<Shared>) {
             let from = prev.searched as u32;
             candidates.extend((from..n as u32).map(Match::unscored));
         }
-        let abstracts: Vec<Bits> = match (job.scope, shared.index.read()) {
-            (Scope::All, Ok(ix)) => query
-                .words
-                .iter()
-                .map(|w| ix.papers_with_prefixes(&w.needle, n))
-                .collect(),
-            _ => Vec::new(),
-        };
         let prev_query = prev
             .filter(|_| !same && job.scope == Scope::Title)
             .map(|p| Query::parse(&p.query));
@@ -210,7 +246,8 @@ pub(super) fn worker(shared: Arc<Shared>) {
             items: &items,
             query: &query,
             scope: job.scope,
-            abstracts,
+            hits,
+            filters,
             need: query.title_mask(),
             candidates: prev.map(|_| candidates.as_slice()),
             n,
@@ -291,6 +328,7 @@ pub(super) fn worker(shared: Arc<Shared>) {
                     scope: job.scope,
                     matches: rest,
                     searched: n,
+                    indexed,
                     sorted: total,
                     scanned: true,
                 });
@@ -399,10 +437,11 @@ fn lower_priority() {
     }
 }
 
-/// Indexes `abstracts` (papers `first..`) on up to `threads` threads;
-/// `None` when `stopped` says so first.
+/// Indexes papers `first..` (their `metas` and `abstracts`) on up to
+/// `threads` threads; `None` when `stopped` says so first.
 pub(super) fn index_piece(
     first: u32,
+    metas: &[DocMeta],
     abstracts: &[Abstract],
     threads: usize,
     stopped: &(dyn Fn() -> bool + Sync),
@@ -415,7 +454,9 @@ pub(super) fn index_piece(
             if k % 256 == 0 && stopped() {
                 return false;
             }
-            ix.add(first + (from + k) as u32, &markup::plain_cow(text));
+            let i = from + k;
+            let meta = metas.get(i).cloned().unwrap_or_default();
+            ix.add(first + i as u32, &meta, &markup::plain_cow(text));
             true
         });
         done.then_some(ix)
@@ -433,12 +474,47 @@ pub(super) fn index_piece(
     Some(whole)
 }
 
-/// Builds the abstract index from papers sent to it, at low priority and
+/// Each query word's hits as last worked out, for as long as the word
+/// index and the papers searched stay the same: typing a word works out
+/// only that word's.
+#[derive(Default)]
+pub(super) struct HitCache {
+    kept: Vec<(Vec<String>, usize, usize, Hits)>,
+}
+
+impl HitCache {
+    const KEEP: usize = 16;
+
+    pub(super) fn get(&mut self, ix: &WordIndex, w: &Word, n: usize) -> Hits {
+        if w.title_only {
+            return Hits::default();
+        }
+        let at = (ix.indexed, n);
+        self.kept.retain(|k| (k.1, k.2) == at);
+        if let Some(k) = self.kept.iter().position(|k| k.0 == w.folded) {
+            let hit = self.kept.remove(k);
+            let hits = hit.3.clone();
+            self.kept.push(hit);
+            return hits;
+        }
+        let hits = word_hits(ix, w, n);
+        if self.kept.len() == Self::KEEP {
+            self.kept.remove(0);
+        }
+        self.kept.push((w.folded.clone(), at.0, at.1, hits.clone()));
+        hits
+    }
+}
+
+/// Papers for the indexer: the first's index, what it reads of each.
+pub(super) type ToIndex = (u32, Vec<DocMeta>, Vec<Abstract>);
+
+/// Builds the word index from papers sent to it, at low priority and
 /// not while held (see [`Search::hold_index`](super::Search::hold_index)).
-pub(super) fn indexer(shared: Arc<Shared>, rx: mpsc::Receiver<(u32, Vec<Abstract>)>) {
+pub(super) fn indexer(shared: Arc<Shared>, rx: mpsc::Receiver<ToIndex>) {
     lower_priority();
     let stopped = || shared.generation.load(Ordering::Acquire) == u64::MAX;
-    for (first, batch) in rx {
+    for (first, metas, batch) in rx {
         for (k, step) in batch.chunks(INDEX_STEP).enumerate() {
             while shared.hold.load(Ordering::Acquire) && !stopped() {
                 std::thread::sleep(Duration::from_millis(10));
@@ -447,7 +523,10 @@ pub(super) fn indexer(shared: Arc<Shared>, rx: mpsc::Receiver<(u32, Vec<Abstract
                 return;
             }
             let at = first + (k * INDEX_STEP) as u32;
-            let Some(piece) = index_piece(at, step, shared.threads, &stopped) else {
+            let from = (k * INDEX_STEP).min(metas.len());
+            let to = (from + INDEX_STEP).min(metas.len());
+            let Some(piece) = index_piece(at, &metas[from..to], step, shared.threads, &stopped)
+            else {
                 return;
             };
             let papers = shared.state.lock().map_or(0, |st| st.items);

@@ -1,0 +1,111 @@
+//! What a query asks of the word index, worked out once before a pass:
+//! each ranking word's hits (its BM25F score per paper) and, per filter,
+//! the papers it lets through.
+
+use nucleo::Matcher;
+
+use super::Scope;
+use super::fields::{Field, FieldAtom, FieldValue};
+use super::index::Bits;
+use super::items::Items;
+use super::query::{Alt, Filter, Hits, Word};
+use super::words::{Part, WordIndex};
+
+/// `word`'s hits among papers `0..n`: its BM25F score in the title,
+/// abstract and authors of each paper where a word there starts with it
+/// (each of its words, when it has several: `graph-based`). Empty for a
+/// word matched in titles only.
+pub fn word_hits(index: &WordIndex, word: &Word, n: usize) -> Hits {
+    if word.title_only || word.folded.is_empty() {
+        return Hits::default();
+    }
+    let mut total = vec![0.0f32; n];
+    if let [one] = word.folded.as_slice() {
+        index.add_scores(one, false, &mut total);
+        return Hits(total.into());
+    }
+    let mut each = vec![0.0f32; n];
+    for (k, part) in word.folded.iter().enumerate() {
+        each.iter_mut().for_each(|s| *s = 0.0);
+        index.add_scores(part, false, &mut each);
+        for (t, &e) in total.iter_mut().zip(&each) {
+            // Every part must be there.
+            *t = if e > 0.0 && (k == 0 || *t > 0.0) {
+                *t + e
+            } else {
+                0.0
+            };
+        }
+    }
+    Hits(total.into())
+}
+
+/// The papers of `0..n` that `filter` lets through: those matching any of
+/// its choices.
+pub fn filter_bits(
+    filter: &Filter,
+    items: &Items,
+    index: &WordIndex,
+    scope: Scope,
+    n: usize,
+    matcher: &mut Matcher,
+) -> Bits {
+    let mut out = Bits::new(n);
+    for alt in &filter.alts {
+        let bits = match alt {
+            Alt::Field(f) => field_bits(f, index, n),
+            Alt::Word(w) => word_bits(w, items, index, scope, n, matcher),
+        };
+        out.union(&bits);
+    }
+    out
+}
+
+fn field_bits(f: &FieldAtom, index: &WordIndex, n: usize) -> Bits {
+    let part = match f.field {
+        Field::Author => Part::Authors,
+        Field::Venue => Part::Venue,
+        Field::Abstract => Part::Abstract,
+        Field::Id => Part::Id,
+        // Read as title words by the query.
+        Field::Title | Field::Year => Part::Title,
+    };
+    let bits = match &f.value {
+        FieldValue::Anything => return Bits::full(n),
+        FieldValue::Years(lo, hi) => index.papers_in_years(*lo, *hi, n),
+        FieldValue::Words { words, whole } => index.papers_with(part, words, *whole, n),
+    };
+    if f.negative { bits.complement(n) } else { bits }
+}
+
+/// The papers a word matches on its own: in the title as the title scope
+/// matches it, or (every-field scope) by a word hit.
+fn word_bits(
+    w: &Word,
+    items: &Items,
+    index: &WordIndex,
+    scope: Scope,
+    n: usize,
+    matcher: &mut Matcher,
+) -> Bits {
+    let hits = match scope {
+        Scope::All => word_hits(index, w, n),
+        Scope::Title => Hits::default(),
+    };
+    let mut bits = Bits::new(n);
+    for i in 0..n.min(items.len()) {
+        let idx = i as u32;
+        let in_title = w.title.score(items.title(i), matcher).is_some();
+        let hit = hits.get(idx) > 0.0;
+        // A negated word's atom scores where the title lacks it.
+        let matched = if w.title.negative {
+            in_title && !hit
+        } else {
+            in_title || hit
+        };
+        if matched {
+            bits.insert(idx);
+        }
+    }
+    bits
+}
