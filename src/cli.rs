@@ -268,7 +268,8 @@ pub struct SearchArgs {
     /// One JSON object per line instead of `<id>\t<title>`.
     #[arg(long)]
     pub json: bool,
-    /// The query, in fzf syntax (`'exact`, `^prefix`, `suffix$`, `!not`); empty matches all.
+    /// The query, in fzf syntax (`'exact`, `^prefix`, `suffix$`, `!not`, `a | b`) with field
+    /// atoms (`author:`, `title:`, `abs:`, `venue:`, `year:2019..2021`, `id:`); empty matches all.
     pub query: String,
     /// Files to search (`-` for standard input). None: the bundled lists.
     pub files: Vec<PathBuf>,
@@ -349,7 +350,15 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn search(args: &SearchArgs) -> anyhow::Result<ExitCode> {
-    if args.json || args.scope == ScopeArg::All {
+    let query = match search::Query::parse_checked(&args.query) {
+        Ok(q) => q,
+        Err(e) => {
+            eprintln!("paperboat: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    // Field atoms and `|` groups ask for more than titles.
+    if args.json || args.scope == ScopeArg::All || !query.filters.is_empty() {
         return search_papers(args);
     }
     // `<id>\t<title>` lines need only titles and ids: papers are not kept.
