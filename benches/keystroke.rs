@@ -4,14 +4,17 @@
 //! longest the UI thread spent in one `apply`, `tick` or `draw`.
 //!
 //! `cargo bench --bench keystroke -- FILE...` (`lines` files from
-//! `cargo run --release --example gen_corpus -- lines 1M f.txt`).
+//! `cargo run --release --example gen_corpus -- lines 1M f.txt`; any
+//! other file is loaded as the reader loads it, e.g. `jsonl 1M f.jsonl`).
+//! `SCOPE=all` types into the every-field scope, once the word index is
+//! built (the time that takes is printed).
 
 use std::time::{Duration, Instant};
 
 use paperboat::app::App;
 use paperboat::corpus::{Corpus, text};
 use paperboat::keys::Keymap;
-use paperboat::loading::Loaded;
+use paperboat::loading::{Input, Loaded, Options, load};
 use paperboat::store::Store;
 use paperboat::ui;
 use paperboat::ui::theme::Theme;
@@ -26,21 +29,27 @@ fn main() {
         .filter(|a| a != "--bench")
         .collect();
     let state = tempfile::tempdir().unwrap();
+    let all = std::env::var("SCOPE").is_ok_and(|s| s == "all");
     for f in files {
-        let content = std::fs::read_to_string(&f).expect("read");
-        let list: std::sync::Arc<str> = "bench".into();
-        let papers: Vec<_> = text::parse_lines(&content)
-            .records
-            .into_iter()
-            .enumerate()
-            .filter_map(|(i, r)| r.into_paper(&list, i as u32))
-            .collect();
-        let n = papers.len();
-        let loaded = Loaded {
-            corpus: Corpus::new(papers),
-            reports: Vec::new(),
-            key: format!("bench {f}"),
+        let loaded = if f.ends_with(".txt") {
+            let content = std::fs::read_to_string(&f).expect("read");
+            let list: std::sync::Arc<str> = "bench".into();
+            let papers: Vec<_> = text::parse_lines(&content)
+                .records
+                .into_iter()
+                .enumerate()
+                .filter_map(|(i, r)| r.into_paper(&list, i as u32))
+                .collect();
+            Loaded {
+                corpus: Corpus::new(papers),
+                reports: Vec::new(),
+                key: format!("bench {f}"),
+            }
+        } else {
+            let inputs = [Input::Path(f.clone().into())];
+            load(&inputs, &Options::default()).expect("load")
         };
+        let n = loaded.corpus.len();
         let (store, _) = Store::open(state.path());
         // As the reader's loop: woken by each new ranking, drawing then.
         let (tx, rx) = std::sync::mpsc::channel();
@@ -54,7 +63,19 @@ fn main() {
             app.update(Message::Tick);
             std::thread::sleep(Duration::from_millis(1));
         }
-        println!("{f}: {n} titles");
+        println!("{f}: {n} papers");
+        if all {
+            let t = Instant::now();
+            app.apply(Action::ToggleScope);
+            while app.search().indexed().0 < n {
+                app.update(Message::Tick);
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            println!(
+                "  every-field scope; word index built {:.1} s after the list showed",
+                t.elapsed().as_secs_f64()
+            );
+        }
         for q in ["rl", "sparse attn", "diffusion language model decoding"] {
             app.apply(Action::StartSearch);
             app.apply(Action::ClearQuery);
