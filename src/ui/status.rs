@@ -10,6 +10,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::theme::Theme;
 use crate::app::App;
+use crate::text::markup;
 use crate::vocabulary::{Mode, View};
 
 /// Draws the search line; in search mode it places the cursor.
@@ -30,7 +31,13 @@ pub fn draw_search(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     while text[start..].width() > room {
         start += text[start..].chars().next().map_or(1, char::len_utf8);
     }
-    if text.is_empty() && !searching {
+    if let Some(of) = app.related_to() {
+        // A related list says what it is like instead of the query.
+        let title = markup::plain(&app.corpus().papers[of].title);
+        let header = format!("Related to: {title}");
+        let bold = Style::new().add_modifier(Modifier::BOLD);
+        spans.extend(super::list::highlighted(&header, &[], room, bold, bold));
+    } else if text.is_empty() && !searching {
         // The hint, as much of it as leaves the right side room.
         let hint = ["/ to search · ? for keys", "/ search"]
             .into_iter()
@@ -73,16 +80,18 @@ fn right_side(app: &App, theme: &Theme, room: usize) -> Vec<Span<'static>> {
         }
     };
     let sep = || Span::styled(" · ", theme.dim);
+    let what = match app.related_depth() {
+        0 => format!(
+            "{running}{}/{} · {}",
+            app.rows(),
+            app.corpus().len(),
+            app.search().scope().name()
+        ),
+        1 => format!("{} related", app.rows()),
+        depth => format!("{} related · level {depth}", app.rows()),
+    };
     let mut groups: Vec<Vec<Span<'static>>> = vec![
-        vec![Span::styled(
-            format!(
-                "{running}{}/{} · {}",
-                app.rows(),
-                app.corpus().len(),
-                app.search().scope().name()
-            ),
-            theme.dim,
-        )],
+        vec![Span::styled(what, theme.dim)],
         vec![
             Span::styled(" │ ", theme.dim),
             Span::styled(
@@ -136,6 +145,9 @@ pub fn status_text(app: &App) -> String {
         return msg.to_string();
     }
     let hints = match app.mode() {
+        Mode::Browse if app.related_to().is_some() => {
+            "j/k move · m more like this · Esc back · / search · ? help · q quit"
+        }
         Mode::Browse => "j/k move · / search · Tab focus · Ctrl-t scope · ? help · q quit",
         Mode::Search => "type to filter · ↑/↓ move · Enter keep · Esc clear",
         Mode::Help => "j/k scroll · any other key closes",
