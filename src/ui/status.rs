@@ -17,8 +17,18 @@ use crate::vocabulary::{Mode, View};
 pub fn draw_search(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let searching = app.mode() == Mode::Search
         || (app.mode() == Mode::Help && app.help_return() == Mode::Search);
-    let right = right_side(app, theme, area.width as usize / 2);
     let prompt = if searching { " / " } else { "   " };
+    // A related list says what it is like instead of the query; the
+    // title has the room before the figures.
+    let header = app.related_to().map(|of| {
+        let title = markup::plain(&app.corpus().papers[of].title);
+        format!("Related to: {title}")
+    });
+    let right_room = match &header {
+        Some(h) => (area.width as usize).saturating_sub(prompt.width() + h.width() + 1),
+        None => area.width as usize / 2,
+    };
+    let right = right_side(app, theme, right_room);
     let mut spans = vec![Span::styled(
         prompt,
         theme.focus.add_modifier(Modifier::BOLD),
@@ -31,12 +41,9 @@ pub fn draw_search(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     while text[start..].width() > room {
         start += text[start..].chars().next().map_or(1, char::len_utf8);
     }
-    if let Some(of) = app.related_to() {
-        // A related list says what it is like instead of the query.
-        let title = markup::plain(&app.corpus().papers[of].title);
-        let header = format!("Related to: {title}");
+    if let Some(header) = &header {
         let bold = Style::new().add_modifier(Modifier::BOLD);
-        spans.extend(super::list::highlighted(&header, &[], room, bold, bold));
+        spans.extend(super::list::highlighted(header, &[], room, bold, bold));
     } else if text.is_empty() && !searching {
         // The hint, as much of it as leaves the right side room.
         let hint = ["/ to search · ? for keys", "/ search"]
