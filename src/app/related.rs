@@ -386,24 +386,17 @@ mod tests {
         assert_eq!(app.status(), Some("no paper is selected"));
         assert_eq!(app.related_depth(), 0);
 
-        let paper = |title: &str, abs: &str| {
-            crate::corpus::Record {
-                title: Some(title.into()),
-                abstract_text: Some(abs.into()),
-                ..Default::default()
-            }
-            .into_paper(&"t".into(), 0)
-            .unwrap()
-        };
-        let loaded = crate::loading::Loaded {
-            corpus: crate::corpus::Corpus::new(vec![
-                paper("Graph kernels", "Spectral graph kernels."),
-                paper("Protein folding", "Molecular dynamics simulations."),
-            ]),
-            reports: Vec::new(),
-            key: "two".into(),
-        };
+        // Two papers without a word in common.
         let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("two.txt");
+        std::fs::write(
+            &file,
+            "Graph kernels\nSpectral graph kernels.\n\nProtein folding\nMolecular dynamics.\n",
+        )
+        .unwrap();
+        let inputs = [crate::loading::Input::Path(file)];
+        let loaded = crate::loading::load(&inputs, &Default::default()).unwrap();
+        assert_eq!(loaded.corpus.len(), 2);
         let (store, _) = crate::store::Store::open(dir.path());
         let mut app = App::new(loaded, store, || {});
         settle(&mut app);
