@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::corpus::{Corpus, Lookup};
 use crate::export::{self, JsonPaper};
 use crate::loading::{self, Format, Input, Loaded};
-use crate::search::{self, Scope};
+use crate::search::{self, Probe, Scope};
 use crate::store::{self, Field, Store};
 use crate::text::markup;
 
@@ -110,6 +110,8 @@ pub enum Command {
     Export(ExportArgs),
     /// Print one paper: title, metadata, abstract and links, wrapped.
     Show(ShowArgs),
+    /// Print the papers most like a paper (by id), a text, or the bookmarked papers, best first.
+    Related(RelatedArgs),
     /// Say what each file holds: papers, without abstract, skipped (with lines).
     Check(CheckArgs),
     /// About the state file.
@@ -219,6 +221,35 @@ pub struct ShowArgs {
     pub load: LoadArgs,
 }
 
+/// Arguments of `paperboat related`: a paper's id, `--text` or
+/// `--bookmarked`, exactly one of them.
+#[derive(Args, Debug)]
+#[command(
+    group = clap::ArgGroup::new("like").multiple(false),
+    override_usage = "paperboat related [OPTIONS] (ID | --text TEXT | --bookmarked) [FILE]..."
+)]
+pub struct RelatedArgs {
+    /// Papers like this text (a sentence, an abstract) instead of a paper.
+    #[arg(long, value_name = "TEXT", group = "like")]
+    pub text: Option<String>,
+    /// The unread papers most like the bookmarked ones together: what to read next.
+    #[arg(long, group = "like")]
+    pub bookmarked: bool,
+    /// Print at most N papers.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub limit: usize,
+    /// One JSON object per line instead of `<id>\t<title>` (as `search --json`, the score a likeness).
+    #[arg(long)]
+    pub json: bool,
+    /// The paper's id or a unique id prefix, then the files (`-` for standard input; none: the
+    /// bundled lists). With --text or --bookmarked, files only.
+    #[arg(value_name = "ID|FILE")]
+    pub args: Vec<String>,
+    /// How to read the files.
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
 /// Arguments of `paperboat export`.
 #[derive(Args, Debug)]
 pub struct ExportArgs {
@@ -278,16 +309,17 @@ pub struct SearchArgs {
     pub load: LoadArgs,
 }
 
-/// A search hit as `--json` prints it.
+/// A search hit (or a related paper) as `--json` prints it; `S` is the
+/// score's type.
 #[derive(Serialize)]
-struct Hit<'a> {
+struct Hit<'a, S> {
     id: &'a str,
     short_id: &'a str,
     title: std::borrow::Cow<'a, str>,
     #[serde(rename = "abstract")]
     abstract_text: std::borrow::Cow<'a, str>,
     source: &'a str,
-    score: u32,
+    score: S,
     authors: &'a crate::corpus::Authors,
     #[serde(skip_serializing_if = "Option::is_none")]
     year: Option<i32>,
@@ -386,33 +418,51 @@ fn search_papers(args: &SearchArgs) -> anyhow::Result<ExitCode> {
         args,
         &matches,
         |_, _| {},
-        |out, m| {
-            let i = m.idx as usize;
-            let p = &corpus.papers[i];
-            let title = markup::plain_cow(&p.title);
-            if args.json {
-                let hit = Hit {
-                    id: p.id.as_str(),
-                    short_id: corpus.short_id(i),
-                    title,
-                    abstract_text: p.abstract_text.text(),
-                    source: &p.source,
-                    score: m.points(),
-                    authors: &p.authors,
-                    year: p.year,
-                    venue: p.venue.as_deref(),
-                    links: p.links(),
-                };
-                serde_json::to_writer(&mut *out, &hit)?;
-                writeln!(out)
-            } else {
-                writeln!(out, "{}\t{}", corpus.short_id(i), title)
-            }
-        },
+        |out, m| write_hit(out, corpus, m.idx as usize, args.json.then(|| m.points())),
     )?;
     // As in `search`.
     std::mem::forget(loaded);
     Ok(found(&matches))
+}
+
+impl<'a, S> Hit<'a, S> {
+    fn new(corpus: &'a Corpus, i: usize, score: S) -> Hit<'a, S> {
+        let p = &corpus.papers[i];
+        Hit {
+            id: p.id.as_str(),
+            short_id: corpus.short_id(i),
+            title: markup::plain_cow(&p.title),
+            abstract_text: p.abstract_text.text(),
+            source: &p.source,
+            score,
+            authors: &p.authors,
+            year: p.year,
+            venue: p.venue.as_deref(),
+            links: p.links(),
+        }
+    }
+}
+
+/// Writes paper `i` as `search` prints it: a JSON line with `score`
+/// when there is one, else `<id>\t<title>`.
+fn write_hit<S: Serialize>(
+    out: &mut dyn Write,
+    corpus: &Corpus,
+    i: usize,
+    score: Option<S>,
+) -> io::Result<()> {
+    match score {
+        Some(score) => {
+            serde_json::to_writer(&mut *out, &Hit::new(corpus, i, score))?;
+            writeln!(out)
+        }
+        None => writeln!(
+            out,
+            "{}\t{}",
+            corpus.short_id(i),
+            markup::plain_cow(&corpus.papers[i].title)
+        ),
+    }
 }
 
 /// Exit status 1 when nothing matched, as grep and fzf --filter.
@@ -680,6 +730,71 @@ fn show(cli: &Cli, args: &ShowArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `paperboat related`: the papers most like a paper (by id), a text, or
+/// the bookmarked papers (then only unread papers), best first.
+fn related(cli: &Cli, args: &RelatedArgs) -> anyhow::Result<ExitCode> {
+    let by_paper = args.text.is_none() && !args.bookmarked;
+    let (id, files) = match args.args.split_first() {
+        Some((id, files)) if by_paper => (Some(id), files),
+        None if by_paper => anyhow::bail!("give a paper id, --text TEXT or --bookmarked"),
+        _ => (None, &args.args[..]),
+    };
+    let which = if args.bookmarked {
+        "--bookmarked"
+    } else {
+        "--text"
+    };
+    if let Some(a) = files
+        .iter()
+        .find(|a| id.is_none() && *a != "-" && !std::path::Path::new(a).exists())
+    {
+        anyhow::bail!(
+            "{} is not a file, and a paper id cannot be given with {which}",
+            crate::text::sanitize::line(a)
+        );
+    }
+    let files: Vec<PathBuf> = files.iter().map(PathBuf::from).collect();
+    let loaded = load_files(&args.load, &files)?;
+    let corpus = &loaded.corpus;
+    let like = |probe, keep: &dyn Fn(usize) -> bool| {
+        search::related_papers(&corpus.papers, probe, args.limit, keep)
+    };
+    let found = if let Some(id) = id {
+        let i = resolve(corpus, id).map_err(anyhow::Error::msg)?;
+        like(Probe::Paper(i), &|_| true)
+    } else if let Some(text) = &args.text {
+        if text.trim().is_empty() {
+            anyhow::bail!("--text is empty: give the words to find papers like");
+        }
+        like(Probe::Text(text), &|_| true)
+    } else {
+        let store = open_store(cli, corpus)?;
+        let on = |i: usize, f| store.is_on(corpus.papers[i].id.as_str(), f);
+        let marked: Vec<usize> = (0..corpus.len())
+            .filter(|&i| on(i, Field::Bookmark))
+            .collect();
+        if marked.is_empty() {
+            eprintln!(
+                "paperboat: no paper of these lists is bookmarked, so there is nothing to go on \
+                 (bookmark with b in the reader or `paperboat mark --bookmark ID`)"
+            );
+            return Ok(ExitCode::from(1));
+        }
+        like(Probe::Papers(&marked), &|i| !on(i, Field::Read))
+    };
+    emit(|out| {
+        for r in &found {
+            write_hit(out, corpus, r.idx, args.json.then_some(r.score))?;
+        }
+        Ok(())
+    })?;
+    Ok(if found.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
 fn export_cmd(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCode> {
     let load_args = LoadArgs {
         format: args.input_format,
@@ -712,6 +827,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Mark(args)) => mark(&cli, args),
         Some(Command::Export(args)) => export_cmd(&cli, args),
         Some(Command::Show(args)) => show(&cli, args),
+        Some(Command::Related(args)) => related(&cli, args),
         Some(Command::State(StateCommand::Path)) => {
             let path = state_dir(&cli)?.join(store::FILE_NAME);
             emit(|out| writeln!(out, "{}", path.display()))?;
@@ -859,7 +975,9 @@ mod tests {
         let mut cli = Cli::command();
         cli.build();
         let mut helps = vec![("paperboat", cli.render_long_help().to_string())];
-        for name in ["search", "list", "mark", "export", "show", "check"] {
+        for name in [
+            "search", "list", "mark", "export", "show", "related", "check",
+        ] {
             let sub = cli.find_subcommand_mut(name).unwrap();
             helps.push((name, sub.render_long_help().to_string()));
         }

@@ -199,6 +199,10 @@ pub enum Action {
     CycleView,
     /// Mark every paper listed read (asks first).
     MarkAllRead,
+    /// List the papers most like the selected one ("more like this").
+    Related,
+    /// Go back to the list shown before the last `Related`.
+    Back,
     /// Undo the last change of marks.
     Undo,
     /// Redo what was undone.
@@ -263,6 +267,8 @@ impl Action {
             Action::ToggleRead => "Mark read / unread",
             Action::CycleView => "View: all → unread → bookmarked",
             Action::MarkAllRead => "Mark every listed paper read (asks first)",
+            Action::Related => "More like this: the papers most like the selected one",
+            Action::Back => "Back to the list before \"more like this\"",
             Action::Undo => "Undo the last change of marks",
             Action::Redo => "Redo",
             Action::ConfirmYes => "Yes",

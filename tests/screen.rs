@@ -135,3 +135,32 @@ fn while_loading_the_search_line_shows_progress_and_keeps_its_count_when_narrow(
     assert!(!line.contains("loading"), "{line:?}");
     assert!(line.contains("/ to search · ? for keys"), "{line:?}");
 }
+
+#[test]
+fn more_like_this_120x40() {
+    let mut app = app_at(120, 40);
+    app.apply(Action::SelectRow(1));
+    let of = app.selected_paper().unwrap();
+    app.apply(Action::Related);
+    let t = draw(&app);
+    insta::assert_snapshot!("related_120x40", t.backend());
+    let top = top_line(&t);
+    let title = &app.corpus().papers[of].title;
+    assert!(top.contains(&format!("Related to: {title}")), "{top:?}");
+    assert!(top.contains(&format!("{} related", app.rows())), "{top:?}");
+    assert!(format!("{}", t.backend()).contains("Esc back"));
+}
+
+#[test]
+fn more_like_this_fits_its_title_to_a_narrow_screen() {
+    let mut app = app_at(60, 20);
+    app.apply(Action::SelectRow(1));
+    app.apply(Action::Related);
+    app.apply(Action::Related);
+    let t = draw(&app);
+    insta::assert_snapshot!("related_60x20", t.backend());
+    let top = top_line(&t);
+    assert!(top.starts_with("   Related to: "), "{top:?}");
+    assert!(top.contains('…'), "the title is cut: {top:?}");
+    assert!(top.contains("related · level 2"), "{top:?}");
+}

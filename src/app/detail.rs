@@ -263,7 +263,8 @@ impl App {
                 corpus: &self.corpus,
                 idx,
                 marks: self.marks(idx),
-                query: Some(self.search.parsed()),
+                // A related list is not the query's: nothing to pick out.
+                query: self.related.is_empty().then(|| self.search.parsed()),
                 chosen_link: self.chosen_link,
             },
             width,

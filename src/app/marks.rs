@@ -159,7 +159,7 @@ impl App {
     pub(super) fn keep_selected(&mut self) {
         let sel = self.selected_paper();
         if let Some(i) = sel
-            && !self.view.shows(self.marks[i])
+            && self.hides(i)
         {
             self.sticky = Some(i);
         }
@@ -200,7 +200,7 @@ impl App {
             if let Some(&(i, ..)) = marks.first()
                 && n == 1
             {
-                if !self.view.shows(self.marks[i]) {
+                if self.hides(i) {
                     self.sticky = Some(i);
                 }
                 self.rebuild_rows(Some(i));

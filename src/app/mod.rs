@@ -13,6 +13,7 @@ mod input;
 pub mod layout;
 mod loading;
 mod marks;
+mod related;
 mod rows;
 #[cfg(test)]
 mod testing;
@@ -22,6 +23,7 @@ use std::time::{Duration, Instant};
 pub use input::LineInput;
 pub use loading::{Loading, short_count};
 pub use marks::Counts;
+pub use related::RELATED_LIMIT;
 
 use crate::corpus::Corpus;
 use crate::loading::{LoadError, Loaded, Report};
@@ -88,6 +90,9 @@ pub struct App {
     marks: Vec<Marks>,
     /// The rows when a view or a kept paper filters the ranking.
     filtered: Option<Vec<u32>>,
+    /// The related lists shown over the list ("more like this"), the
+    /// one shown last.
+    related: Vec<related::Level>,
     /// A paper that left the view after a toggle, kept until the selection
     /// moves so that the list does not jump under the cursor.
     sticky: Option<usize>,
@@ -141,6 +146,7 @@ impl App {
             effects: Vec::new(),
             counts: Counts::default(),
             filtered: None,
+            related: Vec::new(),
             sticky: None,
             undo: Vec::new(),
             redo: Vec::new(),
@@ -378,6 +384,13 @@ impl App {
         let page = self.list_height().max(1) as isize;
         let detail_page = self.detail_height().max(1) as isize;
         let on_detail = self.focus == Focus::Detail && self.mode == Mode::Browse;
+        if matches!(
+            action,
+            Action::StartSearch | Action::ToggleScope | Action::CycleView
+        ) {
+            // They change the list under the related lists: back to it.
+            self.leave_related();
+        }
         match action {
             Action::Quit => {
                 self.save_place();
@@ -512,6 +525,10 @@ impl App {
             Action::Suspend => {
                 self.save_place();
                 self.effects.push(Effect::Suspend);
+            }
+            Action::Related => self.show_related(),
+            Action::Back => {
+                self.back();
             }
             Action::Undo => self.undo_redo(true),
             Action::Redo => self.undo_redo(false),

@@ -8,6 +8,9 @@ use crate::vocabulary::View;
 impl App {
     /// The paper at `row` of the list.
     pub fn paper_at(&self, row: usize) -> Option<usize> {
+        if let Some(level) = self.related.last() {
+            return level.rows.get(row).map(|&i| i as usize);
+        }
         match &self.filtered {
             Some(rows) => rows.get(row).map(|&i| i as usize),
             None => self.search.get(row),
@@ -21,6 +24,9 @@ impl App {
 
     /// Rows in the list.
     pub fn rows(&self) -> usize {
+        if let Some(level) = self.related.last() {
+            return level.rows.len();
+        }
         match &self.filtered {
             Some(rows) => rows.len(),
             None => self.search.matched(),
@@ -28,29 +34,42 @@ impl App {
     }
 
     /// Rebuilds the list from the ranking, the view and the kept paper,
-    /// keeping paper `keep` selected when it is still listed.
+    /// keeping paper `keep` selected when it is still listed. A related
+    /// list shown over the list stays as it is: the list is rebuilt when
+    /// it is back.
     pub(super) fn rebuild_rows(&mut self, keep: Option<usize>) {
-        self.filtered = if self.view == View::All && self.sticky.is_none() {
-            None
-        } else {
-            let (view, sticky, marks) = (self.view, self.sticky, &self.marks);
-            Some(
-                self.search
-                    .results()
-                    .matches
-                    .iter()
-                    .map(|m| m.idx)
-                    .filter(|&i| view.shows(marks[i as usize]) || sticky == Some(i as usize))
-                    .collect(),
-            )
-        };
+        if self.related.is_empty() {
+            self.filtered = if self.view == View::All && self.sticky.is_none() {
+                None
+            } else {
+                let (view, sticky, marks) = (self.view, self.sticky, &self.marks);
+                Some(
+                    self.search
+                        .results()
+                        .matches
+                        .iter()
+                        .map(|m| m.idx)
+                        .filter(|&i| view.shows(marks[i as usize]) || sticky == Some(i as usize))
+                        .collect(),
+                )
+            };
+        }
         if let Some(row) = keep.and_then(|p| self.row_of(p)) {
             self.selected = row;
         }
         self.clamp();
     }
 
+    /// Whether the list leaves out paper `i` by its marks (the view); a
+    /// related list leaves out none.
+    pub(super) fn hides(&self, i: usize) -> bool {
+        self.related.is_empty() && !self.view.shows(self.marks[i])
+    }
+
     pub(super) fn row_of(&self, idx: usize) -> Option<usize> {
+        if let Some(level) = self.related.last() {
+            return level.rows.iter().position(|&i| i as usize == idx);
+        }
         match &self.filtered {
             Some(rows) => rows.iter().position(|&i| i as usize == idx),
             None => self.search.row_of(idx),
@@ -82,6 +101,11 @@ impl App {
         let now = (r.query.clone(), r.scope);
         let same_query = self.ranked_query.as_ref() == Some(&now);
         self.ranked_query = Some(now);
+        if !self.related.is_empty() {
+            // A related list is shown: the list takes in the ranking when
+            // it is back (`back` finds its paper again).
+            return true;
+        }
         let keep = if let Some(r) = &self.restore {
             r.at
         } else if same_query && self.selected > 0 {

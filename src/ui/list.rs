@@ -80,10 +80,18 @@ pub fn highlighted(
 /// Draws the list pane.
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let focused = app.focus() == Focus::List;
-    let count = format!(" {}/{} ", app.rows(), app.corpus().len());
+    let related = app.related_to().is_some();
+    let (title, count) = if related {
+        (" Related ", format!(" {} like it ", app.rows()))
+    } else {
+        (
+            " Papers ",
+            format!(" {}/{} ", app.rows(), app.corpus().len()),
+        )
+    };
     let block = Block::bordered()
         .border_type(BorderType::Rounded)
-        .title(" Papers ")
+        .title(title)
         .title_bottom(Line::from(count).right_aligned())
         .border_style(if focused { theme.focus } else { Style::new() });
     let inner = block.inner(area);
@@ -105,7 +113,12 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         .map(|(row, idx)| {
             let paper = &app.corpus().papers[idx];
             let plain = markup::plain(&paper.title);
-            app.search().title_highlights(&plain, &mut hl);
+            // A related list is not the query's: nothing to pick out.
+            if related {
+                hl.clear();
+            } else {
+                app.search().title_highlights(&plain, &mut hl);
+            }
             let selected = row == app.selected();
             let marks = app.marks(idx);
             let mut base = if marks.read { theme.dim } else { Style::new() };

@@ -10,14 +10,25 @@ use unicode_width::UnicodeWidthStr;
 
 use super::theme::Theme;
 use crate::app::App;
+use crate::text::markup;
 use crate::vocabulary::{Mode, View};
 
 /// Draws the search line; in search mode it places the cursor.
 pub fn draw_search(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let searching = app.mode() == Mode::Search
         || (app.mode() == Mode::Help && app.help_return() == Mode::Search);
-    let right = right_side(app, theme, area.width as usize / 2);
     let prompt = if searching { " / " } else { "   " };
+    // A related list says what it is like instead of the query; the
+    // title has the room before the figures.
+    let header = app.related_to().map(|of| {
+        let title = markup::plain(&app.corpus().papers[of].title);
+        format!("Related to: {title}")
+    });
+    let right_room = match &header {
+        Some(h) => (area.width as usize).saturating_sub(prompt.width() + h.width() + 1),
+        None => area.width as usize / 2,
+    };
+    let right = right_side(app, theme, right_room);
     let mut spans = vec![Span::styled(
         prompt,
         theme.focus.add_modifier(Modifier::BOLD),
@@ -30,7 +41,10 @@ pub fn draw_search(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     while text[start..].width() > room {
         start += text[start..].chars().next().map_or(1, char::len_utf8);
     }
-    if text.is_empty() && !searching {
+    if let Some(header) = &header {
+        let bold = Style::new().add_modifier(Modifier::BOLD);
+        spans.extend(super::list::highlighted(header, &[], room, bold, bold));
+    } else if text.is_empty() && !searching {
         // The hint, as much of it as leaves the right side room.
         let hint = ["/ to search · ? for keys", "/ search"]
             .into_iter()
@@ -73,16 +87,18 @@ fn right_side(app: &App, theme: &Theme, room: usize) -> Vec<Span<'static>> {
         }
     };
     let sep = || Span::styled(" · ", theme.dim);
+    let what = match app.related_depth() {
+        0 => format!(
+            "{running}{}/{} · {}",
+            app.rows(),
+            app.corpus().len(),
+            app.search().scope().name()
+        ),
+        1 => format!("{} related", app.rows()),
+        depth => format!("{} related · level {depth}", app.rows()),
+    };
     let mut groups: Vec<Vec<Span<'static>>> = vec![
-        vec![Span::styled(
-            format!(
-                "{running}{}/{} · {}",
-                app.rows(),
-                app.corpus().len(),
-                app.search().scope().name()
-            ),
-            theme.dim,
-        )],
+        vec![Span::styled(what, theme.dim)],
         vec![
             Span::styled(" │ ", theme.dim),
             Span::styled(
@@ -136,6 +152,9 @@ pub fn status_text(app: &App) -> String {
         return msg.to_string();
     }
     let hints = match app.mode() {
+        Mode::Browse if app.related_to().is_some() => {
+            "j/k move · m more like this · Esc back · / search · ? help · q quit"
+        }
         Mode::Browse => "j/k move · / search · Tab focus · Ctrl-t scope · ? help · q quit",
         Mode::Search => "type to filter · ↑/↓ move · Enter keep · Esc clear",
         Mode::Help => "j/k scroll · any other key closes",
