@@ -61,10 +61,7 @@ fn author_atoms_fold_case_and_accents_and_match_word_starts() {
     let all = papers(AAAI);
     for id in &munoz {
         let p = all.iter().find(|p| p["short_id"] == id.as_str()).unwrap();
-        assert!(
-            authors_of(p).replace('ñ', "n").contains("Munoz-Avi"),
-            "{p}"
-        );
+        assert!(authors_of(p).replace('ñ', "n").contains("Munoz-Avi"), "{p}");
     }
     // A word start, not a word inside.
     assert_eq!(ids("author:avila", AAAI, &[]), full);
@@ -135,7 +132,10 @@ fn title_and_abstract_atoms_look_only_there() {
     let fuzzy = ids("title:diphoton", ARXIV, &[]);
     assert_eq!(fuzzy[0], "arxiv:0704.0001");
     let in_abs = ids("abs:diphoton", ARXIV, &[]);
-    assert!(in_abs.contains(&"arxiv:0704.0001".to_string()), "{in_abs:?}");
+    assert!(
+        in_abs.contains(&"arxiv:0704.0001".to_string()),
+        "{in_abs:?}"
+    );
     let all = papers(ARXIV);
     for id in &in_abs {
         let p = all.iter().find(|p| p["id"] == id.as_str()).unwrap();

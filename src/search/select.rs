@@ -66,13 +66,15 @@ fn field_bits(f: &FieldAtom, index: &WordIndex, n: usize) -> Bits {
         Field::Author => Part::Authors,
         Field::Venue => Part::Venue,
         Field::Abstract => Part::Abstract,
-        Field::Id => Part::Id,
         // Read as title words by the query.
-        Field::Title | Field::Year => Part::Title,
+        Field::Title | Field::Year | Field::Id => Part::Title,
     };
     let bits = match &f.value {
         FieldValue::Anything => return Bits::full(n),
         FieldValue::Years(lo, hi) => index.papers_in_years(*lo, *hi, n),
+        FieldValue::Words { words, .. } if f.field == Field::Id => {
+            index.papers_with_id(words.first().map_or("", String::as_str), n)
+        }
         FieldValue::Words { words, whole } => index.papers_with(part, words, *whole, n),
     };
     if f.negative { bits.complement(n) } else { bits }

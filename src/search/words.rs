@@ -1,7 +1,7 @@
 //! The word index: for each field of a paper (title, abstract, authors,
-//! venue, id), which papers hold which words and how often, with the
-//! fields' lengths, so that a query word is scored by BM25 without reading
-//! any text. Words are folded ([`fold`]): case and accents do not count.
+//! venue), which papers hold which words and how often, with the fields'
+//! lengths, so that a query word is scored by BM25 without reading any
+//! text; and each paper's year and id, for `year:` and `id:`. Words are folded ([`fold`]): case and accents do not count.
 //!
 //! Built here rather than with a search engine crate: the index must grow
 //! as papers stream in, answer prefixes of words as they are typed, share
@@ -27,10 +27,9 @@ pub enum Part {
     Abstract = 1,
     Authors = 2,
     Venue = 3,
-    Id = 4,
 }
 
-const PARTS: usize = 5;
+const PARTS: usize = 4;
 
 /// BM25's term-frequency saturation.
 const K1: f32 = 1.2;
@@ -98,44 +97,12 @@ pub struct WordIndex {
     totals: [u64; 3],
     /// Year per paper (`i16::MIN` when unknown).
     years: Vec<i16>,
+    /// Ids, lower case, end to end (`id_ends[i]`: where paper `i`'s
+    /// ends): a map entry per id would cost several times more.
+    ids: String,
+    id_ends: Vec<u32>,
     /// Papers indexed so far (papers `0..indexed`).
     pub indexed: usize,
-}
-
-/// Words of one field of one paper, end to end, to be counted without
-/// allocating a string per word.
-#[derive(Default)]
-struct Scratch {
-    text: String,
-    spans: Vec<(u32, u32)>,
-}
-
-impl Scratch {
-    fn fill(&mut self, field: &str, buf: &mut String) {
-        self.text.clear();
-        self.spans.clear();
-        let (text, spans) = (&mut self.text, &mut self.spans);
-        for_each_folded(field, buf, |w| {
-            let start = text.len() as u32;
-            text.push_str(w);
-            spans.push((start, text.len() as u32));
-        });
-    }
-
-    /// The words sorted, each once with its count.
-    fn counted(&mut self) -> impl Iterator<Item = (&str, u32)> {
-        let text = &self.text;
-        let word = |&(a, b): &(u32, u32)| &text[a as usize..b as usize];
-        self.spans.sort_unstable_by(|x, y| word(x).cmp(word(y)));
-        let spans = &self.spans;
-        let mut k = 0;
-        std::iter::from_fn(move || {
-            let w = word(spans.get(k)?);
-            let n = spans[k..].iter().take_while(|s| word(s) == w).count();
-            k += n;
-            Some((w, n as u32))
-        })
-    }
 }
 
 impl WordIndex {
@@ -162,7 +129,6 @@ impl WordIndex {
                 .and_then(|y| i16::try_from(y).ok())
                 .unwrap_or(i16::MIN),
         );
-        let mut scratch = Scratch::default();
         let mut buf = String::new();
         let texts: [(&str, Part); 4] = [
             (&meta.title, Part::Title),
@@ -171,18 +137,26 @@ impl WordIndex {
             (&meta.venue, Part::Venue),
         ];
         for (text, part) in texts {
-            scratch.fill(text, &mut buf);
-            let len = scratch.spans.len();
             let words = &mut self.parts[part as usize].0;
-            for (w, n) in scratch.counted() {
-                let posting = (idx << 8) | n.min(255);
+            let mut len = 0usize;
+            for_each_folded(text, &mut buf, |w| {
+                len += 1;
                 match words.get_mut(w) {
-                    Some(list) => list.push(posting),
+                    // Papers come in order: a word seen before in this
+                    // paper is the last posting; count it there.
+                    Some(list) => match list.last_mut() {
+                        Some(last) if *last >> 8 == idx => {
+                            if *last & 0xff < 0xff {
+                                *last += 1;
+                            }
+                        }
+                        _ => list.push((idx << 8) | 1),
+                    },
                     None => {
-                        words.insert(w.into(), vec![posting]);
+                        words.insert(w.into(), vec![(idx << 8) | 1]);
                     }
                 }
-            }
+            });
             match part {
                 Part::Title => {
                     self.title_len.push(len.min(255) as u8);
@@ -199,14 +173,11 @@ impl WordIndex {
                 _ => {}
             }
         }
-        let ids = &mut self.parts[Part::Id as usize].0;
-        let id = meta.id.to_lowercase();
-        let bare = id.split_once(':').map(|(_, b)| b.to_string());
-        for w in std::iter::once(id).chain(bare) {
-            if !w.is_empty() {
-                ids.entry(w.into()).or_default().push((idx << 8) | 1);
-            }
-        }
+        let end = self.ids.len() as u32;
+        self.id_ends.grow_to_with(i, end);
+        self.ids
+            .extend(meta.id.chars().flat_map(char::to_lowercase));
+        self.id_ends.push(self.ids.len() as u32);
         self.indexed = self.indexed.max(i + 1);
     }
 
@@ -227,8 +198,9 @@ impl WordIndex {
         };
         let start = self.indexed;
         for (mine, theirs) in self.parts.iter_mut().zip(other.parts) {
-            let (mine, theirs) = (&mut mine.0, theirs.0);
+            let (mine, mut theirs) = (&mut mine.0, theirs.0);
             if mine.is_empty() {
+                theirs.values_mut().for_each(|l| fit(l, share));
                 *mine = theirs;
                 continue;
             }
@@ -243,6 +215,8 @@ impl WordIndex {
                         have.extend(list);
                     }
                     None => {
+                        let mut list = list;
+                        fit(&mut list, share);
                         mine.insert(w, list);
                     }
                 }
@@ -261,6 +235,15 @@ impl WordIndex {
             self.years.resize(start, i16::MIN);
         }
         self.years.extend(other.years.iter().skip(start));
+        let base = self.ids.len() as u32;
+        self.id_ends.grow_to_with(start, base);
+        let from = match start {
+            0 => 0,
+            _ => other.id_ends.get(start - 1).copied().unwrap_or(0),
+        };
+        self.ids.push_str(&other.ids[from as usize..]);
+        self.id_ends
+            .extend(other.id_ends.iter().skip(start).map(|&e| e - from + base));
         for (t, o) in self.totals.iter_mut().zip(other.totals) {
             *t += o;
         }
@@ -283,7 +266,12 @@ impl WordIndex {
                     .sum::<usize>()
             })
             .sum();
-        words + self.title_len.len() * 4 + self.abstract_len.len() * 2 + self.years.len() * 2
+        words
+            + self.title_len.capacity() * 2
+            + self.abstract_len.capacity() * 2
+            + self.years.capacity() * 2
+            + self.ids.capacity()
+            + self.id_ends.capacity() * 4
     }
 
     fn average(&self, k: usize) -> f32 {
@@ -365,6 +353,23 @@ impl WordIndex {
         result.unwrap_or_else(|| Bits::full(n))
     }
 
+    /// The papers (of the first `n`) whose id (lower case) starts with
+    /// `prefix`, or whose id without its scheme (`arxiv:`, `doi:`) does.
+    pub fn papers_with_id(&self, prefix: &str, n: usize) -> Bits {
+        let prefix = prefix.to_lowercase();
+        let mut bits = Bits::new(n);
+        let mut start = 0;
+        for (i, &end) in self.id_ends.iter().take(n).enumerate() {
+            let id = &self.ids[start..end as usize];
+            start = end as usize;
+            let bare = id.split_once(':').map_or("", |(_, b)| b);
+            if !prefix.is_empty() && (id.starts_with(&prefix) || bare.starts_with(&prefix)) {
+                bits.insert(i as u32);
+            }
+        }
+        bits
+    }
+
     /// The papers (of the first `n`) whose year is in `lo..=hi`.
     pub fn papers_in_years(&self, lo: i32, hi: i32, n: usize) -> Bits {
         let mut bits = Bits::new(n);
@@ -409,6 +414,17 @@ impl WordIndex {
     }
 }
 
+/// Gives a postings list room for its likely final length (`share`
+/// times what it holds, when more papers are coming), or no room to spare.
+fn fit(list: &mut Vec<u32>, share: f64) {
+    if share > 1.0 {
+        let likely = (list.len() as f64 * share * 1.02) as usize;
+        list.reserve_exact(likely.saturating_sub(list.len()));
+    } else {
+        list.shrink_to_fit();
+    }
+}
+
 /// A per-paper vector that is padded to a paper's index before it is
 /// pushed (papers beyond the indexed ones are never asked).
 trait Grow {
@@ -417,8 +433,18 @@ trait Grow {
 
 impl<T: Default + Clone> Grow for Vec<T> {
     fn grow_to(&mut self, len: usize) {
+        self.grow_to_with(len, T::default());
+    }
+}
+
+trait GrowWith<T> {
+    fn grow_to_with(&mut self, len: usize, value: T);
+}
+
+impl<T: Clone> GrowWith<T> for Vec<T> {
+    fn grow_to_with(&mut self, len: usize, value: T) {
         if self.len() < len {
-            self.resize(len, T::default());
+            self.resize(len, value);
         }
     }
 }
@@ -528,16 +554,14 @@ mod tests {
         let years = pieces.papers_in_years(2003, 2004, 300);
         assert_eq!((0..300).filter(|&i| years.contains(i)).count(), 30);
         assert_eq!(years, whole.papers_in_years(2003, 2004, 300));
-        let ids = pieces.papers_with(Part::Id, &["29".into()], false, 300);
+        let ids = pieces.papers_with_id("29", 300);
         assert_eq!(
             (0..300).filter(|&i| ids.contains(i)).collect::<Vec<_>>(),
             vec![29, 290, 291, 292, 293, 294, 295, 296, 297, 298, 299]
         );
-        assert!(
-            whole
-                .papers_with(Part::Id, &["arxiv:7".into()], true, 300)
-                .contains(7)
-        );
+        assert!(whole.papers_with_id("ARXIV:7", 300).contains(7));
+        assert!(!whole.papers_with_id("rxiv", 300).contains(7));
+        assert_eq!(ids, whole.papers_with_id("29", 300));
     }
 
     #[test]

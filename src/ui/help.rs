@@ -42,10 +42,43 @@ pub fn lines(keymap: &Keymap, theme: &Theme) -> Vec<Line<'static>> {
                 "  other keys   type into the query",
                 theme.dim,
             )));
+            out.push(Line::default());
+            out.push(Line::from(Span::styled("Query", bold)));
+            for (atom, what) in QUERY_SYNTAX {
+                out.push(Line::from(vec![
+                    Span::styled(format!("  {atom:<18}  "), theme.highlight),
+                    Span::raw(*what),
+                ]));
+            }
         }
     }
     out
 }
+
+/// The query syntax as the overlay lists it.
+const QUERY_SYNTAX: &[(&str, &str)] = &[
+    (
+        "word word",
+        "every word must match (a word start, else fuzzily in the title)",
+    ),
+    (
+        "'exact ^start end$",
+        "exactly; at the title's start; at its end",
+    ),
+    ("!word", "papers without it"),
+    ("a | b", "either"),
+    (
+        "author:name",
+        "a word of an author's name starts with it (accents ignored)",
+    ),
+    ("title: abs: venue:", "that field only"),
+    (
+        "year:2019..2021",
+        "also year:2019, year:2023.., year:..2010",
+    ),
+    ("id:2101.0", "the id starts with it"),
+    ("!author:name", "any field atom negated"),
+];
 
 /// Draws the overlay centred on `area`.
 pub fn draw(frame: &mut Frame, app: &App, keymap: &Keymap, theme: &Theme, area: Rect) {

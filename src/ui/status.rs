@@ -44,13 +44,19 @@ pub fn draw_search(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     if let Some(header) = &header {
         let bold = Style::new().add_modifier(Modifier::BOLD);
         spans.extend(super::list::highlighted(header, &[], room, bold, bold));
-    } else if text.is_empty() && !searching {
+    } else if text.is_empty() {
         // The hint, as much of it as leaves the right side room.
-        let hint = ["/ to search · ? for keys", "/ search"]
-            .into_iter()
-            .find(|h| h.width() <= room)
-            .unwrap_or("");
-        spans.push(Span::styled(hint, theme.dim));
+        let hints: &[&str] = if searching {
+            &[
+                "words · 'exact ^start end$ !not a | b · author: title: abs: venue: year: id:",
+                "words · author: title: abs: venue: year: id:",
+                "author: title: abs: year:",
+            ]
+        } else {
+            &["/ to search · ? for keys", "/ search"]
+        };
+        let hint = hints.iter().find(|h| h.width() <= room).unwrap_or(&"");
+        spans.push(Span::styled(*hint, theme.dim));
     } else {
         spans.push(Span::raw(text[start..].to_string()));
     }
@@ -151,6 +157,9 @@ pub fn status_text(app: &App) -> String {
     if let Some(msg) = app.status().or(app.save_error()) {
         return msg.to_string();
     }
+    if let Some(e) = &app.search().parsed().error {
+        return e.to_string();
+    }
     let hints = match app.mode() {
         Mode::Browse if app.related_to().is_some() => {
             "j/k move · m more like this · Esc back · / search · ? help · q quit"
@@ -170,6 +179,13 @@ pub fn status_text(app: &App) -> String {
         lists,
         if lists == 1 { "" } else { "s" }
     );
+    let (indexed, total) = app.search().indexed();
+    if app.search().needs_index() && indexed < total {
+        // Until then, words are matched in titles only (and field atoms
+        // see the papers indexed so far).
+        let pct = indexed * 100 / total.max(1);
+        return format!("{hints}  ·  {loaded}  ·  indexing words {pct}%, titles meanwhile");
+    }
     format!("{hints}  ·  {loaded}")
 }
 
@@ -212,5 +228,28 @@ mod tests {
             "{}",
             status_text(&app)
         );
+    }
+
+    #[test]
+    fn an_unknown_field_is_said_in_the_status_line_and_the_query_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = crate::store::Store::open(dir.path());
+        let mut app = App::new(load::bundled(), store, || {});
+        app.update(Message::Resize(120, 40));
+        app.apply(crate::vocabulary::Action::StartSearch);
+        for c in "colour:red".chars() {
+            app.apply(crate::vocabulary::Action::Insert(c));
+        }
+        let status = status_text(&app);
+        assert!(status.contains("unknown field \"colour:\""), "{status}");
+        assert_eq!(app.input().text(), "colour:red");
+        assert!(app.search().wait(std::time::Duration::from_secs(10)));
+        app.update(Message::Tick);
+        assert_eq!(app.rows(), 0);
+        app.apply(crate::vocabulary::Action::ClearQuery);
+        for c in "journal:x".chars() {
+            app.apply(crate::vocabulary::Action::Insert(c));
+        }
+        assert!(!status_text(&app).contains("unknown field"));
     }
 }

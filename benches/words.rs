@@ -1,0 +1,190 @@
+//! The word index: how long it takes to build, how much memory it holds
+//! beside the text it covers, how long a query word's BM25F scores take
+//! (the cost a keystroke adds in the every-field scope), and how long
+//! related papers take for one paper, beside a plain TF-IDF cosine over the
+//! same papers measured in the same run.
+//!
+//! `cargo bench --bench words -- FILE...` (any file the reader opens, e.g.
+//! `cargo run --release --example gen_corpus -- jsonl 1M f.jsonl`).
+
+use std::time::{Duration, Instant};
+
+use paperboat::loading::{Input, Options, load};
+use paperboat::search::{Probe, index_papers, related_in};
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// Median and worst of `times`.
+fn spread(mut times: Vec<Duration>) -> (f64, f64) {
+    times.sort();
+    (ms(times[times.len() / 2]), ms(*times.last().unwrap()))
+}
+
+fn main() {
+    paperboat::alloc::configure();
+    let files: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    for f in files {
+        let loaded = load(&[Input::Path(f.clone().into())], &Options::default()).expect("load");
+        let papers = &loaded.corpus.papers;
+        let n = papers.len();
+        let text: usize = papers
+            .iter()
+            .map(|p| {
+                p.title.len()
+                    + p.abstract_text.text().len()
+                    + p.authors.iter().map(str::len).sum::<usize>()
+            })
+            .sum();
+        let t = Instant::now();
+        let index = index_papers(papers);
+        let built = t.elapsed();
+        let heap = index.heap_bytes();
+        println!(
+            "{f}: {n} papers, {:.0} MB of title, abstract and author text",
+            text as f64 / 1e6
+        );
+        println!(
+            "  index: built in {:.2} s on every core; {:.0} MB ({:.2}x the text), {} distinct words",
+            built.as_secs_f64(),
+            heap as f64 / 1e6,
+            heap as f64 / text as f64,
+            index.vocabulary()
+        );
+        for word in [
+            "s",
+            "sp",
+            "spa",
+            "sparse",
+            "a",
+            "at",
+            "attention",
+            "l",
+            "la",
+        ] {
+            let times: Vec<Duration> = (0..5)
+                .map(|_| {
+                    let mut scores = vec![0.0f32; n];
+                    let t = Instant::now();
+                    index.add_scores(word, false, &mut scores);
+                    std::hint::black_box(&scores);
+                    t.elapsed()
+                })
+                .collect();
+            let (median, worst) = spread(times);
+            println!("  word {word:?}: BM25F scores median {median:.1} ms, worst {worst:.1} ms");
+        }
+        // Related papers for 50 papers spread over the corpus.
+        let picks: Vec<usize> = (0..50).map(|k| k * n / 50).collect();
+        let times: Vec<Duration> = picks
+            .iter()
+            .map(|&i| {
+                let t = Instant::now();
+                let r = related_in(&index, papers, Probe::Paper(i), 50, &|_| true);
+                std::hint::black_box(r);
+                t.elapsed()
+            })
+            .collect();
+        let (median, worst) = spread(times);
+        println!("  related, one paper (top 50): median {median:.1} ms, worst {worst:.1} ms");
+        // The baseline: a plain TF-IDF cosine of one paper against all,
+        // with the papers' vectors made beforehand (their cost not counted).
+        let vectors = baseline::vectors(papers);
+        let times: Vec<Duration> = picks
+            .iter()
+            .take(10)
+            .map(|&i| {
+                let t = Instant::now();
+                std::hint::black_box(baseline::top(&vectors, i, 50));
+                t.elapsed()
+            })
+            .collect();
+        let (median, worst) = spread(times);
+        println!(
+            "  baseline TF-IDF cosine, one paper against all (vectors prebuilt): median {median:.1} ms, worst {worst:.1} ms"
+        );
+    }
+}
+
+mod baseline {
+    use paperboat::corpus::Paper;
+    use paperboat::search::index::words;
+    use std::collections::HashMap;
+
+    pub type Vector = Vec<(u32, f32)>;
+
+    /// Unit TF-IDF vectors, word ids sorted.
+    pub fn vectors(papers: &[Paper]) -> Vec<Vector> {
+        let mut ids: HashMap<String, u32> = HashMap::new();
+        let mut df: Vec<u32> = Vec::new();
+        let docs: Vec<HashMap<u32, f32>> = papers
+            .iter()
+            .map(|p| {
+                let mut tf = HashMap::new();
+                let text = format!("{} {}", p.title, p.abstract_text.text());
+                for w in words(&text) {
+                    let next = ids.len() as u32;
+                    let id = *ids.entry(w).or_insert(next);
+                    if id as usize == df.len() {
+                        df.push(0);
+                    }
+                    *tf.entry(id).or_insert(0.0) += 1.0;
+                }
+                for id in tf.keys() {
+                    df[*id as usize] += 1;
+                }
+                tf
+            })
+            .collect();
+        let n = papers.len() as f32;
+        docs.into_iter()
+            .map(|tf| {
+                let mut v: Vector = tf
+                    .into_iter()
+                    .map(|(id, c)| (id, c * (n / df[id as usize] as f32).ln()))
+                    .collect();
+                let norm = v.iter().map(|x| x.1 * x.1).sum::<f32>().sqrt().max(1e-9);
+                v.iter_mut().for_each(|x| x.1 /= norm);
+                v.sort_by_key(|x| x.0);
+                v
+            })
+            .collect()
+    }
+
+    fn dot(a: &Vector, b: &Vector) -> f32 {
+        let (mut i, mut j, mut s) = (0, 0, 0.0);
+        while i < a.len() && j < b.len() {
+            match a[i].0.cmp(&b[j].0) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    s += a[i].1 * b[j].1;
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        s
+    }
+
+    /// The `k` papers closest to paper `i`.
+    pub fn top(vectors: &[Vector], i: usize, k: usize) -> Vec<usize> {
+        let mut scored: Vec<(f32, usize)> = vectors
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .map(|(j, v)| (dot(&vectors[i], v), j))
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        scored.truncate(k);
+        scored.into_iter().map(|x| x.1).collect()
+    }
+}
+
+/// The binary's allocator, so that the numbers are the binary's.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
