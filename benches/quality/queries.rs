@@ -65,7 +65,7 @@ const STOP: &[&str] = &[
     "could", "did", "does", "doing", "down", "during", "each", "few", "for", "from", "further",
     "had", "has", "have", "having", "her", "here", "hers", "him", "his", "how", "however",
     "into", "its", "itself", "may", "more", "most", "much", "must", "new", "nor", "not", "now",
-    "off", "once", "only", "other", "our", "ours", "out", "over", "own", "paper", "present",
+    "off", "once", "one", "only", "other", "our", "ours", "out", "over", "own", "paper", "present",
     "presented", "presents", "propose", "proposed", "result", "results", "same", "she",
     "should", "show", "showed", "shown", "shows", "some", "study", "such", "than", "that",
     "the", "their", "them", "then", "there", "these", "they", "this", "those", "through",
