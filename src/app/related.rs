@@ -61,9 +61,19 @@ impl App {
             RELATED_LIMIT,
             &|_| true,
         );
+        let (indexed, total) = self.search.indexed();
         if found.is_empty() {
-            self.status = Some("no paper in the open lists is like this one".to_string());
+            self.status = Some(if indexed < total {
+                format!("no paper like this one among the {indexed} indexed so far (of {total})")
+            } else {
+                "no paper in the open lists is like this one".to_string()
+            });
             return;
+        }
+        if indexed < total {
+            self.status = Some(format!(
+                "like this among the {indexed} papers indexed so far (of {total}): m again later for all"
+            ));
         }
         // The user has chosen where to be: a place still to be restored
         // from the last session is dropped.
@@ -265,10 +275,15 @@ mod tests {
         let mut events = events.into_iter();
         app.update(Message::Load(events.next().unwrap()));
         settle(&mut app);
+        // The word index waits for the load to end: let it index the
+        // papers come so far.
+        app.search().hold_index(false);
+        indexed(&app);
         app.apply(Action::SelectRow(4));
         let of = app.selected_paper().unwrap();
         app.apply(Action::Related);
         let shown = listed(&app);
+        assert!(!shown.is_empty());
         app.apply(Action::Down);
         let selected = app.selected_paper();
         events.for_each(|e| {

@@ -21,7 +21,21 @@ pub(super) fn app_in(dir: &std::path::Path) -> App {
     let mut app = App::new(load::bundled(), store, || {});
     app.update(Message::Resize(120, 40));
     settle(&mut app);
+    indexed(&app);
     app
+}
+
+/// Waits until the word index holds every paper (related papers and the
+/// every-field scope read it).
+pub(super) fn indexed(app: &App) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while app.search().indexed().0 < app.search().indexed().1 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the index never ended"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
 }
 
 pub(super) fn app_in_unchecked(dir: &std::path::Path) -> App {
