@@ -1,45 +1,83 @@
-//! The state file on disk: reading it, writing it atomically, keeping a
-//! copy of a file an older version wrote before it is rewritten.
+//! The store's files on disk: reading them, moving a broken one aside,
+//! writing them atomically, keeping a copy of a file an older version
+//! wrote before it is rewritten.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::Path;
 use std::time::SystemTime;
 
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::state::State;
 use super::{FILE_NAME, VERSION};
 
-/// What reading the state file found.
-pub(super) enum Read {
+/// What reading a file of the store found.
+pub(super) enum Read<T> {
     Missing,
-    Parsed(State),
-    Newer(State),
+    Parsed(T),
+    Newer(T),
     Broken(String),
 }
 
-/// Reads and parses the state file, once: the file is parsed as a
-/// [`State`] straight away, and only when that fails a second time, as
-/// plain JSON, to tell a newer version's file (kept) from a broken one.
-pub(super) fn read_state(path: &Path) -> Read {
+/// Reads and parses a versioned file of the store once: as a `T` straight
+/// away, and only when that fails a second time, as plain JSON, to tell a
+/// newer version's file (kept) from a broken one.
+pub(super) fn read_file<T: DeserializeOwned + Default>(
+    path: &Path,
+    version: impl Fn(&T) -> u64,
+) -> Read<T> {
     let bytes = match fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Read::Missing,
         Err(e) => return Read::Broken(e.to_string()),
     };
-    match serde_json::from_slice::<State>(&bytes) {
+    match serde_json::from_slice::<T>(&bytes) {
         // Read what we understand; never write.
-        Ok(state) if state.version > VERSION => Read::Newer(state),
-        Ok(state) => Read::Parsed(state),
+        Ok(t) if version(&t) > VERSION => Read::Newer(t),
+        Ok(t) => Read::Parsed(t),
         Err(e) => match serde_json::from_slice::<Value>(&bytes) {
             Ok(v) => match v.get("version").and_then(Value::as_u64) {
-                Some(n) if n > VERSION => Read::Newer(State::default()),
+                Some(n) if n > VERSION => Read::Newer(T::default()),
                 Some(_) => Read::Broken(e.to_string()),
                 None => Read::Broken("no \"version\" field".to_string()),
             },
             Err(e) => Read::Broken(e.to_string()),
         },
+    }
+}
+
+/// Reads `state.json`.
+pub(super) fn read_state(path: &Path) -> Read<State> {
+    read_file(path, |s: &State| s.version)
+}
+
+/// Moves file `name` of `dir`, which cannot be read (`why`), out of the way
+/// to `<name>.corrupt-<time>`. The message for the user; an error when the
+/// file could not be moved either, and must then never be written over.
+/// `lost` says what the store starts without.
+pub(super) fn set_aside(dir: &Path, name: &str, why: &str, lost: &str) -> Result<String, String> {
+    let path = dir.join(name);
+    let stamp = humantime::format_rfc3339_seconds(SystemTime::now())
+        .to_string()
+        .replace(':', "");
+    let mut target = dir.join(format!("{name}.corrupt-{stamp}"));
+    let mut n = 1;
+    while fs::symlink_metadata(&target).is_ok() {
+        target = dir.join(format!("{name}.corrupt-{stamp}-{n}"));
+        n += 1;
+    }
+    match fs::rename(&path, &target) {
+        Ok(()) => Ok(format!(
+            "{} could not be read ({why}); moved it to {} and started with no {lost}",
+            path.display(),
+            target.display()
+        )),
+        Err(e) => Err(format!(
+            "{} could not be read ({why}) nor moved aside ({e}); {lost} will not be saved",
+            path.display()
+        )),
     }
 }
 

@@ -51,6 +51,7 @@ mod state;
 use std::fs::{self, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::time::SystemTime;
 
 use thiserror::Error;
@@ -60,7 +61,8 @@ pub use file::backup_name;
 use file::{Read, fingerprint, keep_old, read_state, write_atomic};
 pub use named::{NAME_MAX_CHARS, QUERY_MAX_BYTES, Search, Searches, Tag, Tags, fold};
 pub use notes::{Conflict, Conflicts, NOTE_MAX_BYTES, Note};
-pub use seen::Seen;
+use seen::SeenFile;
+pub use seen::{SEEN_FILE_NAME, Seen};
 pub use stamp::{Mark, Stamp};
 pub use state::{Entry, Field, Place, State};
 
@@ -110,6 +112,8 @@ pub struct Store {
     dirty: bool,
     last_stamp: Stamp,
     seen: Option<(SystemTime, u64)>,
+    /// Read on first use (see seen.rs).
+    first_seen: OnceLock<SeenFile>,
 }
 
 impl Store {
@@ -123,6 +127,7 @@ impl Store {
             dirty: false,
             last_stamp: Stamp(0),
             seen: None,
+            first_seen: OnceLock::new(),
         };
         let mut messages = Vec::new();
         let path = store.path();
@@ -143,29 +148,11 @@ impl Store {
 
     /// Moves a state file that cannot be read out of the way.
     fn set_aside(&mut self, why: &str) -> String {
-        let path = self.path();
-        let stamp = humantime::format_rfc3339_seconds(SystemTime::now())
-            .to_string()
-            .replace(':', "");
-        let mut target = self.dir.join(format!("{FILE_NAME}.corrupt-{stamp}"));
-        let mut n = 1;
-        while fs::symlink_metadata(&target).is_ok() {
-            target = self.dir.join(format!("{FILE_NAME}.corrupt-{stamp}-{n}"));
-            n += 1;
-        }
-        match fs::rename(&path, &target) {
-            Ok(()) => format!(
-                "{} could not be read ({why}); moved it to {} and started with no marks",
-                path.display(),
-                target.display()
-            ),
-            Err(e) => {
-                // Neither readable nor movable: never write over it.
-                self.read_only = Some(format!(
-                    "{} could not be read ({why}) nor moved aside ({e}); marks will not be saved",
-                    path.display()
-                ));
-                self.read_only.clone().unwrap_or_default()
+        match file::set_aside(&self.dir, FILE_NAME, why, "marks") {
+            Ok(msg) => msg,
+            Err(msg) => {
+                self.read_only = Some(msg.clone());
+                msg
             }
         }
     }
@@ -189,9 +176,40 @@ impl Store {
         self.read_only.as_deref()
     }
 
-    /// True when a change has not reached the file yet.
+    /// True when a change has not reached the files yet.
     pub fn dirty(&self) -> bool {
-        self.dirty
+        self.dirty || self.seen_dirty()
+    }
+
+    fn seen_dirty(&self) -> bool {
+        self.first_seen.get().is_some_and(|f| f.dirty)
+    }
+
+    /// What the store found after it opened that the user should hear of
+    /// (a first-seen file moved aside, or from a newer version), once.
+    pub fn notices(&mut self) -> Vec<String> {
+        self.first_seen
+            .get_mut()
+            .and_then(SeenFile::take_notice)
+            .into_iter()
+            .collect()
+    }
+
+    /// The first-seen times, read now if they were not yet.
+    fn seen_file(&self) -> &SeenFile {
+        self.first_seen
+            .get_or_init(|| SeenFile::load(&self.dir, self.read_only.is_some()))
+    }
+
+    /// Runs `f` on the first-seen times, read first if they were not yet.
+    fn with_seen<R>(&mut self, f: impl FnOnce(&mut SeenFile) -> R) -> R {
+        let mut file = self
+            .first_seen
+            .take()
+            .unwrap_or_else(|| SeenFile::load(&self.dir, self.read_only.is_some()));
+        let r = f(&mut file);
+        self.first_seen = OnceLock::from(file);
+        r
     }
 
     /// Whether paper `id`'s `field` is on.
@@ -223,15 +241,27 @@ impl Store {
         self.save()
     }
 
-    /// Marks follow papers whose id changed (see [`State::adopt`]): `moves`
-    /// is (old id, new id) for each. Saved at once when anything changed,
-    /// as [`Store::set`] is; a read-only store adopts them in memory only.
+    /// Marks, tags and notes follow papers whose id changed (see
+    /// [`State::adopt`]), and so does the first-seen time: `moves` is (old
+    /// id, new id) for each. Saved at once when anything changed, as
+    /// [`Store::set`] is; a read-only store adopts them in memory only.
     pub fn adopt(&mut self, moves: &[(&str, &str)]) -> Result<(), StoreError> {
-        if !self.state.adopt(moves) || self.read_only.is_some() {
+        let state = self.state.adopt(moves);
+        // The first-seen file is read for this only when there is one.
+        let has_seen = self.first_seen.get().is_some() || self.dir.join(SEEN_FILE_NAME).exists();
+        if !moves.is_empty() && has_seen {
+            self.with_seen(|f| f.adopt(moves));
+        }
+        if self.read_only.is_some() {
             return Ok(());
         }
-        self.dirty = true;
-        self.save()
+        self.dirty |= state;
+        let saved = if state { self.save() } else { Ok(()) };
+        if self.seen_dirty() {
+            saved.and(self.save_seen())
+        } else {
+            saved
+        }
     }
 
     /// Remembers where a corpus was left (saved with the next save).
@@ -269,15 +299,46 @@ impl Store {
 
     /// Saves when something is unsaved. Used to retry after a failure.
     pub fn retry(&mut self) -> Result<(), StoreError> {
-        if self.dirty && self.read_only.is_none() {
-            self.save()
+        if self.read_only.is_some() {
+            return Ok(());
+        }
+        let state = if self.dirty { self.save() } else { Ok(()) };
+        if self.seen_dirty() {
+            state.and(self.save_seen())
         } else {
-            Ok(())
+            state
         }
     }
 
     /// Locks, re-reads, merges, writes atomically, unlocks.
     pub fn save(&mut self) -> Result<(), StoreError> {
+        self.locked(Store::save_locked)
+    }
+
+    /// [`Store::save`] for the first-seen file.
+    fn save_seen(&mut self) -> Result<(), StoreError> {
+        self.locked(|s| {
+            let tmp = s.tmp_path(SEEN_FILE_NAME);
+            let dir = s.dir.clone();
+            s.with_seen(|f| f.save_locked(&dir, &tmp))
+        })
+    }
+
+    /// A temporary file's path for writing file `name`.
+    fn tmp_path(&self, name: &str) -> PathBuf {
+        self.dir.join(format!(
+            "{name}.tmp-{}-{}",
+            std::process::id(),
+            self.last_stamp.0
+        ))
+    }
+
+    /// Runs `f` holding the state's lock (a sidecar file's: see the module
+    /// documentation).
+    fn locked(
+        &mut self,
+        f: impl FnOnce(&mut Store) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
         if let Some(why) = &self.read_only {
             return Err(StoreError::ReadOnly(why.clone()));
         }
@@ -290,18 +351,14 @@ impl Store {
             .open(&lock_path)
             .map_err(io_err(&lock_path))?;
         lock.lock().map_err(io_err(&lock_path))?;
-        let result = self.save_locked();
+        let result = f(self);
         let _ = lock.unlock();
         result
     }
 
     fn save_locked(&mut self) -> Result<(), StoreError> {
         let path = self.path();
-        let tmp = self.dir.join(format!(
-            "{FILE_NAME}.tmp-{}-{}",
-            std::process::id(),
-            self.last_stamp.0
-        ));
+        let tmp = self.tmp_path(FILE_NAME);
         match read_state(&path) {
             Read::Missing => {}
             Read::Parsed(disk) => {
@@ -338,9 +395,17 @@ impl Store {
     }
 
     /// Merges in what another instance saved since we last looked. True
-    /// when the file had changed. A note of ours that lost to theirs is
+    /// when a file had changed. A note of ours that lost to theirs is
     /// kept in the conflicts, and saved with the next save.
     pub fn refresh(&mut self) -> bool {
+        let seen = match self.first_seen.get_mut() {
+            Some(f) => f.refresh(&self.dir),
+            None => false,
+        };
+        self.refresh_state() || seen
+    }
+
+    fn refresh_state(&mut self) -> bool {
         let path = self.path();
         let now = fingerprint(&path);
         if now == self.seen {
@@ -477,27 +542,33 @@ impl Store {
         self.save()
     }
 
-    /// When paper `id` was first seen, if it was recorded.
+    /// When paper `id` was first seen, if it was recorded. The first call
+    /// reads the first-seen file (see [`Store::notices`] for what it may
+    /// find).
     pub fn first_seen(&self, id: &str) -> Option<Stamp> {
-        self.state.first_seen.get(id)
+        self.seen_file().seen.get(id)
     }
 
     /// Records that the papers `ids` were seen at `now`, where nothing
-    /// earlier was recorded, and saves once if any was new. Linear in the
-    /// ids: a million papers on a first open cost one pass and one save.
-    /// Returns how many were new. A read-only store keeps them in memory.
+    /// earlier was recorded, and saves the first-seen file once if any was
+    /// new. Linear in the ids: a million papers on a first open cost one
+    /// pass and one save. Returns how many were new. A read-only store
+    /// keeps them in memory.
     pub fn record_first_seen<'a>(
         &mut self,
         ids: impl IntoIterator<Item = &'a str>,
         now: Stamp,
     ) -> Result<usize, StoreError> {
-        let seen = &mut self.state.first_seen;
-        let new = ids.into_iter().filter(|id| seen.record(id, now)).count();
-        if new == 0 || self.read_only.is_some() {
+        let read_only = self.read_only.is_some();
+        let new = self.with_seen(|f| {
+            let new = ids.into_iter().filter(|id| f.seen.record(id, now)).count();
+            f.dirty |= new > 0 && !read_only && f.writable();
+            new
+        });
+        if !self.seen_dirty() {
             return Ok(new);
         }
-        self.dirty = true;
-        self.save().map(|()| new)
+        self.save_seen().map(|()| new)
     }
 
     /// The saved searches, ordered by name without case.
@@ -843,15 +914,15 @@ mod tests {
         let before = fs::read(s.path()).unwrap();
         let big = "n".repeat(NOTE_MAX_BYTES + 1);
         let long = "t".repeat(NAME_MAX_CHARS + 1);
-        let cases: [(&str, Box<dyn Fn(&mut Store) -> Result<(), StoreError>>); 5] = [
-            ("64 KiB", Box::new(|s| s.set_note("p", &big))),
-            ("longer than 64", Box::new(|s| s.set_tag("p", &long, true))),
-            ("cannot be empty", Box::new(|s| s.set_tag("p", " ", true))),
-            ("control", Box::new(|s| s.save_search("x\u{7}", "q", ""))),
-            ("no search", Box::new(|s| s.rename_search("nothing", "x"))),
+        let results = [
+            ("64 KiB", s.set_note("p", &big)),
+            ("longer than 64", s.set_tag("p", &long, true)),
+            ("cannot be empty", s.set_tag("p", " ", true)),
+            ("control", s.save_search("x\u{7}", "q", "")),
+            ("no search", s.rename_search("nothing", "x")),
         ];
-        for (why, change) in cases {
-            let e = change(&mut s).unwrap_err();
+        for (why, result) in results {
+            let e = result.unwrap_err();
             assert!(matches!(e, StoreError::Invalid(_)), "{e}");
             assert!(e.to_string().contains(why), "{why}: {e}");
         }
@@ -992,14 +1063,46 @@ mod tests {
         assert_eq!(c.first_seen("id1"), Some(Stamp(1000)));
         assert_eq!(c.first_seen("id2"), Some(Stamp(2000)));
         assert_eq!(c.first_seen("nope"), None);
-        assert_eq!(c.state().first_seen.len(), 1001);
-        let text = fs::read_to_string(c.path()).unwrap();
+        assert!(!c.path().exists(), "state.json is not rewritten for them");
+        let text = fs::read_to_string(dir.path().join(SEEN_FILE_NAME)).unwrap();
+        assert_eq!(text.matches("\"id").count(), 1000);
         assert_eq!(text.matches("\"1970-01-01T00:00:02Z\"").count(), 0);
         assert_eq!(text.matches("\"1970-01-01T00:00:02.000Z\": [").count(), 1);
         // An id that changed keeps its first time.
         let mut c = c;
         c.adopt(&[("id5", "arxiv:2106.09685")]).unwrap();
         assert_eq!(c.first_seen("arxiv:2106.09685"), Some(Stamp(2000)));
+    }
+
+    #[test]
+    fn the_first_seen_file_alone_broken_or_newer() {
+        let dir = tempfile::tempdir().unwrap();
+        let seen = dir.path().join(SEEN_FILE_NAME);
+        fs::write(&seen, "{\"version\": 2, \"first_seen\": [").unwrap();
+        let (mut s, msgs) = Store::open(dir.path());
+        assert!(msgs.is_empty(), "not read at open: {msgs:?}");
+        assert_eq!(s.first_seen("a"), None);
+        let notices = s.notices();
+        assert!(notices[0].contains("first-seen times"), "{notices:?}");
+        assert!(s.notices().is_empty(), "said once");
+        assert_eq!(s.record_first_seen(["a"], Stamp(7)).unwrap(), 1);
+        assert_eq!(Store::open(dir.path()).0.first_seen("a"), Some(Stamp(7)));
+        // Another store's times are picked up.
+        let (mut other, _) = Store::open(dir.path());
+        other.record_first_seen(["b"], Stamp(8)).unwrap();
+        assert!(s.refresh());
+        assert_eq!(s.first_seen("b"), Some(Stamp(8)));
+        // A newer first-seen file: kept as it is; marks are still saved.
+        let newer = r#"{"version": 9, "first_seen": {"1970-01-01T00:00:00.001Z": ["c"]}}"#;
+        fs::write(&seen, newer).unwrap();
+        let (mut s, _) = Store::open(dir.path());
+        assert_eq!(s.first_seen("c"), Some(Stamp(1)));
+        assert!(s.notices()[0].contains("newer"));
+        assert_eq!(s.record_first_seen(["d"], Stamp(9)).unwrap(), 1);
+        assert!(!s.dirty());
+        s.set(&[("c", Field::Read, true)]).unwrap();
+        assert_eq!(fs::read_to_string(&seen).unwrap(), newer);
+        assert!(Store::open(dir.path()).0.is_on("c", Field::Read));
     }
 
     #[test]
@@ -1116,8 +1219,7 @@ mod tests {
             ),
             0..3,
         );
-        let seen = proptest::collection::vec(("[a-f]", 0u64..50), 0..4);
-        (papers, searches, seen).prop_map(|(papers, searches, seen)| {
+        (papers, searches).prop_map(|(papers, searches)| {
             let mut state = State {
                 papers,
                 ..State::default()
@@ -1133,17 +1235,14 @@ mod tests {
                     removed,
                 });
             }
-            for (id, at) in seen {
-                state.first_seen.record(&id, Stamp(at));
-            }
             state
         })
     }
 
     /// What every merge order must agree on (conflicts only up to
     /// commutativity: see `lost` in notes.rs).
-    fn merged_parts(s: &State) -> (&BTreeMap<String, Entry>, &Searches, &Seen) {
-        (&s.papers, &s.searches, &s.first_seen)
+    fn merged_parts(s: &State) -> (&BTreeMap<String, Entry>, &Searches) {
+        (&s.papers, &s.searches)
     }
 
     proptest! {

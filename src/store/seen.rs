@@ -1,18 +1,30 @@
 //! When the reader first loaded each paper, for "new since last visit".
 //!
 //! Every paper ever loaded has a time here, so this is by far the largest
-//! part of the state once a big corpus has been opened: it is written
-//! grouped by time (`{"<time>": ["<id>", …]}`), one line a paper, since
-//! the papers of one load share one time. Merging keeps the earliest time.
+//! part of the state once a big corpus has been opened: a million papers
+//! make 25 MiB. It is kept in its own file, `first_seen.json` beside
+//! `state.json`, so that a mark, tag or note saved does not rewrite it
+//! (docs/STATE.md has the figures), and read on first use, not when the
+//! store opens. It is written grouped by time (`{"<time>": ["<id>", …]}`),
+//! one line a paper, since the papers of one load share one time. Merging
+//! keeps the earliest time.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::io;
+use std::path::Path;
+use std::time::SystemTime;
 
 use serde::de::{MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use super::file::{Read, fingerprint, read_file, set_aside, write_atomic};
 use super::stamp::Stamp;
+use super::{StoreError, VERSION};
+
+/// The first-seen times' file in the state directory.
+pub const SEEN_FILE_NAME: &str = "first_seen.json";
 
 /// When each paper was first seen, by paper id.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
@@ -105,6 +117,164 @@ impl<'de> Deserialize<'de> for Seen {
             }
         }
         d.deserialize_map(Groups)
+    }
+}
+
+/// The first-seen file.
+#[derive(Deserialize)]
+struct SeenDoc {
+    version: u64,
+    #[serde(default)]
+    first_seen: Seen,
+}
+
+impl Default for SeenDoc {
+    fn default() -> Self {
+        SeenDoc {
+            version: VERSION,
+            first_seen: Seen::default(),
+        }
+    }
+}
+
+/// The first-seen file as written.
+#[derive(Serialize)]
+struct SeenOut<'a> {
+    version: u64,
+    first_seen: &'a Seen,
+}
+
+/// The first-seen times as one store knows them, and their file.
+#[derive(Debug)]
+pub(super) struct SeenFile {
+    /// The times.
+    pub(super) seen: Seen,
+    /// Times not yet saved.
+    pub(super) dirty: bool,
+    read_only: Option<String>,
+    fingerprint: Option<(SystemTime, u64)>,
+    notice: Option<String>,
+}
+
+impl SeenFile {
+    /// Reads the file in `dir`. A broken file is moved aside (unless the
+    /// store is `read_only`: then nothing is moved, and nothing written).
+    pub(super) fn load(dir: &Path, read_only: bool) -> SeenFile {
+        let path = dir.join(SEEN_FILE_NAME);
+        let mut f = SeenFile {
+            seen: Seen::default(),
+            dirty: false,
+            read_only: read_only.then(String::new),
+            fingerprint: fingerprint(&path),
+            notice: None,
+        };
+        match read_file(&path, |d: &SeenDoc| d.version) {
+            Read::Missing => {}
+            Read::Parsed(d) => f.seen = d.first_seen,
+            Read::Newer(d) => {
+                f.seen = d.first_seen;
+                f.refuse(&path);
+            }
+            Read::Broken(_) if read_only => {}
+            Read::Broken(why) => f.set_aside(dir, &why),
+        }
+        f
+    }
+
+    fn refuse(&mut self, path: &Path) -> StoreError {
+        let msg = format!(
+            "{} was written by a newer paperboat; first-seen times are not saved",
+            path.display()
+        );
+        self.read_only = Some(msg.clone());
+        self.notice = Some(msg.clone());
+        StoreError::ReadOnly(msg)
+    }
+
+    fn set_aside(&mut self, dir: &Path, why: &str) {
+        match set_aside(dir, SEEN_FILE_NAME, why, "first-seen times") {
+            Ok(msg) => self.notice = Some(msg),
+            Err(msg) => {
+                self.read_only = Some(msg.clone());
+                self.notice = Some(msg);
+            }
+        }
+    }
+
+    /// False when the file must not be written (a newer version's, or one
+    /// that could be neither read nor moved aside).
+    pub(super) fn writable(&self) -> bool {
+        self.read_only.is_none()
+    }
+
+    /// What loading or saving found that the user should hear of, once.
+    pub(super) fn take_notice(&mut self) -> Option<String> {
+        self.notice.take()
+    }
+
+    /// Re-reads the file, merges, writes it atomically through `tmp`. The
+    /// caller holds the state's lock.
+    pub(super) fn save_locked(&mut self, dir: &Path, tmp: &Path) -> Result<(), StoreError> {
+        if let Some(why) = &self.read_only {
+            return Err(StoreError::ReadOnly(why.clone()));
+        }
+        let path = dir.join(SEEN_FILE_NAME);
+        match read_file(&path, |d: &SeenDoc| d.version) {
+            Read::Missing => {}
+            Read::Parsed(d) => self.seen.absorb(d.first_seen),
+            Read::Newer(_) => return Err(self.refuse(&path)),
+            Read::Broken(why) => {
+                self.set_aside(dir, &why);
+                if let Some(why) = &self.read_only {
+                    return Err(StoreError::ReadOnly(why.clone()));
+                }
+            }
+        }
+        let out = SeenOut {
+            version: VERSION,
+            first_seen: &self.seen,
+        };
+        let io_err = |source| StoreError::Io {
+            path: path.display().to_string(),
+            source,
+        };
+        let mut json = serde_json::to_vec_pretty(&out).map_err(|e| io_err(io::Error::other(e)))?;
+        json.push(b'\n');
+        write_atomic(dir, tmp, &path, &json).map_err(io_err)?;
+        self.dirty = false;
+        self.fingerprint = fingerprint(&path);
+        Ok(())
+    }
+
+    /// Merges in what another instance saved since we last looked. True
+    /// when the file had changed.
+    pub(super) fn refresh(&mut self, dir: &Path) -> bool {
+        let path = dir.join(SEEN_FILE_NAME);
+        let now = fingerprint(&path);
+        if now == self.fingerprint {
+            return false;
+        }
+        self.fingerprint = now;
+        match read_file(&path, |d: &SeenDoc| d.version) {
+            Read::Parsed(d) => {
+                self.seen.absorb(d.first_seen);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Each paper that changed id (`(old, new)`) keeps the earlier time of
+    /// the two. True when any changed.
+    pub(super) fn adopt(&mut self, moves: &[(&str, &str)]) -> bool {
+        let mut changed = false;
+        for &(old, new) in moves {
+            if let Some(at) = self.seen.get(old) {
+                changed |= self.seen.record(new, at);
+            }
+        }
+        self.dirty |= changed && self.writable();
+        changed
     }
 }
 

@@ -8,7 +8,6 @@ use serde_json::{Map, Value};
 use super::VERSION;
 use super::named::{Searches, Tags};
 use super::notes::{Conflicts, Note, merge_note};
-use super::seen::Seen;
 use super::stamp::{Mark, Stamp, newest_opt};
 
 /// Which mark.
@@ -104,9 +103,6 @@ pub struct State {
     /// Notes that lost a merge, kept until dismissed.
     #[serde(default, skip_serializing_if = "Conflicts::is_empty")]
     pub conflicts: Conflicts,
-    /// When each paper was first seen.
-    #[serde(default, skip_serializing_if = "Seen::is_empty")]
-    pub first_seen: Seen,
     /// Fields this version does not know.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -120,7 +116,6 @@ impl Default for State {
             views: BTreeMap::new(),
             searches: Searches::default(),
             conflicts: Conflicts::default(),
-            first_seen: Seen::default(),
             extra: Map::new(),
         }
     }
@@ -128,8 +123,7 @@ impl Default for State {
 
 impl State {
     /// Merges two states: the newest mark, tag, note and saved search of
-    /// each name wins, the earliest first-seen time, the union of the
-    /// conflicts (a note that would be lost joins them). Unknown fields of
+    /// each name wins, and the union of the conflicts (a note that would be lost joins them). Unknown fields of
     /// both are kept (`self`'s where both have one).
     pub fn merge(&self, other: &State) -> State {
         let mut merged = self.clone();
@@ -166,7 +160,6 @@ impl State {
             }
         }
         self.searches.absorb(other.searches);
-        self.first_seen.absorb(other.first_seen);
         for (k, v) in other.extra {
             self.extra.entry(k).or_insert(v);
         }
@@ -177,8 +170,8 @@ impl State {
     /// Gives each paper that changed id (`(old, new)`) what was kept under
     /// its old one: the old entry's marks, tags and note when the new id
     /// has none, else the newest of each (a note that loses joins the
-    /// conflicts), and the earlier first-seen time; where a corpus was
-    /// left on the old id, it is left on the new one. The old entries stay
+    /// conflicts); where a corpus was left on the old id, it is left on
+    /// the new one. The old entries stay
     /// (a deletion would come back from the file at the next merge, and a
     /// version that still knows the old id keeps its marks). True when
     /// anything changed.
@@ -201,9 +194,6 @@ impl State {
                     self.papers.insert(new.to_string(), merged);
                     changed = true;
                 }
-            }
-            if let Some(at) = self.first_seen.get(old) {
-                changed |= self.first_seen.record(new, at);
             }
             for place in self.views.values_mut() {
                 if place.selected.as_deref() == Some(old) {
