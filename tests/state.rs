@@ -10,6 +10,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use paperboat::store::{self, Field, Stamp, State, Store};
+use tempfile::TempDir;
 
 /// Full paper ids of `file` (or of the bundled lists), in list order.
 fn ids(file: Option<&str>, state: &Path) -> Vec<String> {
@@ -25,6 +26,16 @@ fn ids(file: Option<&str>, state: &Path) -> Vec<String> {
             v["id"].as_str().unwrap().to_string()
         })
         .collect()
+}
+
+/// A state directory, and a JSON Lines corpus of 100 papers in another:
+/// the directories, the corpus's path and its papers' ids.
+fn hundred_papers() -> (TempDir, TempDir, String, Vec<String>) {
+    let state = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = jsonl_corpus(dir.path(), 100);
+    let ids = ids(Some(&file), state.path());
+    (state, dir, file, ids)
 }
 
 /// A JSON Lines corpus of `n` distinct papers; its path.
@@ -180,14 +191,9 @@ fn notes_written_at_once_in_four_stores_keep_the_newest_and_the_rest() {
 
 /// Runs `paperboat mark ID --bookmark FILE` for each id and kills it
 /// (SIGKILL) at moments spread over one save's duration, calling `check`
-/// on the state directory after each. Returns the ids whose process
-/// finished before its kill.
-fn kill_marks_midway(
-    state: &Path,
-    file: &str,
-    ids: &[String],
-    check: impl Fn(&Path),
-) -> Vec<String> {
+/// on the state directory after each. Then every bookmark whose process
+/// finished before its kill must be there.
+fn kill_marks_midway(state: &Path, file: &str, ids: &[String], check: impl Fn(&Path)) {
     let t = Instant::now();
     let o = common::run(&["list", file], None, state);
     assert_eq!(o.status.code(), Some(0));
@@ -218,15 +224,15 @@ fn kill_marks_midway(
         .filter_map(|e| e.ok())
         .any(|e| e.file_name().to_string_lossy().contains("corrupt"));
     assert!(!corrupt, "nothing was ever unreadable");
-    acked
+    let (after, _) = Store::open(state);
+    for id in &acked {
+        assert!(after.is_on(id, Field::Bookmark), "acknowledged {id} lost");
+    }
 }
 
 #[test]
 fn kill_9_during_saves_keeps_tags_notes_and_searches() {
-    let state = tempfile::tempdir().unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let file = jsonl_corpus(dir.path(), 100);
-    let ids = ids(Some(&file), state.path());
+    let (state, _dir, file, ids) = hundred_papers();
     {
         let (mut store, _) = Store::open(state.path());
         for id in &ids {
@@ -240,7 +246,7 @@ fn kill_9_during_saves_keeps_tags_notes_and_searches() {
             .record_first_seen(ids.iter().map(String::as_str), Stamp(1_000))
             .unwrap();
     }
-    let acked = kill_marks_midway(state.path(), &file, &ids, |dir| {
+    kill_marks_midway(state.path(), &file, &ids, |dir| {
         let s = parse(&dir.join(store::FILE_NAME));
         assert_eq!(s.version, store::VERSION);
         for id in &ids {
@@ -253,18 +259,11 @@ fn kill_9_during_saves_keeps_tags_notes_and_searches() {
         }
         assert!(s.searches.get("kept").is_some());
     });
-    let (after, _) = Store::open(state.path());
-    for id in &acked {
-        assert!(after.is_on(id, Field::Bookmark), "acknowledged {id} lost");
-    }
 }
 
 #[test]
 fn kill_9_during_a_migration_leaves_the_old_file_or_the_new_and_the_backup() {
-    let state = tempfile::tempdir().unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let file = jsonl_corpus(dir.path(), 100);
-    let ids = ids(Some(&file), state.path());
+    let (state, _dir, file, ids) = hundred_papers();
     let papers: Vec<String> = ids
         .iter()
         .map(|id| {
@@ -278,7 +277,7 @@ fn kill_9_during_a_migration_leaves_the_old_file_or_the_new_and_the_backup() {
     let path = state.path().join(store::FILE_NAME);
     std::fs::write(&path, &v1).unwrap();
     let backup = state.path().join(store::backup_name(1));
-    let acked = kill_marks_midway(state.path(), &file, &ids, |dir| {
+    kill_marks_midway(state.path(), &file, &ids, |dir| {
         let s = parse(&dir.join(store::FILE_NAME));
         assert!(matches!(s.version, 1 | 2), "{}", s.version);
         if s.version == 2 {
@@ -290,10 +289,6 @@ fn kill_9_during_a_migration_leaves_the_old_file_or_the_new_and_the_backup() {
         assert!(ids.iter().all(|id| s.is_on(id, Field::Read)), "a mark lost");
     });
     assert_eq!(parse(&path).version, 2);
-    let (after, _) = Store::open(state.path());
-    for id in &acked {
-        assert!(after.is_on(id, Field::Bookmark), "acknowledged {id} lost");
-    }
 }
 
 #[test]
@@ -354,4 +349,41 @@ fn a_newer_versions_file_is_left_byte_identical() {
         .filter(|n| n != "state.json.lock")
         .collect();
     assert_eq!(names, ["state.json"], "no backup, no temporary file");
+}
+
+#[test]
+fn the_documented_files_read_as_documented() {
+    let doc = std::fs::read_to_string("docs/STATE.md").unwrap();
+    let blocks: Vec<&str> = doc
+        .split("```json\n")
+        .skip(1)
+        .map(|b| &b[..b.find("```").unwrap()])
+        .collect();
+    assert_eq!(blocks.len(), 2);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(store::FILE_NAME), blocks[0]).unwrap();
+    std::fs::write(dir.path().join(store::SEEN_FILE_NAME), blocks[1]).unwrap();
+    let (s, msgs) = Store::open(dir.path());
+    assert!(msgs.is_empty(), "{msgs:?}");
+    let id = "arxiv:2106.09685";
+    assert!(s.is_on(id, Field::Bookmark) && !s.is_on(id, Field::Read));
+    assert_eq!(s.tags(id), ["LoRA"]);
+    assert!(s.note(id).unwrap().contains("**adapters**"));
+    let search = s.saved_search("Adapters").unwrap();
+    assert_eq!(
+        (search.query.as_str(), search.scope.as_str()),
+        ("lora adapter", "bookmarked")
+    );
+    assert!(s.saved_search("old").is_none());
+    let kept: Vec<_> = s
+        .note_conflicts()
+        .iter()
+        .map(|c| (c.paper, c.text))
+        .collect();
+    assert_eq!(kept, [(id, "Read §4 again.")]);
+    assert!(s.first_seen("doi:10.1145/3442188.3445922").is_some());
+    assert_eq!(
+        s.place("<corpus key>").unwrap().view.as_deref(),
+        Some("unread")
+    );
 }

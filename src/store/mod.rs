@@ -1,6 +1,7 @@
-//! What the reader keeps of the user's work, in `state.json` so that none
-//! of it is lost: bookmarks and read marks, tags, notes, when each paper
-//! was first seen, saved searches, and where each corpus was left.
+//! What the reader keeps of the user's work, in `state.json` (and
+//! `first_seen.json`) so that none of it is lost: bookmarks and read
+//! marks, tags, notes, when each paper was first seen, saved searches, and
+//! where each corpus was left.
 //!
 //! The file is human-readable, versioned JSON keyed by paper id (its
 //! format, the versions and the merge rules are in `docs/STATE.md`):
@@ -15,10 +16,12 @@
 //!       "note": { "text": "Read §4 again.", "at": "2026-12-02T13:42:00.000Z" }
 //!     }
 //!   },
-//!   "searches": { "adapters": { "query": "lora adapter", "at": "…" } },
-//!   "first_seen": { "2026-12-02T13:39:58.001Z": ["arxiv:2106.09685"] }
+//!   "searches": { "adapters": { "query": "lora adapter", "at": "…" } }
 //! }
 //! ```
+//!
+//! When each paper was first seen is kept apart, in `first_seen.json`, and
+//! read on first use: it lists every paper ever loaded (see seen.rs).
 //!
 //! Everything carries its own timestamp; a removal is a newer entry, never
 //! a deletion. Saving takes an exclusive lock on the sidecar
@@ -635,58 +638,38 @@ mod tests {
         Mark { on, at: Stamp(at) }
     }
 
+    /// A state of one paper, "p".
+    fn paper_p(entry: Entry) -> State {
+        State {
+            papers: [("p".to_string(), entry)].into(),
+            ..State::default()
+        }
+    }
+
     #[test]
     fn newer_unbookmark_wins_over_older_bookmark() {
-        let a = State {
-            papers: [(
-                "p".to_string(),
-                Entry {
-                    bookmark: Some(mark(true, 10)),
-                    ..Entry::default()
-                },
-            )]
-            .into(),
-            ..State::default()
-        };
-        let b = State {
-            papers: [(
-                "p".to_string(),
-                Entry {
-                    bookmark: Some(mark(false, 20)),
-                    ..Entry::default()
-                },
-            )]
-            .into(),
-            ..State::default()
-        };
+        let a = paper_p(Entry {
+            bookmark: Some(mark(true, 10)),
+            ..Entry::default()
+        });
+        let b = paper_p(Entry {
+            bookmark: Some(mark(false, 20)),
+            ..Entry::default()
+        });
         assert!(!a.merge(&b).is_on("p", Field::Bookmark));
         assert!(!b.merge(&a).is_on("p", Field::Bookmark));
     }
 
     #[test]
     fn fields_merge_separately() {
-        let a = State {
-            papers: [(
-                "p".to_string(),
-                Entry {
-                    bookmark: Some(mark(true, 10)),
-                    ..Entry::default()
-                },
-            )]
-            .into(),
-            ..State::default()
-        };
-        let b = State {
-            papers: [(
-                "p".to_string(),
-                Entry {
-                    read: Some(mark(true, 5)),
-                    ..Entry::default()
-                },
-            )]
-            .into(),
-            ..State::default()
-        };
+        let a = paper_p(Entry {
+            bookmark: Some(mark(true, 10)),
+            ..Entry::default()
+        });
+        let b = paper_p(Entry {
+            read: Some(mark(true, 5)),
+            ..Entry::default()
+        });
         let m = a.merge(&b);
         assert!(m.is_on("p", Field::Bookmark) && m.is_on("p", Field::Read));
     }

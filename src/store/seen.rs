@@ -281,6 +281,36 @@ impl SeenFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    fn arb_seen() -> impl Strategy<Value = Seen> {
+        proptest::collection::vec(("[a-e]", 0u64..20), 0..6).prop_map(|v| {
+            let mut s = Seen::default();
+            for (id, at) in v {
+                s.record(&id, Stamp(at));
+            }
+            s
+        })
+    }
+
+    fn merged(a: &Seen, b: &Seen) -> Seen {
+        let mut m = a.clone();
+        m.absorb(b.clone());
+        m
+    }
+
+    proptest! {
+        #[test]
+        fn merging_is_commutative_associative_idempotent(
+            a in arb_seen(), b in arb_seen(), c in arb_seen()
+        ) {
+            prop_assert_eq!(merged(&a, &b), merged(&b, &a));
+            prop_assert_eq!(merged(&merged(&a, &b), &c), merged(&a, &merged(&b, &c)));
+            prop_assert_eq!(merged(&a, &a), a.clone());
+            let text = serde_json::to_string(&a).unwrap();
+            prop_assert_eq!(serde_json::from_str::<Seen>(&text).unwrap(), a);
+        }
+    }
 
     #[test]
     fn the_earliest_time_is_kept_and_written_grouped() {

@@ -171,10 +171,9 @@ impl State {
     /// its old one: the old entry's marks, tags and note when the new id
     /// has none, else the newest of each (a note that loses joins the
     /// conflicts); where a corpus was left on the old id, it is left on
-    /// the new one. The old entries stay
-    /// (a deletion would come back from the file at the next merge, and a
-    /// version that still knows the old id keeps its marks). True when
-    /// anything changed.
+    /// the new one. The old entries stay (a deletion would come back from
+    /// the file at the next merge, and a version that still knows the old
+    /// id keeps its marks). True when anything changed.
     pub fn adopt(&mut self, moves: &[(&str, &str)]) -> bool {
         let mut changed = false;
         for &(old, new) in moves {
