@@ -232,7 +232,7 @@ fn kill_9_during_saves_never_breaks_the_file_or_loses_an_acknowledged_mark() {
             let text = std::fs::read_to_string(&path).unwrap();
             let v: serde_json::Value = serde_json::from_str(&text)
                 .unwrap_or_else(|e| panic!("state.json broken after a kill: {e}\n{text}"));
-            assert_eq!(v["version"], 1);
+            assert_eq!(v["version"], 2);
         }
     }
     assert!(
