@@ -45,7 +45,7 @@ else
 fi
 printf '%-36s %10s %10s %8s\n' query paperboat fzf ratio
 for q in "${queries[@]}"; do
-  p=$(median "$pb" search --format lines "$q" "$file")
+  p=$(median "$pb" search --scope title --format lines "$q" "$file")
   if $have_fzf; then
     f=$(median sh -c 'fzf --filter "$1" < "$2"' sh "$q" "$file")
     r=$(awk -v a="$p" -v b="$f" 'BEGIN { printf "%.2f", a / b }')

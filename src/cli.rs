@@ -272,9 +272,9 @@ pub struct ExportArgs {
 /// `--scope` values.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum ScopeArg {
-    /// Titles only.
+    /// Titles only, fuzzily (fastest: abstracts are not read).
     Title,
-    /// Titles and abstracts.
+    /// Every field: words of title, abstract and authors ranked by BM25F, then fuzzy title matches.
     All,
 }
 
@@ -290,8 +290,8 @@ impl From<ScopeArg> for Scope {
 /// Arguments of `paperboat search`.
 #[derive(Args, Debug)]
 pub struct SearchArgs {
-    /// Match titles, or titles and abstracts.
-    #[arg(long, value_enum, default_value_t = ScopeArg::Title)]
+    /// Match every field (words ranked by relevance), or titles only.
+    #[arg(long, value_enum, default_value_t = ScopeArg::All)]
     pub scope: ScopeArg,
     /// Print at most N matches.
     #[arg(long, value_name = "N")]

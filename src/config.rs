@@ -15,7 +15,7 @@
 //! selection = { bg = "#264f78", bold = true }
 //!
 //! [reader]
-//! scope = "all"     # title | all
+//! scope = "title"   # all | title
 //! view = "unread"   # all | unread | bookmarked
 //! ```
 
@@ -51,7 +51,7 @@ impl Default for Config {
         Config {
             keymap: Keymap::default(),
             theme: Theme::default(),
-            scope: Scope::Title,
+            scope: Scope::All,
             view: View::All,
         }
     }
@@ -409,7 +409,7 @@ pub fn default_file() -> String {
         ));
     }
     out.push_str(
-        "\n[reader]\n# scope = \"title\"  # what a query matches at start: title | all\n\
+        "\n[reader]\n# scope = \"all\"  # what a query matches at start: all (every field) | title\n\
          # view = \"all\"     # the view for lists opened the first time: all | unread | bookmarked\n",
     );
     out
@@ -468,7 +468,7 @@ mod tests {
         assert_eq!(c.theme.marks, Style::new().fg(Color::Rgb(255, 0, 0)));
         assert_eq!(c.theme.highlight, Theme::default().highlight);
         assert_eq!(c.view, View::Unread);
-        assert_eq!(c.scope, Scope::Title);
+        assert_eq!(c.scope, Scope::All, "default kept");
     }
 
     #[test]

@@ -71,16 +71,22 @@ fn json_lines_carry_the_paper() {
 }
 
 #[test]
-fn scope_all_finds_words_only_in_abstracts() {
+fn every_field_by_default_finds_words_only_in_abstracts() {
     let state = tempfile::tempdir().unwrap();
-    let title_only = run(&["search", "'AgentDojo"], None, state.path());
+    let title_only = run(
+        &["search", "--scope", "title", "'AgentDojo"],
+        None,
+        state.path(),
+    );
     assert_eq!(title_only.status.code(), Some(1));
+    let all = run(&["search", "'AgentDojo"], None, state.path());
+    assert_eq!(all.status.code(), Some(0));
+    assert!(stdout(&all).contains("CausalArmor"));
     let all = run(
         &["search", "--scope", "all", "'AgentDojo"],
         None,
         state.path(),
     );
-    assert_eq!(all.status.code(), Some(0));
     assert!(stdout(&all).contains("CausalArmor"));
 }
 

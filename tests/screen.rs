@@ -19,6 +19,12 @@ fn app_at(w: u16, h: u16) -> App {
     let mut app = App::new(load::bundled(), store, || {});
     app.update(Message::Resize(w, h));
     settle(&mut app);
+    // Related papers read the word index, built in the background.
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while app.search().indexed().0 < app.corpus().len() {
+        assert!(std::time::Instant::now() < deadline, "never indexed");
+        std::thread::sleep(Duration::from_millis(2));
+    }
     app
 }
 

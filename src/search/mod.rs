@@ -79,9 +79,10 @@ use worker::{HitCache, Job, Shared, State, ToIndex, index_piece, indexer, worker
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum Scope {
     /// Titles only (fuzzy).
-    #[default]
     Title,
-    /// Titles and abstracts.
+    /// Every field: words of the title, abstract and authors, ranked by
+    /// BM25F, above fuzzy title matches (the default: see docs/SEARCH.md).
+    #[default]
     All,
 }
 
@@ -98,7 +99,7 @@ impl Scope {
     pub fn name(self) -> &'static str {
         match self {
             Scope::Title => "title",
-            Scope::All => "title+abstract",
+            Scope::All => "all",
         }
     }
 }

@@ -1018,6 +1018,8 @@ mod tests {
         a.set_note("p", "v1").unwrap();
         let (mut b, _) = Store::open(dir.path());
         a.set_note("p", "v2 from a").unwrap();
+        // Newest wins: b's removal must come in a later millisecond.
+        std::thread::sleep(std::time::Duration::from_millis(5));
         b.set_note("p", "  ").unwrap();
         let (c, _) = Store::open(dir.path());
         assert_eq!(c.note("p"), None);
