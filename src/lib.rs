@@ -16,6 +16,7 @@ pub mod corpus;
 pub mod export;
 pub mod keys;
 pub mod loading;
+pub mod order;
 pub mod parallel;
 pub mod search;
 pub mod store;

@@ -18,6 +18,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("corpus", 2),
     ("search", 3),
     ("loading", 4),
+    ("order", 4),
     ("export", 5),
     ("vocabulary", 6),
     ("app", 7),
