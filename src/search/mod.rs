@@ -951,4 +951,76 @@ mod tests {
         assert_eq!(s.matched(), 1);
         assert_eq!(s.indexed(), (5_001, 5_001));
     }
+
+    /// Papers with abstracts, authors, years and ids that vary.
+    fn fielded(n: usize) -> Vec<Paper> {
+        let names = [
+            "Yoshua Bengio",
+            "Hinrich Schütze",
+            "Samy Bengio",
+            "Ada Lovelace",
+        ];
+        let topics = [
+            "sparse attention",
+            "graph colouring",
+            "diffusion models",
+            "robot motion",
+        ];
+        (0..n)
+            .map(|i| {
+                crate::corpus::Record {
+                    title: Some(format!("{} paper {i}", topics[i % 4])),
+                    abstract_text: Some(format!(
+                        "We study {} with {} and more.",
+                        topics[(i / 4) % 4],
+                        topics[(i / 16) % 4]
+                    )),
+                    authors: [names[i % 4], names[(i / 3) % 4]].into_iter().collect(),
+                    year: Some(2015 + (i % 10) as i32),
+                    venue: Some(["ICML", "NeurIPS"][i % 2].into()),
+                    ..Default::default()
+                }
+                .into_paper(&"t".into(), i as u32)
+                .unwrap()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_reader_ranks_every_field_and_filters_as_a_fresh_ranking_does() {
+        let papers = fielded(4_000);
+        let mut s = Search::new(|| {});
+        s.extend(&papers);
+        for q in [
+            "sparse",
+            "graph mot",
+            "author:bengio",
+            "author:bengio !author:samy diffusion",
+            "author:schutze year:2019..2021",
+            "venue:icml | year:..2016 robot",
+            "title:sparse abs:graph",
+            "robot zzz",
+        ] {
+            s.set_query(q, Scope::All);
+            assert!(s.wait(Duration::from_secs(20)), "{q}");
+            s.tick();
+            let want: Vec<(u32, u64)> = rank_papers(&papers, q, Scope::All)
+                .iter()
+                .map(|m| (m.idx, m.key))
+                .collect();
+            let got = shown(&s);
+            assert_eq!(want.is_empty(), q.contains("zzz"), "{q}");
+            assert_eq!(got.len(), want.len(), "{q}");
+            assert!(got == want, "{q}: differs from a fresh ranking");
+        }
+        // Filters narrow as they say.
+        let bengio = rank_papers(&papers, "author:bengio !author:samy", Scope::All);
+        assert!(!bengio.is_empty());
+        for m in &bengio {
+            let a = papers[m.idx as usize].authors.join(", ");
+            assert!(a.contains("Yoshua Bengio") && !a.contains("Samy"), "{a}");
+        }
+        let years = rank_papers(&papers, "year:2019..2021", Scope::Title);
+        assert_eq!(years.len(), 4_000 * 3 / 10);
+    }
 }

@@ -533,6 +533,54 @@ pub fn extends(new: &str, old: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn field_atoms_and_or_groups_become_filters() {
+        let q = Query::parse("sparse author:bengio !venue:icml attn");
+        let words: Vec<&str> = q.words.iter().map(|w| w.needle.as_str()).collect();
+        assert_eq!(words, ["sparse", "attn"]);
+        assert_eq!(q.filters.len(), 2);
+        assert!(q.error.is_none());
+        let q = Query::parse("graph ^core go$ | rb$ | py$");
+        assert_eq!(q.words.len(), 2, "graph and ^core rank");
+        assert_eq!(q.filters.len(), 1);
+        assert_eq!(q.filters[0].alts.len(), 3);
+        assert_eq!(q.filters[0].text, "go$ | rb$ | py$");
+        // `title:` is a ranking word matched in titles only.
+        let q = Query::parse("title:sparse");
+        assert_eq!(q.words.len(), 1);
+        assert!(q.words[0].title_only && q.filters.is_empty());
+        // A `|` with nothing before it joins nothing.
+        assert_eq!(Query::parse("| a").words.len(), 1);
+    }
+
+    #[test]
+    fn an_unknown_field_makes_the_query_an_error() {
+        let q = Query::parse("sparse foo:bar");
+        assert_eq!(q.error, Some(QueryError::UnknownField("foo:".into())));
+        assert!(!q.is_empty());
+        assert!(Query::parse_checked("sparse foo:bar").is_err());
+        assert!(Query::parse_checked("sparse 'foo:bar").is_ok());
+    }
+
+    #[test]
+    fn words_fold_for_the_word_index() {
+        let q = Query::parse("Schütze graph-based");
+        assert_eq!(q.words[0].folded, ["schutze"]);
+        assert_eq!(q.words[1].folded, ["graph", "based"]);
+        assert!(!q.words[0].title_only);
+        assert!(Query::parse("^graph").words[0].title_only);
+    }
+
+    #[test]
+    fn field_atoms_and_groups_are_never_narrowed_from() {
+        assert!(extends("sparse at", "sparse a"));
+        assert!(extends("author:ben sparse", "author:ben"));
+        assert!(!extends("year:2019", "year:201"), "not monotone");
+        assert!(!extends("au:", "au"));
+        assert!(!extends("a | b", "a | "), "| widens");
+    }
 
     #[test]
     fn highlights_stop_at_the_most_an_abstract_shows() {
