@@ -8,7 +8,7 @@ use nucleo::{Matcher, Utf32Str};
 
 use super::fields::{FieldAtom, QueryError, parse_field};
 use super::fuzzy::{MAX_PER_CHAR, Needle, PAIR_APART_MOST, SCORE_PLAIN, Scored, word_most};
-use super::index::{Chars, needle_mask};
+use super::index::{Bits, Chars, needle_mask};
 
 /// Most matches highlighted in one abstract: a one-letter query on a
 /// megabyte of short words matches hundreds of thousands of times, and
@@ -164,15 +164,18 @@ const TITLE_MATCH_WEIGHT: f32 = 0.15;
 const BM25_SCALE: f32 = 4096.0;
 
 /// Per paper, a query word's BM25F score over the fields it is looked for
-/// in (0: no word there starts with it); empty for a word matched in
-/// titles only.
+/// in (0: no word there starts with it), and whether a word of the title
+/// starts with it; empty for a word matched in titles only.
 #[derive(Clone, Debug, Default)]
-pub struct Hits(pub std::sync::Arc<[f32]>);
+pub struct Hits {
+    pub scores: std::sync::Arc<[f32]>,
+    pub in_title: std::sync::Arc<Bits>,
+}
 
 impl Hits {
     #[inline]
     pub fn get(&self, idx: u32) -> f32 {
-        self.0.get(idx as usize).copied().unwrap_or(0.0)
+        self.scores.get(idx as usize).copied().unwrap_or(0.0)
     }
 }
 
@@ -431,7 +434,10 @@ impl Query {
             if hit > 0.0 {
                 bm25 += hit;
                 word_hits += 1;
-                if title_mask & w.mask == w.mask
+                // Only where the title has the word: elsewhere its letters
+                // scattered over the title mean nothing.
+                if h.in_title.contains(idx)
+                    && title_mask & w.mask == w.mask
                     && let Some(s) = w.score(title, matcher)
                 {
                     bm25 += TITLE_MATCH_WEIGHT * f32::from(s);

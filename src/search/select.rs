@@ -19,10 +19,14 @@ pub fn word_hits(index: &WordIndex, word: &Word, n: usize) -> Hits {
     if word.title_only || word.folded.is_empty() {
         return Hits::default();
     }
+    let in_title = index.papers_with(Part::Title, &word.folded, false, n).into();
     let mut total = vec![0.0f32; n];
     if let [one] = word.folded.as_slice() {
         index.add_scores(one, false, &mut total);
-        return Hits(total.into());
+        return Hits {
+            scores: total.into(),
+            in_title,
+        };
     }
     let mut each = vec![0.0f32; n];
     for (k, part) in word.folded.iter().enumerate() {
@@ -37,7 +41,10 @@ pub fn word_hits(index: &WordIndex, word: &Word, n: usize) -> Hits {
             };
         }
     }
-    Hits(total.into())
+    Hits {
+        scores: total.into(),
+        in_title,
+    }
 }
 
 /// The papers of `0..n` that `filter` lets through: those matching any of
