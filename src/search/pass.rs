@@ -11,7 +11,7 @@ use nucleo::{Config, Matcher};
 
 use super::index::Bits;
 use super::items::Items;
-use super::query::{Hits, Query};
+use super::query::{Hits, Query, TITLE_TIER};
 use super::{FIRST_PAGE, Match, Scope, fuzzy, order};
 
 /// Threads that match: the machine's cores, never zero.
@@ -263,8 +263,26 @@ impl Pass<'_> {
                     })
                 }
                 Scope::All => {
-                    self.query
-                        .score_all(self.items.title(i), mask, idx, &self.hits, matcher)
+                    let title = self.items.title(i);
+                    let floor = self.floor.as_ref().map_or(0, Floor::get);
+                    // With a first page of papers matched by words alone,
+                    // a paper that needs the title's letters cannot be on
+                    // it: only whether it matches counts, for now.
+                    let below = floor >= TITLE_TIER
+                        && self
+                            .query
+                            .all_word_hits(title, mask, idx, &self.hits, matcher)
+                            == Some(false);
+                    if below {
+                        let len = self.items.title_len(i);
+                        out.push(Match::bounded(idx, TITLE_TIER - 1, len, None));
+                        continue;
+                    }
+                    let scored = self.query.score_all(title, mask, idx, &self.hits, matcher);
+                    if let (Some(score), Some(floor)) = (scored, &self.floor) {
+                        top.add(score, floor);
+                    }
+                    scored
                 }
             };
             if let Some(score) = score {
@@ -484,6 +502,7 @@ mod tests {
         assert!(settle(
             &items,
             &query,
+            None,
             &mut settled,
             &mut matchers,
             &|| false,

@@ -457,6 +457,50 @@ impl Query {
         Some((word_hits << 24) | rest.min((1 << 24) - 1))
     }
 
+    /// Whether paper `idx` matches as [`Query::score_all`] asks (`None`:
+    /// not), and if so whether every word is a word hit (`Some(true)`), at
+    /// less cost than its score: a word that is no word hit is only
+    /// checked to match the title.
+    pub fn all_word_hits(
+        &self,
+        title: Utf32Str<'_>,
+        title_mask: u64,
+        idx: u32,
+        hits: &[Hits],
+        matcher: &mut Matcher,
+    ) -> Option<bool> {
+        let mut all = true;
+        for (w, h) in self.words.iter().zip(hits) {
+            let hit = h.get(idx) > 0.0;
+            if w.title.negative {
+                w.title.score(title, matcher)?;
+                if hit {
+                    return None;
+                }
+                continue;
+            }
+            if hit {
+                continue;
+            }
+            all = false;
+            if title_mask & w.mask != w.mask {
+                return None;
+            }
+            let matched = match (&w.fast, title) {
+                (Some(fast), Utf32Str::Ascii(bytes)) => fast.matches(bytes),
+                _ => None,
+            };
+            match matched {
+                Some(false) => return None,
+                Some(true) => {}
+                None => {
+                    w.score(title, matcher)?;
+                }
+            }
+        }
+        Some(all)
+    }
+
     /// Highlight positions (grapheme indices) of the query in `title`:
     /// sorted, each once.
     pub fn title_indices(&self, title: Utf32Str<'_>, matcher: &mut Matcher, out: &mut Vec<u32>) {

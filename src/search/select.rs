@@ -19,10 +19,12 @@ pub fn word_hits(index: &WordIndex, word: &Word, n: usize) -> Hits {
     if word.title_only || word.folded.is_empty() {
         return Hits::default();
     }
-    let in_title = index.papers_with(Part::Title, &word.folded, false, n).into();
+    let in_title = index
+        .papers_with(Part::Title, &word.folded, false, n)
+        .into();
     let mut total = vec![0.0f32; n];
     if let [one] = word.folded.as_slice() {
-        index.add_scores(one, false, &mut total);
+        scores_over_cores(index, one, &mut total);
         return Hits {
             scores: total.into(),
             in_title,
@@ -31,7 +33,7 @@ pub fn word_hits(index: &WordIndex, word: &Word, n: usize) -> Hits {
     let mut each = vec![0.0f32; n];
     for (k, part) in word.folded.iter().enumerate() {
         each.iter_mut().for_each(|s| *s = 0.0);
-        index.add_scores(part, false, &mut each);
+        scores_over_cores(index, part, &mut each);
         for (t, &e) in total.iter_mut().zip(&each) {
             // Every part must be there.
             *t = if e > 0.0 && (k == 0 || *t > 0.0) {
@@ -45,6 +47,23 @@ pub fn word_hits(index: &WordIndex, word: &Word, n: usize) -> Hits {
         scores: total.into(),
         in_title,
     }
+}
+
+/// [`WordIndex::add_scores`], the papers split over the cores: a letter
+/// just typed can start a tenth of all the words of a million abstracts.
+fn scores_over_cores(index: &WordIndex, word: &str, scores: &mut [f32]) {
+    const PART_MIN: usize = 65_536;
+    let threads = rayon::current_num_threads().max(1);
+    if scores.len() < 2 * PART_MIN || threads == 1 {
+        index.add_scores(word, false, scores);
+        return;
+    }
+    let part = scores.len().div_ceil(threads);
+    rayon::scope(|s| {
+        for (k, chunk) in scores.chunks_mut(part).enumerate() {
+            s.spawn(move |_| index.add_scores_from(word, false, k * part, chunk));
+        }
+    });
 }
 
 /// The papers of `0..n` that `filter` lets through: those matching any of

@@ -305,7 +305,14 @@ impl WordIndex {
     /// that word. A word it merely starts counts less the more it leaves
     /// untyped.
     pub fn add_scores(&self, word: &str, whole: bool, scores: &mut [f32]) {
-        let n = scores.len();
+        self.add_scores_from(word, whole, 0, scores);
+    }
+
+    /// [`WordIndex::add_scores`] for papers `from..from + scores.len()`
+    /// (`scores[0]` is paper `from`'s): parts of the papers can be scored
+    /// on several threads.
+    pub fn add_scores_from(&self, word: &str, whole: bool, from: usize, scores: &mut [f32]) {
+        let n = from + scores.len();
         for (k, &(part, weight, b)) in WEIGHTED.iter().enumerate() {
             let avg = self.average(k);
             self.parts[part as usize].each_with_prefix(word, whole, |w, postings| {
@@ -317,14 +324,15 @@ impl WordIndex {
                     0.5 + 0.5 * typed / full
                 };
                 let idf = self.idf(postings.len()) * weight * partial;
-                for &p in postings {
+                let first = postings.partition_point(|&p| ((p >> 8) as usize) < from);
+                for &p in &postings[first..] {
                     let i = (p >> 8) as usize;
                     if i >= n {
                         break;
                     }
                     let tf = (p & 0xff) as f32;
                     let norm = 1.0 - b + b * self.field_len(k, i) / avg;
-                    scores[i] += idf * tf * (K1 + 1.0) / (tf + K1 * norm);
+                    scores[i - from] += idf * tf * (K1 + 1.0) / (tf + K1 * norm);
                 }
             });
         }
@@ -562,6 +570,32 @@ mod tests {
         assert!(whole.papers_with_id("ARXIV:7", 300).contains(7));
         assert!(!whole.papers_with_id("rxiv", 300).contains(7));
         assert_eq!(ids, whole.papers_with_id("29", 300));
+    }
+
+    #[test]
+    fn scores_in_parts_are_the_scores_whole() {
+        let docs: Vec<(String, String)> = (0..500)
+            .map(|i| {
+                (
+                    format!("T{} w{}", i % 9, i % 4),
+                    format!("sparse{} attention a{}", i % 5, i % 7),
+                )
+            })
+            .collect();
+        let mut ix = WordIndex::default();
+        for (i, (t, a)) in docs.iter().enumerate() {
+            ix.add(i as u32, &meta(t, "Ann Author"), a);
+        }
+        for word in ["s", "sparse1", "a", "t", "w3", "author"] {
+            let mut whole = vec![0.0; 500];
+            ix.add_scores(word, false, &mut whole);
+            assert!(whole.iter().any(|&x| x > 0.0), "{word}");
+            let mut parts = vec![0.0; 500];
+            for (k, chunk) in parts.chunks_mut(77).enumerate() {
+                ix.add_scores_from(word, false, k * 77, chunk);
+            }
+            assert_eq!(parts, whole, "{word}");
+        }
     }
 
     #[test]

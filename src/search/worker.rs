@@ -254,7 +254,7 @@ pub(super) fn worker(shared: Arc<Shared>) {
             reuse,
             reused: prev.map_or(0, |p| if same { 0 } else { p.matches.len() }),
             growth,
-            floor: (job.scope == Scope::Title).then(Floor::default),
+            floor: Some(Floor::default()),
         };
         let mut partial = |best: &[Match], searched: usize| {
             publish(best.to_vec(), searched, best.len(), false);
@@ -265,8 +265,17 @@ pub(super) fn worker(shared: Arc<Shared>) {
         };
         let mut first = first;
         // `behind`: once the first page is shown (see `settle`).
+        let every_field = (job.scope == Scope::All).then_some(pass.hits.as_slice());
         let mut settle_here = |matches: &mut [Match], behind: bool| {
-            settle(&items, &query, matches, &mut matchers, &cancelled, behind)
+            settle(
+                &items,
+                &query,
+                every_field,
+                matches,
+                &mut matchers,
+                &cancelled,
+                behind,
+            )
         };
         if !kept.is_empty() && matches.is_empty() {
             // The same words over the same papers: the same first page.
@@ -346,6 +355,7 @@ pub(super) fn worker(shared: Arc<Shared>) {
 pub(super) fn settle(
     items: &Items,
     query: &Query,
+    every_field: Option<&[Hits]>,
     matches: &mut [Match],
     matchers: &mut [Matcher],
     cancelled: &(dyn Fn() -> bool + Sync),
@@ -368,6 +378,14 @@ pub(super) fn settle(
                 continue;
             }
             let i = m.idx as usize;
+            if let Some(hits) = every_field {
+                let mask = items.masks[i].all;
+                let score = query
+                    .score_all(items.title(i), mask, m.idx, hits, matcher)
+                    .unwrap_or_default();
+                *m = Match::new(m.idx, score, items.title_len(i));
+                continue;
+            }
             let (from, base) = match m.head_score() {
                 Some(h) => (query.words.len().saturating_sub(1), h),
                 None => (0, 0),
