@@ -52,7 +52,7 @@ pub fn word_hits(index: &WordIndex, word: &Word, n: usize) -> Hits {
 /// [`WordIndex::add_scores`], the papers split over the cores: a letter
 /// just typed can start a tenth of all the words of a million abstracts.
 fn scores_over_cores(index: &WordIndex, word: &str, scores: &mut [f32]) {
-    const PART_MIN: usize = 65_536;
+    const PART_MIN: usize = 262_144;
     let threads = rayon::current_num_threads().max(1);
     if scores.len() < 2 * PART_MIN || threads == 1 {
         index.add_scores(word, false, scores);
