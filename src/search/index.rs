@@ -308,7 +308,7 @@ impl Bits {
     /// Every paper of `n`.
     pub fn full(n: usize) -> Bits {
         let mut all = Bits(vec![u64::MAX; n.div_ceil(64)]);
-        if n % 64 != 0
+        if !n.is_multiple_of(64)
             && let Some(last) = all.0.last_mut()
         {
             *last = (1 << (n % 64)) - 1;

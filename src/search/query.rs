@@ -647,7 +647,6 @@ mod tests {
         assert_eq!(q.occurrences(&"a b ".repeat(10)).len(), 10);
     }
 
-    use super::*;
     use crate::search::index::title_mask;
     use nucleo::{Config, Matcher};
     use proptest::prelude::*;
