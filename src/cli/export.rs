@@ -1,14 +1,16 @@
-//! `paperboat export`: the bookmarked papers (or all) as a reading list.
+//! `paperboat export`: the bookmarked papers (or all, or those with some
+//! tags) as a reading list.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
+use super::select::{self, Filter, Marked, sort_key};
 use super::*;
 use crate::export::{self};
 use crate::loading::Format;
-use crate::store::Field;
+use crate::order::SortKey;
 
 /// `--format` values of `export`.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -19,6 +21,8 @@ pub enum ExportFormat {
     Bibtex,
     /// A JSON array.
     Json,
+    /// CSV: id, title, authors, year, venue, doi, arxiv, url, tags, note, bookmarked, read.
+    Csv,
 }
 
 /// Arguments of `paperboat export`.
@@ -30,6 +34,12 @@ pub struct ExportArgs {
     /// Every paper, not just the bookmarked ones.
     #[arg(long)]
     pub all: bool,
+    /// Only papers with this tag (repeat for papers with every one).
+    #[arg(long, value_name = "TAG")]
+    pub tag: Vec<String>,
+    /// The order: as the files list them, by year, first author, or first seen.
+    #[arg(long, value_name = "KEY", default_value = "file", value_parser = sort_key())]
+    pub sort: SortKey,
     /// Files to export from (`-` for standard input). None: the bundled lists.
     pub files: Vec<PathBuf>,
     /// Read every input as this format instead of detecting it.
@@ -47,18 +57,48 @@ pub(super) fn export_cmd(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCod
     };
     let loaded = load_files(&load_args, &args.files)?;
     let store = open_store(cli, &loaded.corpus)?;
-    let (corpus, state) = (&loaded.corpus, store.state());
-    let indices: Vec<usize> = (0..corpus.len())
-        .filter(|&i| args.all || state.is_on(corpus.papers[i].id.as_str(), Field::Bookmark))
+    let corpus = &loaded.corpus;
+    let filter = Filter {
+        marked: if args.all {
+            Marked::Any
+        } else {
+            Marked::Bookmarked
+        },
+        tags: args.tag.clone(),
+        ..Filter::default()
+    };
+    let keep = filter.keeper(corpus, &store);
+    let mut rows: Vec<u32> = (0..corpus.len())
+        .filter(|&i| keep(i))
+        .map(|i| i as u32)
         .collect();
+    select::sort(corpus, &store, &mut rows, args.sort);
+    let indices: Vec<usize> = rows.into_iter().map(|i| i as usize).collect();
     if indices.is_empty() {
-        eprintln!("paperboat: no bookmarked papers to export (use --all for every paper)");
+        let which = if args.all { "" } else { "bookmarked " };
+        let tagged = if args.tag.is_empty() {
+            String::new()
+        } else {
+            let tags: Vec<String> = args
+                .tag
+                .iter()
+                .map(|t| crate::text::sanitize::line(t))
+                .collect();
+            format!(" tagged {}", tags.join(" and "))
+        };
+        let hint = if args.all {
+            ""
+        } else {
+            " (use --all for every paper)"
+        };
+        eprintln!("paperboat: no {which}papers{tagged} to export{hint}");
     }
     let format = match args.format {
         ExportFormat::Markdown => export::Format::Markdown,
         ExportFormat::Bibtex => export::Format::Bibtex,
         ExportFormat::Json => export::Format::Json,
+        ExportFormat::Csv => export::Format::Csv,
     };
-    emit(|out| export::write(out, format, corpus, &indices, state))?;
+    emit(|out| export::write(out, format, corpus, &indices, &store))?;
     Ok(ExitCode::SUCCESS)
 }

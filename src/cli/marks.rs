@@ -5,8 +5,11 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use super::select::{self, Filter, Marked, latest_session, load_with_ids, parse_day, sort_key};
 use super::*;
 use crate::export::JsonPaper;
+use crate::order::SortKey;
+use crate::store::Stamp;
 use crate::store::{self, Field};
 use crate::text::markup;
 
@@ -23,7 +26,19 @@ pub struct ListArgs {
     /// Only papers marked read.
     #[arg(long, group = "which")]
     pub read: bool,
-    /// One JSON object per line, with `bookmarked` and `read` fields.
+    /// Only papers with this tag (repeat for papers with every one).
+    #[arg(long, value_name = "TAG")]
+    pub tag: Vec<String>,
+    /// Only papers first seen in the latest reader session that opened these files.
+    #[arg(long, conflicts_with = "since")]
+    pub new: bool,
+    /// Only papers the reader first saw on or after this day (YYYY-MM-DD, local time).
+    #[arg(long, value_name = "DATE", value_parser = parse_day)]
+    pub since: Option<Stamp>,
+    /// The order: as the files list them, by year, first author, or first seen.
+    #[arg(long, value_name = "KEY", default_value = "file", value_parser = sort_key())]
+    pub sort: SortKey,
+    /// One JSON object per line, with `bookmarked`, `read`, `tags`, `note` and `first_seen`.
     #[arg(long)]
     pub json: bool,
     /// Files to list (`-` for standard input). None: the bundled lists.
@@ -74,31 +89,44 @@ fn marks_column(state: &store::State, id: &str) -> &'static str {
 pub(super) fn list(cli: &Cli, args: &ListArgs) -> anyhow::Result<ExitCode> {
     let loaded = load_files(&args.load, &args.files)?;
     let store = open_store(cli, &loaded.corpus)?;
-    let (corpus, state) = (&loaded.corpus, store.state());
+    let corpus = &loaded.corpus;
+    let filter = Filter {
+        marked: if args.bookmarked {
+            Marked::Bookmarked
+        } else if args.unread {
+            Marked::Unread
+        } else if args.read {
+            Marked::Read
+        } else {
+            Marked::Any
+        },
+        tags: args.tag.clone(),
+        new: args.new,
+        since: args.since,
+    };
+    if args.new && latest_session(corpus, &store).is_none() {
+        eprintln!("paperboat: the reader has not opened these files yet, so no paper is new");
+    }
+    let keep = filter.keeper(corpus, &store);
+    let mut rows: Vec<u32> = (0..corpus.len())
+        .filter(|&i| keep(i))
+        .map(|i| i as u32)
+        .collect();
+    select::sort(corpus, &store, &mut rows, args.sort);
+    let state = store.state();
     emit(|out| {
-        for (i, p) in corpus.papers.iter().enumerate() {
-            let id = p.id.as_str();
-            let keep = if args.bookmarked {
-                state.is_on(id, Field::Bookmark)
-            } else if args.unread {
-                !state.is_on(id, Field::Read)
-            } else if args.read {
-                state.is_on(id, Field::Read)
-            } else {
-                true
-            };
-            if !keep {
-                continue;
-            }
+        for &i in &rows {
+            let i = i as usize;
+            let p = &corpus.papers[i];
             if args.json {
-                serde_json::to_writer(&mut *out, &JsonPaper::new(corpus, i, state))?;
+                serde_json::to_writer(&mut *out, &JsonPaper::new(corpus, i, &store))?;
                 writeln!(out)?;
             } else {
                 writeln!(
                     out,
                     "{}\t{}\t{}",
                     corpus.short_id(i),
-                    marks_column(state, id),
+                    marks_column(state, p.id.as_str()),
                     markup::plain(&p.title)
                 )?;
             }
@@ -109,27 +137,8 @@ pub(super) fn list(cli: &Cli, args: &ListArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub(super) fn mark(cli: &Cli, args: &MarkArgs) -> anyhow::Result<ExitCode> {
-    let (files, ids): (Vec<&String>, Vec<&String>) = args
-        .args
-        .iter()
-        .partition(|a| a.as_str() == "-" || std::path::Path::new(a).exists());
-    if ids.is_empty() {
-        anyhow::bail!("no paper ids given (arguments that name files are read as files)");
-    }
-    let files: Vec<PathBuf> = files.into_iter().map(PathBuf::from).collect();
-    let loaded = load_files(&args.load, &files)?;
+    let (loaded, found) = load_with_ids(&args.load, &args.args, "marked")?;
     let corpus = &loaded.corpus;
-    let mut found = Vec::new();
-    let mut problems = Vec::new();
-    for id in &ids {
-        match resolve(corpus, id) {
-            Ok(i) => found.push(i),
-            Err(why) => problems.push(why),
-        }
-    }
-    if !problems.is_empty() {
-        anyhow::bail!("{}; nothing was marked", problems.join("; "));
-    }
     let (field, on) = if args.bookmark {
         (Field::Bookmark, true)
     } else if args.unbookmark {

@@ -18,13 +18,16 @@ mod export;
 mod marks;
 mod related;
 mod search;
+mod select;
 mod show;
+mod triage;
 
 pub use export::{ExportArgs, ExportFormat};
 pub use marks::{ListArgs, MarkArgs};
 pub use related::RelatedArgs;
 pub use search::{ScopeArg, SearchArgs};
 pub use show::{CheckArgs, ShowArgs};
+pub use triage::{NoteArgs, TagArgs};
 
 /// A fast terminal reader for lists of research-paper abstracts.
 #[derive(Parser, Debug)]
@@ -114,7 +117,11 @@ pub enum Command {
     List(ListArgs),
     /// Bookmark or mark read papers by id or unique id prefix.
     Mark(MarkArgs),
-    /// Print the bookmarked papers (or all) as Markdown, BibTeX or JSON.
+    /// Put tags on papers or take them off, by id or unique id prefix; print their tags.
+    Tag(TagArgs),
+    /// Print a paper's note; set it (--set) or edit it (--edit).
+    Note(NoteArgs),
+    /// Print the bookmarked papers (or all, or by tag) as Markdown, BibTeX, CSV or JSON.
     Export(ExportArgs),
     /// Print one paper: title, metadata, abstract and links, wrapped.
     Show(ShowArgs),
@@ -194,10 +201,23 @@ fn state_dir(cli: &Cli) -> anyhow::Result<PathBuf> {
 /// Opens the store, printing what it had to say on stderr. Marks saved
 /// under the old id of a paper of `corpus` whose id changed follow it.
 fn open_store(cli: &Cli, corpus: &Corpus) -> anyhow::Result<Store> {
-    let (mut store, messages) = Store::open(&state_dir(cli)?);
+    let mut store = open_dir(cli)?;
+    adopt_ids(&mut store, corpus);
+    Ok(store)
+}
+
+/// Opens the store, printing what it had to say on stderr.
+fn open_dir(cli: &Cli) -> anyhow::Result<Store> {
+    let (store, messages) = Store::open(&state_dir(cli)?);
     for m in messages {
         eprintln!("paperboat: {m}");
     }
+    Ok(store)
+}
+
+/// Gives the marks saved under the old id of a paper of `corpus` whose id
+/// changed to its new id.
+fn adopt_ids(store: &mut Store, corpus: &Corpus) {
     let moves = corpus.former_ids();
     let pairs: Vec<(&str, &str)> = moves
         .iter()
@@ -206,7 +226,6 @@ fn open_store(cli: &Cli, corpus: &Corpus) -> anyhow::Result<Store> {
     if let Err(e) = store.adopt(&pairs) {
         eprintln!("paperboat: could not save marks that follow a paper's new id: {e}");
     }
-    Ok(store)
 }
 
 /// The width to wrap printed text to: the terminal's, else `$COLUMNS`,
@@ -264,10 +283,12 @@ fn resolve(corpus: &crate::corpus::Corpus, id: &str) -> Result<usize, String> {
 /// Runs the command line; returns the process exit code.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match &cli.command {
-        Some(Command::Search(args)) => search::search(args),
+        Some(Command::Search(args)) => search::search(&cli, args),
         Some(Command::Check(args)) => show::check(args),
         Some(Command::List(args)) => marks::list(&cli, args),
         Some(Command::Mark(args)) => marks::mark(&cli, args),
+        Some(Command::Tag(args)) => triage::tag(&cli, args),
+        Some(Command::Note(args)) => triage::note(&cli, args),
         Some(Command::Export(args)) => export::export_cmd(&cli, args),
         Some(Command::Show(args)) => show::show(&cli, args),
         Some(Command::Related(args)) => related::related(&cli, args),
@@ -419,7 +440,7 @@ mod tests {
         cli.build();
         let mut helps = vec![("paperboat", cli.render_long_help().to_string())];
         for name in [
-            "search", "list", "mark", "export", "show", "related", "check",
+            "search", "list", "mark", "tag", "note", "export", "show", "related", "check",
         ] {
             let sub = cli.find_subcommand_mut(name).unwrap();
             helps.push((name, sub.render_long_help().to_string()));

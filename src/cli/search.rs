@@ -7,11 +7,14 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
+use super::select::{self, Filter, sort_key};
 use super::*;
 use crate::corpus::Corpus;
 use crate::loading::{self, Input};
+use crate::order::SortKey;
 use crate::search::{self, Scope};
 use crate::text::markup;
+use crate::text::sanitize;
 
 /// `--scope` values.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -43,9 +46,17 @@ pub struct SearchArgs {
     /// One JSON object per line instead of `<id>\t<title>`.
     #[arg(long)]
     pub json: bool,
+    /// The order: best match first (score), as the files list them, by year, first author, or
+    /// first seen.
+    #[arg(long, value_name = "KEY", default_value = "score", value_parser = sort_key())]
+    pub sort: SortKey,
+    /// Run the search saved under NAME (its query and scope); no QUERY then.
+    #[arg(long, value_name = "NAME")]
+    pub saved: Option<String>,
     /// The query, in fzf syntax (`'exact`, `^prefix`, `suffix$`, `!not`, `a | b`) with field
     /// atoms (`author:`, `title:`, `abs:`, `venue:`, `year:2019..2021`, `id:`); empty matches all.
-    pub query: String,
+    #[arg(required_unless_present = "saved")]
+    pub query: Option<String>,
     /// Files to search (`-` for standard input). None: the bundled lists.
     pub files: Vec<PathBuf>,
     /// How to read the files.
@@ -72,23 +83,97 @@ struct Hit<'a, S> {
     links: Vec<String>,
 }
 
-pub(super) fn search(args: &SearchArgs) -> anyhow::Result<ExitCode> {
-    let query = match search::Query::parse_checked(&args.query) {
+/// What a search runs: the query and files given, or those of a saved
+/// search, and which papers it may print.
+struct Plan {
+    query: String,
+    files: Vec<PathBuf>,
+    scope: ScopeArg,
+    filter: Filter,
+    /// The store, when a saved search had to be read from it.
+    store: Option<Store>,
+}
+
+impl Plan {
+    /// The plan of `args`; `Err` with the exit code after saying why on
+    /// stderr.
+    fn new(cli: &Cli, args: &SearchArgs) -> anyhow::Result<Result<Plan, ExitCode>> {
+        let mut plan = Plan {
+            query: args.query.clone().unwrap_or_default(),
+            files: args.files.clone(),
+            scope: args.scope,
+            filter: Filter::default(),
+            store: None,
+        };
+        let Some(name) = &args.saved else {
+            return Ok(Ok(plan));
+        };
+        let store = open_dir(cli)?;
+        let Some(saved) = store.saved_search(name) else {
+            let names: Vec<String> = store
+                .saved_searches()
+                .iter()
+                .map(|s| sanitize::line(&s.name))
+                .collect();
+            let known = if names.is_empty() {
+                "none is saved yet".to_string()
+            } else {
+                format!("saved: {}", names.join(", "))
+            };
+            eprintln!(
+                "paperboat: no search is saved as {} ({known})",
+                sanitize::line(name)
+            );
+            return Ok(Err(ExitCode::from(2)));
+        };
+        // With --saved, every argument is a file.
+        if let Some(q) = &args.query {
+            plan.files.insert(0, PathBuf::from(q));
+        }
+        plan.query = saved.query.clone();
+        match saved.scope.as_str() {
+            "title" => plan.scope = ScopeArg::Title,
+            scope => match Filter::from_scope(scope) {
+                Ok(f) => plan.filter = f,
+                Err(shown) => eprintln!(
+                    "paperboat: the search saved as {} is for {shown}, which this command does not \
+                     know; searching every paper",
+                    sanitize::line(name)
+                ),
+            },
+        }
+        plan.store = Some(store);
+        Ok(Ok(plan))
+    }
+}
+
+pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
+    let plan = match Plan::new(cli, args)? {
+        Ok(plan) => plan,
+        Err(code) => return Ok(code),
+    };
+    let query = match search::Query::parse_checked(&plan.query) {
         Ok(q) => q,
         Err(e) => {
             eprintln!("paperboat: {e}");
             return Ok(ExitCode::from(2));
         }
     };
-    // Field atoms and `|` groups ask for more than titles.
-    if args.json || args.scope == ScopeArg::All || !query.filters.is_empty() {
-        return search_papers(args);
+    // Field atoms and `|` groups ask for more than titles; marks, tags and
+    // orders other than the score ask for ids.
+    if args.json
+        || plan.scope == ScopeArg::All
+        || !query.filters.is_empty()
+        || !plan.filter.is_empty()
+        || args.sort != SortKey::Score
+    {
+        return search_papers(cli, args, plan);
     }
     // `<id>\t<title>` lines need only titles and ids: papers are not kept.
     let (list, reports) =
-        loading::load_titles(&Input::from_args(&args.files), &load_options(&args.load))?;
+        loading::load_titles(&Input::from_args(&plan.files), &load_options(&args.load))?;
     say_reports(&reports);
-    let matches = list.rank(&args.query);
+    let matches = list.rank(&plan.query);
     let ahead = |m: &search::Match, far| list.prefetch_line(m.idx as usize, far);
     print_matches(args, &matches, ahead, |out, m| {
         list.write_line(out, m.idx as usize);
@@ -100,11 +185,32 @@ pub(super) fn search(args: &SearchArgs) -> anyhow::Result<ExitCode> {
     Ok(found(&matches))
 }
 
-/// `search --json` or over abstracts: whole papers.
-fn search_papers(args: &SearchArgs) -> anyhow::Result<ExitCode> {
-    let loaded = load_files(&args.load, &args.files)?;
+/// `search --json`, over abstracts, filtered or sorted: whole papers.
+fn search_papers(cli: &Cli, args: &SearchArgs, plan: Plan) -> anyhow::Result<ExitCode> {
+    let loaded = load_files(&args.load, &plan.files)?;
     let corpus = &loaded.corpus;
-    let matches = search::rank_papers(&corpus.papers, &args.query, args.scope.into());
+    let mut matches = search::rank_papers(&corpus.papers, &plan.query, plan.scope.into());
+    if !plan.filter.is_empty() || args.sort != SortKey::Score {
+        let store = match plan.store {
+            Some(mut store) => {
+                adopt_ids(&mut store, corpus);
+                store
+            }
+            None => open_store(cli, corpus)?,
+        };
+        let keep = plan.filter.keeper(corpus, &store);
+        matches.retain(|m| keep(m.idx as usize));
+        let mut rows: Vec<u32> = matches.iter().map(|m| m.idx).collect();
+        select::sort(corpus, &store, &mut rows, args.sort);
+        let mut at = vec![0u32; corpus.len()];
+        for (k, m) in matches.iter().enumerate() {
+            at[m.idx as usize] = k as u32;
+        }
+        matches = rows
+            .iter()
+            .map(|&i| matches[at[i as usize] as usize])
+            .collect();
+    }
     print_matches(
         args,
         &matches,
