@@ -211,10 +211,12 @@ pub(super) fn load_with_ids(
     let files: Vec<PathBuf> = files.into_iter().map(PathBuf::from).collect();
     let loaded = load_files(load, &files)?;
     let mut found = Vec::new();
+    let mut given = std::collections::HashSet::new();
     let mut problems = Vec::new();
     for id in &ids {
         match resolve(&loaded.corpus, id) {
-            Ok(i) if !found.contains(&i) => found.push(i),
+            // A paper given twice is changed and printed once.
+            Ok(i) if given.insert(i) => found.push(i),
             Ok(_) => {}
             Err(why) => problems.push(why),
         }
