@@ -406,3 +406,28 @@ fn paths_given_are_files_and_the_rest_ids() {
     assert!(err(&o).contains("missing.bib is not a file"), "{}", err(&o));
     assert!(Path::new(&s.bib).exists());
 }
+
+#[test]
+fn export_takes_ids_in_the_order_given() {
+    let s = Setup::new();
+    s.ok(&["tag", "--add", "group", A, C]);
+    let ids = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["export", "--format", "csv"];
+        all.extend_from_slice(args);
+        let text = s.ok(&all);
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        reader
+            .records()
+            .map(|r| r.unwrap()[0].to_string())
+            .collect()
+    };
+    // Ids given: those papers, bookmarked or not, as given.
+    assert_eq!(ids(&[C, "doi:10.1000/b", A]), [C, B, A]);
+    assert_eq!(ids(&[C, B, A, "--tag", "group"]), [C, A]);
+    assert_eq!(ids(&[C, B, A, "--sort", "file"]), [A, B, C]);
+    let o = s.run(&["export", "--format", "csv", A, "papers.bi"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("no paper has id papers.bi"), "{}", err(&o));
+    assert!(err(&o).contains("nothing was exported"), "{}", err(&o));
+    assert_eq!(out(&o), "");
+}

@@ -1,12 +1,11 @@
 //! `paperboat export`: the bookmarked papers (or all, or those with some
 //! tags) as a reading list.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use super::select::{self, Filter, Marked, sort_key};
+use super::select::{self, Filter, Marked, find_ids, sort_key, split_ids};
 use super::*;
 use crate::export::{self};
 use crate::loading::Format;
@@ -37,11 +36,15 @@ pub struct ExportArgs {
     /// Only papers with this tag (repeat for papers with every one).
     #[arg(long, value_name = "TAG")]
     pub tag: Vec<String>,
-    /// The order: as the files list them, by year, first author, or first seen.
-    #[arg(long, value_name = "KEY", default_value = "file", value_parser = sort_key())]
-    pub sort: SortKey,
-    /// Files to export from (`-` for standard input). None: the bundled lists.
-    pub files: Vec<PathBuf>,
+    /// The order: as the files list them (the default; ids: as given), by year, first author,
+    /// or first seen.
+    #[arg(long, value_name = "KEY", value_parser = sort_key())]
+    pub sort: Option<SortKey>,
+    /// Papers to export by id (or unique prefix) instead of the bookmarked ones, and the files
+    /// to export from (`-` for standard input; none: the bundled lists). An argument naming an
+    /// existing file is a file.
+    #[arg(value_name = "ID|FILE")]
+    pub args: Vec<String>,
     /// Read every input as this format instead of detecting it.
     #[arg(long, value_name = "FORMAT", value_parser = input_format())]
     pub input_format: Option<Format>,
@@ -55,11 +58,12 @@ pub(super) fn export_cmd(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCod
         format: args.input_format,
         max_size: args.max_size,
     };
-    let loaded = load_files(&load_args, &args.files)?;
+    let (files, ids) = split_ids(&args.args);
+    let loaded = load_files(&load_args, &files)?;
     let store = open_store(cli, &loaded.corpus)?;
     let corpus = &loaded.corpus;
     let filter = Filter {
-        marked: if args.all {
+        marked: if args.all || !ids.is_empty() {
             Marked::Any
         } else {
             Marked::Bookmarked
@@ -68,14 +72,33 @@ pub(super) fn export_cmd(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCod
         ..Filter::default()
     };
     let keep = filter.keeper(corpus, &store);
-    let mut rows: Vec<u32> = (0..corpus.len())
-        .filter(|&i| keep(i))
-        .map(|i| i as u32)
-        .collect();
-    select::sort(corpus, &store, &mut rows, args.sort);
+    let mut rows: Vec<u32> = if ids.is_empty() {
+        (0..corpus.len())
+            .filter(|&i| keep(i))
+            .map(|i| i as u32)
+            .collect()
+    } else {
+        let found = find_ids(
+            corpus,
+            &ids,
+            "exported (an argument naming no file is read as an id)",
+        )?;
+        found
+            .into_iter()
+            .filter(|&i| keep(i))
+            .map(|i| i as u32)
+            .collect()
+    };
+    if let Some(key) = args.sort {
+        select::sort(corpus, &store, &mut rows, key);
+    }
     let indices: Vec<usize> = rows.into_iter().map(|i| i as usize).collect();
     if indices.is_empty() {
-        let which = if args.all { "" } else { "bookmarked " };
+        let which = if args.all || !ids.is_empty() {
+            ""
+        } else {
+            "bookmarked "
+        };
         let tagged = if args.tag.is_empty() {
             String::new()
         } else {

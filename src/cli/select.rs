@@ -193,29 +193,27 @@ fn local_midnight(y: i32, m: u32, d: u32) -> Option<i64> {
     Some((era * 146_097 + doe - 719_468) * 86_400)
 }
 
-/// Reads `ID... [FILE]...` (an argument naming an existing file, or `-`,
-/// is a file), loads the files and finds each id (or unique prefix).
-/// Every id that names no paper, or several, is said in one error that
-/// ends with `nothing was <done>`.
-pub(super) fn load_with_ids(
-    load: &LoadArgs,
-    args: &[String],
-    done: &str,
-) -> anyhow::Result<(Loaded, Vec<usize>)> {
+/// Splits `ID... [FILE]...` arguments: one naming an existing file (or
+/// `-`) is a file, every other one an id.
+pub(super) fn split_ids(args: &[String]) -> (Vec<PathBuf>, Vec<&str>) {
     let (files, ids): (Vec<&String>, Vec<&String>) = args
         .iter()
         .partition(|a| a.as_str() == "-" || std::path::Path::new(a).exists());
-    if ids.is_empty() {
-        anyhow::bail!("no paper ids given (arguments that name files are read as files)");
-    }
-    let files: Vec<PathBuf> = files.into_iter().map(PathBuf::from).collect();
-    let loaded = load_files(load, &files)?;
+    (
+        files.into_iter().map(PathBuf::from).collect(),
+        ids.into_iter().map(String::as_str).collect(),
+    )
+}
+
+/// Finds each id (or unique prefix) in `corpus`, a paper given twice
+/// once. Every id that names no paper, or several, is said in one error
+/// that ends with `nothing was <done>`.
+pub(super) fn find_ids(corpus: &Corpus, ids: &[&str], done: &str) -> anyhow::Result<Vec<usize>> {
     let mut found = Vec::new();
     let mut given = std::collections::HashSet::new();
     let mut problems = Vec::new();
-    for id in &ids {
-        match resolve(&loaded.corpus, id) {
-            // A paper given twice is changed and printed once.
+    for id in ids {
+        match resolve(corpus, id) {
             Ok(i) if given.insert(i) => found.push(i),
             Ok(_) => {}
             Err(why) => problems.push(why),
@@ -224,6 +222,22 @@ pub(super) fn load_with_ids(
     if !problems.is_empty() {
         anyhow::bail!("{}; nothing was {done}", problems.join("; "));
     }
+    Ok(found)
+}
+
+/// Reads `ID... [FILE]...` (see [`split_ids`]), loads the files and finds
+/// each id (see [`find_ids`]).
+pub(super) fn load_with_ids(
+    load: &LoadArgs,
+    args: &[String],
+    done: &str,
+) -> anyhow::Result<(Loaded, Vec<usize>)> {
+    let (files, ids) = split_ids(args);
+    if ids.is_empty() {
+        anyhow::bail!("no paper ids given (arguments that name files are read as files)");
+    }
+    let loaded = load_files(load, &files)?;
+    let found = find_ids(&loaded.corpus, &ids, done)?;
     Ok((loaded, found))
 }
 
