@@ -1,0 +1,127 @@
+//! `paperboat export`: the bookmarked papers (or all, or those with some
+//! tags) as a reading list.
+
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+
+use super::select::{self, Filter, Marked, find_ids, sort_key, split_ids};
+use super::*;
+use crate::export::{self};
+use crate::loading::Format;
+use crate::order::SortKey;
+
+/// `--format` values of `export`.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum ExportFormat {
+    /// A Markdown reading list.
+    Markdown,
+    /// BibTeX `@misc` entries.
+    Bibtex,
+    /// A JSON array.
+    Json,
+    /// CSV: id, title, authors, year, venue, doi, arxiv, url, tags, note, bookmarked, read.
+    Csv,
+}
+
+/// Arguments of `paperboat export`.
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// Output format.
+    #[arg(long, value_enum)]
+    pub format: ExportFormat,
+    /// Every paper, not just the bookmarked ones.
+    #[arg(long)]
+    pub all: bool,
+    /// Only papers with this tag (repeat for papers with every one).
+    #[arg(long, value_name = "TAG")]
+    pub tag: Vec<String>,
+    /// The order: as the files list them (the default; ids: as given), by year, first author,
+    /// or first seen.
+    #[arg(long, value_name = "KEY", value_parser = sort_key())]
+    pub sort: Option<SortKey>,
+    /// Papers to export by id (or unique prefix) instead of the bookmarked ones, and the files
+    /// to export from (`-` for standard input; none: the bundled lists). An argument naming an
+    /// existing file is a file.
+    #[arg(value_name = "ID|FILE")]
+    pub args: Vec<String>,
+    /// Read every input as this format instead of detecting it.
+    #[arg(long, value_name = "FORMAT", value_parser = input_format())]
+    pub input_format: Option<Format>,
+    /// Refuse inputs larger than SIZE (bytes, or with K, M, G: 500M, 2G).
+    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
+    pub max_size: u64,
+}
+
+pub(super) fn export_cmd(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCode> {
+    let load_args = LoadArgs {
+        format: args.input_format,
+        max_size: args.max_size,
+    };
+    let (files, ids) = split_ids(&args.args);
+    let loaded = load_files(&load_args, &files)?;
+    let store = open_store(cli, &loaded.corpus)?;
+    let corpus = &loaded.corpus;
+    let filter = Filter {
+        marked: if args.all || !ids.is_empty() {
+            Marked::Any
+        } else {
+            Marked::Bookmarked
+        },
+        tags: args.tag.clone(),
+        ..Filter::default()
+    };
+    let keep = filter.keeper(corpus, &store);
+    let mut rows: Vec<u32> = if ids.is_empty() {
+        (0..corpus.len())
+            .filter(|&i| keep(i))
+            .map(|i| i as u32)
+            .collect()
+    } else {
+        let found = find_ids(
+            corpus,
+            &ids,
+            "exported (an argument naming no file is read as an id)",
+        )?;
+        found
+            .into_iter()
+            .filter(|&i| keep(i))
+            .map(|i| i as u32)
+            .collect()
+    };
+    if let Some(key) = args.sort {
+        select::sort(corpus, &store, &mut rows, key);
+    }
+    let indices: Vec<usize> = rows.into_iter().map(|i| i as usize).collect();
+    if indices.is_empty() {
+        let which = if args.all || !ids.is_empty() {
+            ""
+        } else {
+            "bookmarked "
+        };
+        let tagged = if args.tag.is_empty() {
+            String::new()
+        } else {
+            let tags: Vec<String> = args
+                .tag
+                .iter()
+                .map(|t| crate::text::sanitize::line(t))
+                .collect();
+            format!(" tagged {}", tags.join(" and "))
+        };
+        let hint = if args.all {
+            ""
+        } else {
+            " (use --all for every paper)"
+        };
+        eprintln!("paperboat: no {which}papers{tagged} to export{hint}");
+    }
+    let format = match args.format {
+        ExportFormat::Markdown => export::Format::Markdown,
+        ExportFormat::Bibtex => export::Format::Bibtex,
+        ExportFormat::Json => export::Format::Json,
+        ExportFormat::Csv => export::Format::Csv,
+    };
+    emit(|out| export::write(out, format, corpus, &indices, &store))?;
+    Ok(ExitCode::SUCCESS)
+}

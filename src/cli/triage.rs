@@ -1,0 +1,228 @@
+//! `paperboat tag` and `paperboat note`: a paper's tags and its note, read
+//! and written from the command line, through the same store as the
+//! reader.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::select::load_with_ids;
+use super::*;
+use crate::export::note_lines;
+use crate::store::Edit;
+use crate::text::{markup, sanitize};
+
+/// Arguments of `paperboat tag`.
+#[derive(Args, Debug)]
+#[command(override_usage = "paperboat tag [--add TAG]... [--remove TAG]... ID... [FILE]...")]
+pub struct TagArgs {
+    /// Put this tag on the papers (repeatable).
+    #[arg(long, value_name = "TAG")]
+    pub add: Vec<String>,
+    /// Take this tag off the papers (repeatable).
+    #[arg(long, value_name = "TAG")]
+    pub remove: Vec<String>,
+    /// Paper ids (or unique prefixes), then the files they are in; an
+    /// argument naming an existing file (or `-`) is a file. No files: the
+    /// bundled lists. Without --add or --remove, their tags are printed.
+    #[arg(required = true, value_name = "ID|FILE")]
+    pub args: Vec<String>,
+    /// How to read the files.
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
+/// Arguments of `paperboat note`.
+#[derive(Args, Debug)]
+#[command(group = clap::ArgGroup::new("how").multiple(false))]
+pub struct NoteArgs {
+    /// Replace the note with TEXT (markdown); an empty TEXT removes it.
+    #[arg(long, value_name = "TEXT", group = "how", allow_hyphen_values = true)]
+    pub set: Option<String>,
+    /// Edit the note in $VISUAL, else $EDITOR, else vi; saved when the editor exits 0.
+    #[arg(long, group = "how")]
+    pub edit: bool,
+    /// The paper's id (or a unique prefix), then the files it is in
+    /// (`-` for standard input; none: the bundled lists).
+    #[arg(required = true, value_name = "ID|FILE")]
+    pub args: Vec<String>,
+    /// How to read the files.
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
+/// `paperboat tag`: puts tags on papers and takes them off, all in one
+/// save (or none, when a tag is refused), then prints each paper's id,
+/// tags and title.
+pub(super) fn tag(cli: &Cli, args: &TagArgs) -> anyhow::Result<ExitCode> {
+    let changing = !args.add.is_empty() || !args.remove.is_empty();
+    let done = if changing { "tagged" } else { "printed" };
+    let (loaded, found) = load_with_ids(&args.load, &args.args, done)?;
+    let corpus = &loaded.corpus;
+    let mut store = open_store(cli, corpus)?;
+    if changing {
+        let mut edits = Vec::new();
+        for &i in &found {
+            let id = corpus.papers[i].id.as_str();
+            let wanted = args.add.iter().map(|t| (t, true));
+            for (tag, on) in wanted.chain(args.remove.iter().map(|t| (t, false))) {
+                edits.push(Edit::Tag {
+                    id: id.to_string(),
+                    tag: tag.clone(),
+                    on,
+                });
+            }
+        }
+        store
+            .apply(&edits)
+            .map_err(|e| anyhow::anyhow!("{e}; nothing was tagged"))?;
+        store.save()?;
+    }
+    emit(|out| {
+        for &i in &found {
+            let p = &corpus.papers[i];
+            let tags: Vec<String> = store
+                .tags(p.id.as_str())
+                .iter()
+                .map(|t| sanitize::line(t))
+                .collect();
+            writeln!(
+                out,
+                "{}\t{}\t{}",
+                corpus.short_id(i),
+                tags.join(", "),
+                markup::plain(&p.title)
+            )?;
+        }
+        Ok(())
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `paperboat note`: prints a paper's note (exit 1 when it has none), sets
+/// it, or edits it.
+pub(super) fn note(cli: &Cli, args: &NoteArgs) -> anyhow::Result<ExitCode> {
+    let (id, files) = args.args.split_first().expect("clap requires an id");
+    let mut all = vec![id.clone()];
+    all.extend(files.iter().cloned());
+    if let Some(f) = files.iter().find(|f| *f != "-" && !Path::new(f).exists()) {
+        anyhow::bail!(
+            "{} is not a file (give one paper id, then files)",
+            sanitize::line(f)
+        );
+    }
+    let (loaded, found) = load_with_ids(&args.load, &all, "changed")?;
+    let corpus = &loaded.corpus;
+    let id = corpus.papers[found[0]].id.as_str();
+    let mut store = open_store(cli, corpus)?;
+    let text = if let Some(text) = &args.set {
+        text.clone()
+    } else if args.edit {
+        let before = store.note(id).unwrap_or("").to_string();
+        match edit_text(&before, &sanitize::line(id))? {
+            Some(text) => text,
+            None => {
+                eprintln!("paperboat: the note is unchanged");
+                return Ok(ExitCode::SUCCESS);
+            }
+        }
+    } else {
+        let Some(note) = store.note(id) else {
+            eprintln!("paperboat: {} has no note", sanitize::line(id));
+            return Ok(ExitCode::from(1));
+        };
+        let lines = note_lines(note);
+        emit(|out| lines.iter().try_for_each(|l| writeln!(out, "{l}")))?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    store.set_note(id, &text)?;
+    if store.note(id).is_none() {
+        eprintln!("paperboat: removed the note of {}", sanitize::line(id));
+    } else {
+        eprintln!("paperboat: saved the note of {}", sanitize::line(id));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Opens `text` in the user's editor ($VISUAL, else $EDITOR, else vi) in a
+/// private temporary file. The new text when the editor exits 0 having
+/// changed it; `None` when it is unchanged; an error when the editor
+/// fails (the note is left as it was).
+fn edit_text(text: &str, what: &str) -> anyhow::Result<Option<String>> {
+    let path = temp_note_path();
+    let written = if text.is_empty() || text.ends_with('\n') {
+        text.to_string()
+    } else {
+        format!("{text}\n")
+    };
+    let mut file = private_file(&path)?;
+    file.write_all(written.as_bytes())?;
+    drop(file);
+    let result = run_editor(&path);
+    let edited = std::fs::read(&path);
+    let _ = std::fs::remove_file(&path);
+    let status = result?;
+    if !status.success() {
+        anyhow::bail!("the editor failed ({status}); the note of {what} is unchanged");
+    }
+    let edited = String::from_utf8(edited?).map_err(|_| {
+        anyhow::anyhow!("the edited note is not UTF-8; the note of {what} is unchanged")
+    })?;
+    if edited == written {
+        return Ok(None);
+    }
+    Ok(Some(edited.trim_end().to_string()))
+}
+
+/// A name for the note's temporary file, unique to this process.
+fn temp_note_path() -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    std::env::temp_dir().join(format!("paperboat-note-{}-{nanos}.md", std::process::id()))
+}
+
+/// Creates `path`, new, readable by the user only: a note is private.
+fn private_file(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options.open(path)
+}
+
+/// The user's editor on `path`, with the terminal: `$VISUAL`, else
+/// `$EDITOR`, else `vi`, read by the shell as git does, so that
+/// `EDITOR="code --wait"` works.
+fn run_editor(path: &Path) -> anyhow::Result<std::process::ExitStatus> {
+    let editor = ["VISUAL", "EDITOR"]
+        .iter()
+        .filter_map(std::env::var_os)
+        .find(|e| !e.is_empty())
+        .unwrap_or_else(|| "vi".into());
+    #[cfg(unix)]
+    let mut cmd = {
+        let mut editor_line = editor.clone();
+        editor_line.push(" \"$@\"");
+        let mut cmd = std::process::Command::new("sh");
+        cmd.arg("-c").arg(editor_line).arg("sh").arg(path);
+        cmd
+    };
+    #[cfg(not(unix))]
+    let mut cmd = {
+        let mut cmd = std::process::Command::new(&editor);
+        cmd.arg(path);
+        cmd
+    };
+    cmd.status().map_err(|e| {
+        anyhow::anyhow!(
+            "could not start the editor {}: {e}",
+            sanitize::line(&editor.to_string_lossy())
+        )
+    })
+}
