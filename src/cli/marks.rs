@@ -74,6 +74,23 @@ pub struct MarkArgs {
     pub load: LoadArgs,
 }
 
+/// `<id>\t<marks>\t<title>`, as `list` and `mark` print a paper.
+fn write_row(
+    out: &mut dyn std::io::Write,
+    corpus: &crate::corpus::Corpus,
+    state: &store::State,
+    i: usize,
+) -> std::io::Result<()> {
+    let p = &corpus.papers[i];
+    writeln!(
+        out,
+        "{}\t{}\t{}",
+        corpus.short_id(i),
+        marks_column(state, p.id.as_str()),
+        markup::plain(&p.title)
+    )
+}
+
 fn marks_column(state: &store::State, id: &str) -> &'static str {
     match (
         state.is_on(id, Field::Bookmark),
@@ -117,18 +134,11 @@ pub(super) fn list(cli: &Cli, args: &ListArgs) -> anyhow::Result<ExitCode> {
     emit(|out| {
         for &i in &rows {
             let i = i as usize;
-            let p = &corpus.papers[i];
             if args.json {
                 serde_json::to_writer(&mut *out, &JsonPaper::new(corpus, i, &store))?;
                 writeln!(out)?;
             } else {
-                writeln!(
-                    out,
-                    "{}\t{}\t{}",
-                    corpus.short_id(i),
-                    marks_column(state, p.id.as_str()),
-                    markup::plain(&p.title)
-                )?;
+                write_row(out, corpus, state, i)?;
             }
         }
         Ok(())
@@ -157,14 +167,7 @@ pub(super) fn mark(cli: &Cli, args: &MarkArgs) -> anyhow::Result<ExitCode> {
     let state = store.state();
     emit(|out| {
         for &i in &found {
-            let p = &corpus.papers[i];
-            writeln!(
-                out,
-                "{}\t{}\t{}",
-                corpus.short_id(i),
-                marks_column(state, p.id.as_str()),
-                markup::plain(&p.title)
-            )?;
+            write_row(out, corpus, state, i)?;
         }
         Ok(())
     })?;
