@@ -176,3 +176,57 @@ fn topic_words_rank_the_paper_that_has_them_first() {
     // A word of an author's name is a word of the paper.
     assert_eq!(first("balazs diphoton").as_deref(), Some("arxiv:0704.0001"));
 }
+
+#[test]
+fn tag_and_note_atoms_read_the_reading_list() {
+    let state = tempfile::tempdir().unwrap();
+    let ok = |args: &[&str]| {
+        let o = run(args, None, state.path());
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    ok(&[
+        "tag",
+        "--add",
+        "To Read",
+        "arxiv:0704.0001",
+        "arxiv:0704.0002",
+        ARXIV,
+    ]);
+    ok(&["tag", "--add", "reading-group", "arxiv:0704.0003", ARXIV]);
+    ok(&[
+        "note",
+        "arxiv:0704.0002",
+        "--set",
+        "Compare with Schütze's appendix.",
+        ARXIV,
+    ]);
+    let search = |q: &str| -> Vec<String> {
+        ok(&["search", q, ARXIV])
+            .lines()
+            .map(|l| l.split('\t').next().unwrap().to_string())
+            .collect()
+    };
+    let mut read = search("tag:read");
+    read.sort();
+    assert_eq!(
+        read,
+        ["arxiv:0704.0001", "arxiv:0704.0002", "arxiv:0704.0003"]
+    );
+    assert_eq!(search("tag:group"), ["arxiv:0704.0003"]);
+    assert_eq!(search("note:schutze"), ["arxiv:0704.0002"]);
+    assert_eq!(search("tag:to !note:append"), ["arxiv:0704.0001"]);
+    assert_eq!(search("!tag:read").len(), 197);
+    // With words, in the title scope too.
+    assert_eq!(
+        ok(&["search", "--scope", "title", "tag:to diphoton", ARXIV])
+            .lines()
+            .count(),
+        1
+    );
+}

@@ -24,10 +24,14 @@ pub enum Field {
     /// `id:` the paper's id (or the id without its `arxiv:`/`doi:`
     /// prefix) starts with it.
     Id,
+    /// `tag:` a tag of the paper starts with it.
+    Tag,
+    /// `note:` a word of the paper's note starts with it.
+    Note,
 }
 
 /// The names a field atom can use, as the help and errors list them.
-pub const FIELD_NAMES: &str = "title, abs, author, venue, year, id";
+pub const FIELD_NAMES: &str = "title, abs, author, venue, year, id, tag, note";
 
 impl Field {
     fn named(name: &str) -> Option<Field> {
@@ -38,6 +42,8 @@ impl Field {
             "venue" | "journal" => Field::Venue,
             "year" | "y" => Field::Year,
             "id" => Field::Id,
+            "tag" | "tags" => Field::Tag,
+            "note" | "notes" => Field::Note,
             _ => return None,
         })
     }

@@ -44,6 +44,7 @@ pub mod fields;
 pub mod fuzzy;
 pub mod index;
 mod items;
+mod labels;
 mod pass;
 pub mod query;
 pub mod related;
@@ -66,10 +67,12 @@ pub use fields::{FIELD_NAMES, QueryError};
 use index::Bits;
 use items::Items;
 pub use items::Prepared;
+pub use labels::Labels;
 use pass::{match_threads, matchers, matches_of};
 use query::TITLE_TIER;
 pub use query::{Query, extends};
 pub use related::{Probe, Related, paper_text, related_in, related_papers};
+
 pub use title_list::TitleList;
 pub use titles::{TitleIndex, prefetch, retain_kept, retain_sparse, set_sparse};
 use words::WordIndex;
@@ -237,6 +240,7 @@ impl Search {
         let shared = Arc::new(Shared {
             items: RwLock::new(Items::default()),
             index: RwLock::new(WordIndex::default()),
+            labels: RwLock::new(Arc::new(Labels::default())),
             state: Mutex::new(State {
                 job: None,
                 items: 0,
@@ -320,6 +324,27 @@ impl Search {
     /// once released.
     pub fn hold_index(&self, hold: bool) {
         self.shared.hold.store(hold, Ordering::Release);
+    }
+
+    /// The papers' tags and notes (by index), for `tag:` and `note:`;
+    /// a query that asks for them is run again.
+    pub fn set_labels(&mut self, labels: Labels) {
+        let changed = match self.shared.labels.write() {
+            Ok(mut l) if **l != labels => {
+                *l = Arc::new(labels);
+                true
+            }
+            _ => false,
+        };
+        let asks = self.parsed.filters.iter().any(|f| {
+            f.alts.iter().any(|a| {
+                matches!(a, query::Alt::Field(fa)
+                    if matches!(fa.field, fields::Field::Tag | fields::Field::Note))
+            })
+        });
+        if changed && asks {
+            self.request();
+        }
     }
 
     /// Papers whose title changed since they were added (made unique once
@@ -504,6 +529,12 @@ impl Drop for Search {
 /// Ranks `papers` for `query` on the caller's thread, using every core:
 /// the engine behind `paperboat search`.
 pub fn rank_papers(papers: &[Paper], query: &str, scope: Scope) -> Vec<Match> {
+    rank_labelled(papers, query, scope, &Labels::default())
+}
+
+/// [`rank_papers`], with the papers' tags and notes for `tag:` and
+/// `note:`.
+pub fn rank_labelled(papers: &[Paper], query: &str, scope: Scope, labels: &Labels) -> Vec<Match> {
     let items = Items::build(papers, match_threads(), |p| &p.title);
     let parsed = Query::parse(query);
     if parsed.error.is_some() {
@@ -515,7 +546,7 @@ pub fn rank_papers(papers: &[Paper], query: &str, scope: Scope) -> Vec<Match> {
     } else {
         WordIndex::default()
     };
-    rank_items(&items, &parsed, scope, &index)
+    rank_items(&items, &parsed, scope, (&index, labels))
 }
 
 /// The word index of `papers`, built on every core.
@@ -525,7 +556,12 @@ pub fn index_papers(papers: &[Paper]) -> WordIndex {
     index_piece(0, &metas, &abstracts, match_threads(), &|| false).unwrap_or_default()
 }
 
-fn rank_items(items: &Items, query: &Query, scope: Scope, index: &WordIndex) -> Vec<Match> {
+fn rank_items(
+    items: &Items,
+    query: &Query,
+    scope: Scope,
+    (index, labels): (&WordIndex, &Labels),
+) -> Vec<Match> {
     let n = items.len();
     let mut matchers = matchers();
     let hits = match scope {
@@ -538,7 +574,7 @@ fn rank_items(items: &Items, query: &Query, scope: Scope, index: &WordIndex) -> 
     let filters: Vec<Bits> = query
         .filters
         .iter()
-        .map(|f| select::filter_bits(f, items, index, scope, n, &mut matchers[0]))
+        .map(|f| select::filter_bits(f, items, (index, labels), scope, n, &mut matchers[0]))
         .collect();
     let mut matches = matches_of(items, query, scope, hits, filters, &mut matchers);
     if !query.words.is_empty() {
@@ -1022,5 +1058,39 @@ mod tests {
         }
         let years = rank_papers(&papers, "year:2019..2021", Scope::Title);
         assert_eq!(years.len(), 4_000 * 3 / 10);
+    }
+
+    #[test]
+    fn tags_given_later_rerun_a_query_that_asks_for_them() {
+        let papers = fielded(300);
+        let mut s = Search::new(|| {});
+        s.extend(&papers);
+        s.set_query("tag:keep graph", Scope::All);
+        assert!(s.wait(Duration::from_secs(20)));
+        s.tick();
+        assert_eq!(s.matched(), 0);
+        let mut labels = Labels::default();
+        for i in [0, 1, 4, 8] {
+            labels.add_tag(i, "Keep");
+        }
+        s.set_labels(labels.clone());
+        assert!(s.wait(Duration::from_secs(20)));
+        s.tick();
+        let mut got: Vec<u32> = s.results().matches.iter().map(|m| m.idx).collect();
+        got.sort();
+        // Paper 1 has graph in its title, 4 in its abstract; 0 and 8 not.
+        assert_eq!(got, [1, 4]);
+        let want: Vec<u32> = rank_labelled(&papers, "tag:keep graph", Scope::All, &labels)
+            .iter()
+            .map(|m| m.idx)
+            .collect();
+        assert_eq!(
+            s.results()
+                .matches
+                .iter()
+                .map(|m| m.idx)
+                .collect::<Vec<_>>(),
+            want
+        );
     }
 }

@@ -8,6 +8,7 @@ use super::Scope;
 use super::fields::{Field, FieldAtom, FieldValue};
 use super::index::Bits;
 use super::items::Items;
+use super::labels::Labels;
 use super::query::{Alt, Filter, Hits, Word};
 use super::words::{Part, WordIndex};
 
@@ -71,7 +72,7 @@ fn scores_over_cores(index: &WordIndex, word: &str, scores: &mut [f32]) {
 pub fn filter_bits(
     filter: &Filter,
     items: &Items,
-    index: &WordIndex,
+    (index, labels): (&WordIndex, &Labels),
     scope: Scope,
     n: usize,
     matcher: &mut Matcher,
@@ -79,7 +80,7 @@ pub fn filter_bits(
     let mut out = Bits::new(n);
     for alt in &filter.alts {
         let bits = match alt {
-            Alt::Field(f) => field_bits(f, index, n),
+            Alt::Field(f) => field_bits(f, index, labels, n),
             Alt::Word(w) => word_bits(w, items, index, scope, n, matcher),
         };
         out.union(&bits);
@@ -87,17 +88,23 @@ pub fn filter_bits(
     out
 }
 
-fn field_bits(f: &FieldAtom, index: &WordIndex, n: usize) -> Bits {
+fn field_bits(f: &FieldAtom, index: &WordIndex, labels: &Labels, n: usize) -> Bits {
     let part = match f.field {
         Field::Author => Part::Authors,
         Field::Venue => Part::Venue,
         Field::Abstract => Part::Abstract,
         // Read as title words by the query.
-        Field::Title | Field::Year | Field::Id => Part::Title,
+        Field::Title | Field::Year | Field::Id | Field::Tag | Field::Note => Part::Title,
     };
     let bits = match &f.value {
         FieldValue::Anything => return Bits::full(n),
         FieldValue::Years(lo, hi) => index.papers_in_years(*lo, *hi, n),
+        FieldValue::Words { words, whole } if f.field == Field::Tag => {
+            labels.papers_tagged(words, *whole, n)
+        }
+        FieldValue::Words { words, whole } if f.field == Field::Note => {
+            labels.papers_noted(words, *whole, n)
+        }
         FieldValue::Words { words, .. } if f.field == Field::Id => {
             index.papers_with_id(words.first().map_or("", String::as_str), n)
         }

@@ -12,6 +12,7 @@ use nucleo::{Config, Matcher};
 
 use super::index::Bits;
 use super::items::Items;
+use super::labels::Labels;
 use super::pass::{Floor, Pass, Reuse, keep_best, match_threads, page_first, run_pass, unranked};
 use super::query::{Hits, Query, Word, extends};
 use super::select::{filter_bits, word_hits};
@@ -55,6 +56,8 @@ impl State {
 pub(super) struct Shared {
     pub(super) items: RwLock<Items>,
     pub(super) index: RwLock<WordIndex>,
+    /// Tags and notes, for `tag:` and `note:`.
+    pub(super) labels: RwLock<Arc<Labels>>,
     pub(super) state: Mutex<State>,
     pub(super) wake: Condvar,
     pub(super) latest: Mutex<Arc<Results>>,
@@ -102,6 +105,7 @@ pub(super) fn worker(shared: Arc<Shared>) {
         .collect();
     let mut done: Option<Arc<Results>> = None;
     let mut hit_cache = HitCache::default();
+    let mut labels_seen: Option<Arc<Labels>> = None;
     loop {
         let job = {
             let Ok(mut st) = shared.state.lock() else {
@@ -182,7 +186,16 @@ pub(super) fn worker(shared: Arc<Shared>) {
             done = Some(publish(all, n, total, true));
             continue;
         }
-        // What the query asks of the word index.
+        // What the query asks of the word index (and of tags and notes).
+        let labels = shared.labels.read().map(|l| l.clone()).unwrap_or_default();
+        // New tags or notes: nothing known of the last ranking holds.
+        if !labels_seen
+            .as_ref()
+            .is_some_and(|l| Arc::ptr_eq(l, &labels))
+        {
+            done = None;
+            labels_seen = Some(labels.clone());
+        }
         let (hits, filters) = match shared.index.read() {
             Ok(ix) => {
                 let hits: Vec<Hits> = match job.scope {
@@ -196,7 +209,7 @@ pub(super) fn worker(shared: Arc<Shared>) {
                 let filters: Vec<Bits> = query
                     .filters
                     .iter()
-                    .map(|f| filter_bits(f, &items, &ix, job.scope, n, &mut matchers[0]))
+                    .map(|f| filter_bits(f, &items, (&ix, &labels), job.scope, n, &mut matchers[0]))
                     .collect();
                 (hits, filters)
             }
