@@ -332,6 +332,13 @@ fn default_bindings() -> Vec<Binding> {
         (Key::plain(K::Down), A::Down),
         (Key::ch('k'), A::Up),
         (Key::plain(K::Up), A::Up),
+        (Key::plain(K::PageDown), A::PageDown),
+        (Key::ch(' '), A::PageDown),
+        (Key::plain(K::PageUp), A::PageUp),
+        (Key::ch('g'), A::First),
+        (Key::plain(K::Home), A::First),
+        (Key::ch('G'), A::Last),
+        (Key::plain(K::End), A::Last),
         (Key::ctrl('c'), A::Quit),
     ];
     let confirm: &[(Key, Action)] = &[

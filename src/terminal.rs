@@ -344,6 +344,13 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
     let mut exit = Exit::Quit;
     'outer: loop {
         app.update(Message::Tick);
+        if app.mode() == crate::vocabulary::Mode::Help {
+            // The help scrolls no further than its end, at this width.
+            let width = session.terminal.size()?.width;
+            app.update(Message::HelpLines(
+                ui::help::lines(&keymap, &theme, width).len(),
+            ));
+        }
         session
             .terminal
             .draw(|f| ui::draw(f, &app, &theme, &keymap))?;

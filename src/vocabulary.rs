@@ -296,6 +296,9 @@ pub enum Message {
     Tick,
     /// The terminal has a new size (columns, rows).
     Resize(u16, u16),
+    /// How many lines the help overlay has at the current width (it
+    /// scrolls no further than its end).
+    HelpLines(usize),
     /// What a streaming load says as it goes: papers, progress, a report.
     Load(load::Event),
     /// The streaming load is done.

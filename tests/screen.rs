@@ -170,3 +170,23 @@ fn more_like_this_fits_its_title_to_a_narrow_screen() {
     assert!(top.contains('…'), "the title is cut: {top:?}");
     assert!(top.contains("related · level 2"), "{top:?}");
 }
+
+#[test]
+fn help_overlay_fits_60x20_and_scrolls_to_its_end() {
+    let mut app = app_at(60, 20);
+    app.apply(Action::ToggleHelp);
+    let lines = ui::help::lines(&Keymap::default(), &Theme::default(), 60);
+    // Every line fits in the box, none cut.
+    assert!(
+        lines.iter().all(|l| l.width() <= 56),
+        "a line wider than the box"
+    );
+    app.update(Message::HelpLines(lines.len()));
+    let top = format!("{}", draw(&app).backend());
+    insta::assert_snapshot!("help_60x20", top);
+    app.apply(Action::Last);
+    let end = format!("{}", draw(&app).backend());
+    assert!(end.contains("Confirm"), "the last group is reached\n{end}");
+    assert!(end.contains(&format!("{0}/{0}", lines.len())), "{end}");
+    assert_ne!(top, end);
+}

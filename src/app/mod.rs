@@ -68,6 +68,8 @@ pub struct App {
     detail_scroll: usize,
     /// First row of the help overlay on screen.
     help_scroll: usize,
+    /// Lines of the help overlay at the current width.
+    help_lines: usize,
     /// Terminal size (columns, rows).
     size: (u16, u16),
     /// A message for the status line, until the next key.
@@ -136,6 +138,7 @@ impl App {
             list_offset: 0,
             detail_scroll: 0,
             help_scroll: 0,
+            help_lines: 0,
             size: (80, 24),
             status: None,
             save_error: None,
@@ -309,6 +312,10 @@ impl App {
                 self.size = (w, h);
                 self.clamp();
             }
+            Message::HelpLines(n) => {
+                self.help_lines = n;
+                self.scroll_help(0);
+            }
             Message::Load(event) => self.receive(event),
             Message::Loaded => self.finish_loading(),
             Message::StoreChanged => self.store_changed(),
@@ -339,6 +346,29 @@ impl App {
     /// Takes in one action: `update(Message::Action(action))`.
     pub fn apply(&mut self, action: Action) -> Vec<Effect> {
         self.update(Message::Action(action))
+    }
+
+    /// How far a movement key scrolls the help overlay.
+    fn help_move(&self, action: &Action) -> Option<isize> {
+        // A page: the box's inner rows, less one kept in view.
+        let page = self.size.1.saturating_sub(3).max(1) as isize;
+        Some(match action {
+            Action::Down => 1,
+            Action::Up => -1,
+            Action::PageDown | Action::ScrollPageDown => page,
+            Action::PageUp => -page,
+            Action::First => isize::MIN / 2,
+            Action::Last => isize::MAX / 2,
+            _ => return None,
+        })
+    }
+
+    /// Scrolls the help overlay by `delta` lines, within its lines.
+    fn scroll_help(&mut self, delta: isize) {
+        let max = layout::help_max_scroll(self.help_lines, self.size.1) as isize;
+        self.help_scroll = (self.help_scroll as isize)
+            .saturating_add(delta)
+            .clamp(0, max) as usize;
     }
 
     /// Asks the event loop to draw again: the screen changed without input.
@@ -396,9 +426,9 @@ impl App {
                 self.save_place();
                 self.quit = true;
             }
-            Action::Down | Action::Up if self.mode == Mode::Help => {
-                let d = if action == Action::Down { 1 } else { -1 };
-                self.help_scroll = (self.help_scroll as isize + d).max(0) as usize;
+            _ if self.mode == Mode::Help && self.help_move(&action).is_some() => {
+                let d = self.help_move(&action).unwrap_or(0);
+                self.scroll_help(d);
             }
             Action::Down if on_detail => self.scroll_detail(1),
             Action::Up if on_detail => self.scroll_detail(-1),
@@ -591,7 +621,7 @@ impl App {
 mod tests {
     use super::testing::*;
     use crate::search::Scope;
-    use crate::vocabulary::{Action, Mode};
+    use crate::vocabulary::{Action, Message, Mode};
 
     #[test]
     fn scope_toggle_searches_abstracts() {
@@ -603,6 +633,33 @@ mod tests {
         settle(&mut app);
         assert!(app.rows() > title_hits, "{} vs {}", app.rows(), title_hits);
         assert_eq!(app.search().scope(), Scope::All);
+    }
+
+    #[test]
+    fn help_scrolls_within_its_lines() {
+        let (mut app, _dir) = app();
+        app.update(Message::Resize(60, 20));
+        app.apply(Action::ToggleHelp);
+        app.update(Message::HelpLines(100));
+        app.apply(Action::Down);
+        app.apply(Action::Down);
+        assert_eq!(app.help_scroll(), 2);
+        app.apply(Action::PageDown);
+        assert_eq!(app.help_scroll(), 19, "a page is the box less a line");
+        app.apply(Action::Last);
+        assert_eq!(app.help_scroll(), 82, "100 lines, 18 in the box");
+        app.apply(Action::Down);
+        assert_eq!(app.help_scroll(), 82, "never past the end");
+        app.apply(Action::Up);
+        assert_eq!(app.help_scroll(), 81, "up from the end moves at once");
+        app.apply(Action::First);
+        assert_eq!(app.help_scroll(), 0);
+        app.apply(Action::PageUp);
+        assert_eq!(app.help_scroll(), 0);
+        // A wider screen with fewer lines: the scroll comes back in range.
+        app.apply(Action::Last);
+        app.update(Message::HelpLines(30));
+        assert_eq!(app.help_scroll(), 12);
     }
 
     #[test]

@@ -166,7 +166,7 @@ pub fn status_text(app: &App) -> String {
         }
         Mode::Browse => "j/k move · / search · Tab focus · Ctrl-t scope · ? help · q quit",
         Mode::Search => "type to filter · ↑/↓ move · Enter keep · Esc clear",
-        Mode::Help => "j/k scroll · any other key closes",
+        Mode::Help => "j/k PgUp/PgDn g/G scroll · other keys close",
         Mode::Confirm => return app.question().unwrap_or_default().to_string(),
     };
     if app.progress().is_some() {
