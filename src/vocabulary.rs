@@ -195,6 +195,13 @@ pub enum Action {
     ToggleBookmark,
     /// Mark the selected paper read, or unread.
     ToggleRead,
+    /// Put the paper in the selection or take it out (marks and tags then
+    /// act on the selection).
+    TogglePick,
+    /// Put every listed paper in the selection.
+    PickListed,
+    /// Empty the selection.
+    ClearPicks,
     /// Show all papers, the unread, or the bookmarked.
     CycleView,
     /// Mark every paper listed read (asks first).
@@ -263,8 +270,11 @@ impl Action {
             Action::CursorEnd => "Cursor to end",
             Action::AcceptSearch => "Keep the filter, back to the list",
             Action::CancelSearch => "Clear the query, back to the list",
-            Action::ToggleBookmark => "Bookmark / remove the bookmark",
-            Action::ToggleRead => "Mark read / unread",
+            Action::ToggleBookmark => "Bookmark / remove the bookmark (or the selection's)",
+            Action::ToggleRead => "Mark read / unread (or the selection)",
+            Action::TogglePick => "Select / unselect the paper (marks act on the selection)",
+            Action::PickListed => "Select every listed paper",
+            Action::ClearPicks => "Clear the selection",
             Action::CycleView => "View: all → unread → bookmarked",
             Action::MarkAllRead => "Mark every listed paper read (asks first)",
             Action::Related => "More like this: the papers most like the selected one",

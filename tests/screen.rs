@@ -190,3 +190,20 @@ fn help_overlay_fits_60x20_and_scrolls_to_its_end() {
     assert!(end.contains(&format!("{0}/{0}", lines.len())), "{end}");
     assert_ne!(top, end);
 }
+
+#[test]
+fn selected_papers_are_marked_and_counted_120x40() {
+    let mut app = app_at(120, 40);
+    app.apply(Action::TogglePick);
+    app.apply(Action::Down);
+    app.apply(Action::TogglePick);
+    let t = draw(&app);
+    insta::assert_snapshot!("selection_120x40", t.backend());
+    let text = format!("{}", t.backend());
+    assert!(text.contains("● 2 selected"), "{text}");
+    assert_eq!(
+        text.matches('●').count(),
+        3,
+        "two rows and the count\n{text}"
+    );
+}

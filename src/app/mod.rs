@@ -13,6 +13,7 @@ mod input;
 pub mod layout;
 mod loading;
 mod marks;
+mod picks;
 mod related;
 mod rows;
 #[cfg(test)]
@@ -90,6 +91,8 @@ pub struct App {
     counts: Counts,
     /// Marks by paper index.
     marks: Vec<Marks>,
+    /// The papers picked for marks and tags to act on together.
+    picked: std::collections::BTreeSet<usize>,
     /// The rows when a view or a kept paper filters the ranking.
     filtered: Option<Vec<u32>>,
     /// The related lists shown over the list ("more like this"), the
@@ -148,6 +151,7 @@ impl App {
             match_line: None,
             effects: Vec::new(),
             counts: Counts::default(),
+            picked: Default::default(),
             filtered: None,
             related: Vec::new(),
             sticky: None,
@@ -473,18 +477,11 @@ impl App {
                     self.help_scroll = 0;
                 }
             }
-            Action::ToggleBookmark => {
-                if let Some(i) = self.selected_paper() {
-                    let on = !self.marks[i].bookmarked;
-                    self.change(vec![(i, Field::Bookmark, on)]);
-                }
-            }
-            Action::ToggleRead => {
-                if let Some(i) = self.selected_paper() {
-                    let on = !self.marks[i].read;
-                    self.change(vec![(i, Field::Read, on)]);
-                }
-            }
+            Action::ToggleBookmark => self.toggle_mark(Field::Bookmark),
+            Action::ToggleRead => self.toggle_mark(Field::Read),
+            Action::TogglePick => self.toggle_pick(),
+            Action::PickListed => self.pick_listed(),
+            Action::ClearPicks => self.clear_picks(),
             Action::CycleView => {
                 self.view = self.view.next();
                 self.sticky = None;

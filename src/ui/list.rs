@@ -17,10 +17,16 @@ use crate::vocabulary::{Focus, Marks};
 /// Width of the marks column: bookmark, read, a space.
 pub const MARKS_WIDTH: u16 = 3;
 
-/// The marks column for a paper: `★` bookmarked, `✓` read.
-pub fn marks_text(marks: Marks) -> String {
+/// The marks column for a paper: `★` bookmarked, `✓` read; while papers
+/// are selected, a column before them has `●` for each selected one.
+pub fn marks_text(marks: Marks, picked: Option<bool>) -> String {
+    let pick = match picked {
+        Some(true) => "●",
+        Some(false) => " ",
+        None => "",
+    };
     format!(
-        "{}{} ",
+        "{pick}{}{} ",
         if marks.bookmarked { '★' } else { ' ' },
         if marks.read { '✓' } else { ' ' }
     )
@@ -105,7 +111,8 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         frame.render_widget(Paragraph::new(Span::styled(msg, theme.dim)), inner);
         return;
     }
-    let title_width = inner.width.saturating_sub(MARKS_WIDTH) as usize;
+    let picking = app.picked_count() > 0;
+    let title_width = inner.width.saturating_sub(MARKS_WIDTH + u16::from(picking)) as usize;
     let mut hl = Vec::new();
     let lines: Vec<Line> = (app.list_offset()..)
         .take(inner.height as usize)
@@ -125,7 +132,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
             if selected {
                 base = base.patch(theme.selection);
             }
-            let mut spans = vec![Span::styled(marks_text(marks), base.patch(theme.marks))];
+            let picked = picking.then(|| app.picked(idx));
+            let mut spans = vec![Span::styled(
+                marks_text(marks, picked),
+                base.patch(theme.marks),
+            )];
             spans.extend(highlighted(&plain, &hl, title_width, base, theme.highlight));
             let used: usize = spans.iter().map(|s| s.content.width()).sum();
             if selected && used < inner.width as usize {

@@ -124,8 +124,20 @@ fn right_side(app: &App, theme: &Theme, room: usize) -> Vec<Span<'static>> {
             Span::styled(format!("read {}/{}", c.read, c.total), theme.dim),
         ],
     ];
-    // While the corpus streams in, how far it has got comes first.
-    let always = if let Some(l) = app.progress() {
+    let mut always = 1;
+    // The selection, when there is one, and how far the corpus has
+    // streamed in, while it does, come first.
+    if app.picked_count() > 0 {
+        groups.insert(
+            0,
+            vec![Span::styled(
+                format!("● {} selected │ ", app.picked_count()),
+                theme.highlight,
+            )],
+        );
+        always += 1;
+    }
+    if let Some(l) = app.progress() {
         groups.insert(
             0,
             vec![Span::styled(
@@ -133,10 +145,8 @@ fn right_side(app: &App, theme: &Theme, room: usize) -> Vec<Span<'static>> {
                 theme.highlight,
             )],
         );
-        2
-    } else {
-        1
-    };
+        always += 1;
+    }
     let mut out = Vec::new();
     let mut used = 1;
     for (k, g) in groups.into_iter().enumerate() {
@@ -163,6 +173,9 @@ pub fn status_text(app: &App) -> String {
     let hints = match app.mode() {
         Mode::Browse if app.related_to().is_some() => {
             "j/k move · m more like this · Esc back · / search · ? help · q quit"
+        }
+        Mode::Browse if app.picked_count() > 0 => {
+            "x select · X all listed · c clear · b/r mark the selection · ? help"
         }
         Mode::Browse => "j/k move · / search · Tab focus · Ctrl-t scope · ? help · q quit",
         Mode::Search => "type to filter · ↑/↓ move · Enter keep · Esc clear",
