@@ -217,6 +217,8 @@ pub fn bindable() -> Vec<(&'static str, Action)> {
         ("select", A::TogglePick),
         ("select_all", A::PickListed),
         ("clear_selection", A::ClearPicks),
+        ("tags", A::EditTags),
+        ("save_search", A::SaveSearch),
         ("cycle_view", A::CycleView),
         ("mark_all_read", A::MarkAllRead),
         ("related", A::Related),
@@ -296,6 +298,8 @@ fn default_bindings() -> Vec<Binding> {
         (Key::ch('x'), A::TogglePick),
         (Key::ch('X'), A::PickListed),
         (Key::ch('c'), A::ClearPicks),
+        (Key::ch('t'), A::EditTags),
+        (Key::ch('S'), A::SaveSearch),
         (Key::ch('v'), A::CycleView),
         (Key::ch('R'), A::MarkAllRead),
         (Key::ch('m'), A::Related),
@@ -347,6 +351,20 @@ fn default_bindings() -> Vec<Binding> {
         (Key::plain(K::End), A::Last),
         (Key::ctrl('c'), A::Quit),
     ];
+    let prompt: &[(Key, Action)] = &[
+        (Key::plain(K::Enter), A::AcceptLine),
+        (Key::plain(K::Esc), A::CancelLine),
+        (Key::plain(K::Tab), A::Complete),
+        (Key::plain(K::Backspace), A::Backspace),
+        (Key::plain(K::Delete), A::DeleteForward),
+        (Key::ctrl('w'), A::DeleteWord),
+        (Key::ctrl('u'), A::ClearQuery),
+        (Key::plain(K::Left), A::CursorLeft),
+        (Key::plain(K::Right), A::CursorRight),
+        (Key::plain(K::Home), A::CursorHome),
+        (Key::plain(K::End), A::CursorEnd),
+        (Key::ctrl('c'), A::Quit),
+    ];
     let confirm: &[(Key, Action)] = &[
         (Key::ch('y'), A::ConfirmYes),
         (Key::plain(K::Enter), A::ConfirmYes),
@@ -360,6 +378,7 @@ fn default_bindings() -> Vec<Binding> {
         (Mode::Search, search),
         (Mode::Help, help),
         (Mode::Confirm, confirm),
+        (Mode::Prompt, prompt),
     ]
     .into_iter()
     .flat_map(|(mode, rows)| {
@@ -388,7 +407,7 @@ impl Keymap {
             return Some(b.action.clone());
         }
         match (mode, key.code) {
-            (Mode::Search, KeyCode::Char(c))
+            (Mode::Search | Mode::Prompt, KeyCode::Char(c))
                 if !key
                     .mods
                     .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>

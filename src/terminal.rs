@@ -342,6 +342,7 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
             }
         })?;
     let mut exit = Exit::Quit;
+    let mut first_frame = true;
     'outer: loop {
         app.update(Message::Tick);
         if app.mode() == crate::vocabulary::Mode::Help {
@@ -354,6 +355,9 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
         session
             .terminal
             .draw(|f| ui::draw(f, &app, &theme, &keymap))?;
+        if std::mem::take(&mut first_frame) {
+            app.update(Message::FrameShown);
+        }
         if app.quitting() {
             break;
         }

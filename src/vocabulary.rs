@@ -23,6 +23,9 @@ pub enum Mode {
     Help,
     /// A yes/no question is asked (mark all read).
     Confirm,
+    /// A line is typed for the reader: tags to add or remove, a name for
+    /// the query.
+    Prompt,
 }
 
 impl Mode {
@@ -33,6 +36,7 @@ impl Mode {
             Mode::Search => "Search",
             Mode::Help => "Help",
             Mode::Confirm => "Confirm",
+            Mode::Prompt => "Tags and names",
         }
     }
 }
@@ -57,38 +61,50 @@ pub enum View {
     Unread,
     /// Bookmarked papers.
     Bookmarked,
+    /// Papers first seen in this session of the reader (on a first visit,
+    /// all).
+    New,
+    /// Papers with a tag (the reader keeps which).
+    Tagged,
 }
 
 impl View {
-    /// The next view: all → unread → bookmarked → all.
+    /// The next view: all → unread → bookmarked → new → (each tag, which
+    /// the reader steps through) → all.
     pub fn next(self) -> View {
         match self {
             View::All => View::Unread,
             View::Unread => View::Bookmarked,
-            View::Bookmarked => View::All,
+            View::Bookmarked => View::New,
+            View::New => View::Tagged,
+            View::Tagged => View::All,
         }
     }
 
-    /// The name in the search line and the state file.
+    /// The name in the search line and the state file (a tag's view is
+    /// saved as `tag:` and the tag).
     pub fn name(self) -> &'static str {
         match self {
             View::All => "all",
             View::Unread => "unread",
             View::Bookmarked => "bookmarked",
+            View::New => "new",
+            View::Tagged => "tag",
         }
     }
 
-    /// The view with this name.
+    /// The view with this name (not a tag's).
     pub fn from_name(name: &str) -> Option<View> {
-        [View::All, View::Unread, View::Bookmarked]
+        [View::All, View::Unread, View::Bookmarked, View::New]
             .into_iter()
             .find(|v| v.name() == name)
     }
 
-    /// Whether a paper with these marks is in the view.
+    /// Whether a paper with these marks is in the view, as far as its
+    /// marks tell (the new and tag views ask more of the reader).
     pub fn shows(self, marks: Marks) -> bool {
         match self {
-            View::All => true,
+            View::All | View::New | View::Tagged => true,
             View::Unread => !marks.read,
             View::Bookmarked => marks.bookmarked,
         }
@@ -202,7 +218,17 @@ pub enum Action {
     PickListed,
     /// Empty the selection.
     ClearPicks,
-    /// Show all papers, the unread, or the bookmarked.
+    /// Name the query and save it (a line editor).
+    SaveSearch,
+    /// Add or remove tags on the paper or the selection (a line editor).
+    EditTags,
+    /// Apply the line typed.
+    AcceptLine,
+    /// Leave the line editor without applying.
+    CancelLine,
+    /// Complete the word at the cursor from the known tags.
+    Complete,
+    /// Show all papers, the unread, the bookmarked, the new, or a tag's.
     CycleView,
     /// Mark every paper listed read (asks first).
     MarkAllRead,
@@ -263,7 +289,7 @@ impl Action {
             Action::Backspace => "Delete back",
             Action::DeleteForward => "Delete forward",
             Action::DeleteWord => "Delete a word back",
-            Action::ClearQuery => "Clear the query",
+            Action::ClearQuery => "Clear the line",
             Action::CursorLeft => "Cursor left",
             Action::CursorRight => "Cursor right",
             Action::CursorHome => "Cursor to start",
@@ -275,7 +301,12 @@ impl Action {
             Action::TogglePick => "Select / unselect the paper (marks act on the selection)",
             Action::PickListed => "Select every listed paper",
             Action::ClearPicks => "Clear the selection",
-            Action::CycleView => "View: all → unread → bookmarked",
+            Action::SaveSearch => "Save the query under a name",
+            Action::EditTags => "Tags: +add -remove, a bare name toggles (on the selection too)",
+            Action::AcceptLine => "Apply",
+            Action::CancelLine => "Cancel",
+            Action::Complete => "Complete the tag",
+            Action::CycleView => "View: all → unread → bookmarked → new → each tag",
             Action::MarkAllRead => "Mark every listed paper read (asks first)",
             Action::Related => "More like this: the papers most like the selected one",
             Action::Back => "Back to the list before \"more like this\"",
@@ -306,6 +337,8 @@ pub enum Message {
     Tick,
     /// The terminal has a new size (columns, rows).
     Resize(u16, u16),
+    /// The first frame is on screen (what waits for it can start).
+    FrameShown,
     /// How many lines the help overlay has at the current width (it
     /// scrolls no further than its end).
     HelpLines(usize),

@@ -14,16 +14,21 @@ pub mod layout;
 mod loading;
 mod marks;
 mod picks;
+mod prompt;
 mod related;
 mod rows;
+mod saved;
+mod tags;
 #[cfg(test)]
 mod testing;
+mod views;
 
 use std::time::{Duration, Instant};
 
 pub use input::LineInput;
 pub use loading::{Loading, short_count};
 pub use marks::Counts;
+pub use prompt::Prompt;
 pub use related::RELATED_LIMIT;
 
 use crate::corpus::Corpus;
@@ -91,6 +96,18 @@ pub struct App {
     counts: Counts,
     /// Marks by paper index.
     marks: Vec<Marks>,
+    /// What the line editor is for, while it is open.
+    prompt: Option<Prompt>,
+    /// The line typed in the line editor.
+    line: LineInput,
+    /// The tag whose papers [`View::Tagged`] shows.
+    view_tag: Option<String>,
+    /// By paper index: first seen in this session ([`View::New`]).
+    fresh: Vec<bool>,
+    /// Whether a frame has been shown (first-seen times wait for it).
+    shown: bool,
+    /// When this session recorded the papers it first saw.
+    seen_at: Option<crate::store::Stamp>,
     /// The papers picked for marks and tags to act on together.
     picked: std::collections::BTreeSet<usize>,
     /// The rows when a view or a kept paper filters the ranking.
@@ -152,6 +169,12 @@ impl App {
             effects: Vec::new(),
             counts: Counts::default(),
             picked: Default::default(),
+            prompt: None,
+            line: LineInput::default(),
+            view_tag: None,
+            fresh: Vec::new(),
+            shown: false,
+            seen_at: None,
             filtered: None,
             related: Vec::new(),
             sticky: None,
@@ -168,11 +191,7 @@ impl App {
         // Before the place is read: it may name a paper by its old id.
         app.adopt_former_ids(0);
         if let Some(place) = app.store.place(&app.corpus_key).cloned() {
-            app.view = place
-                .view
-                .as_deref()
-                .and_then(View::from_name)
-                .unwrap_or_default();
+            app.set_view_named(place.view.as_deref().unwrap_or_default());
             app.restore = place.selected.map(|id| Restore { id, at: None });
         }
         app.find_restore(0);
@@ -321,7 +340,11 @@ impl App {
                 self.scroll_help(0);
             }
             Message::Load(event) => self.receive(event),
-            Message::Loaded => self.finish_loading(),
+            Message::Loaded => {
+                self.finish_loading();
+                self.record_seen();
+            }
+            Message::FrameShown => self.frame_shown(),
             Message::StoreChanged => self.store_changed(),
             Message::RetrySave => self.retry_save(),
             Message::Configured { scope, view } => self.configure(scope, view),
@@ -412,8 +435,15 @@ impl App {
 
     /// Carries out one action.
     fn act(&mut self, action: Action) {
-        if !matches!(action, Action::ScrollList(_) | Action::ScrollDetail(_)) {
+        if !matches!(
+            action,
+            Action::ScrollList(_) | Action::ScrollDetail(_) | Action::Complete
+        ) {
             self.status = None;
+        }
+        if self.mode == Mode::Prompt {
+            self.prompt_act(action);
+            return;
         }
         let page = self.list_height().max(1) as isize;
         let detail_page = self.detail_height().max(1) as isize;
@@ -482,12 +512,11 @@ impl App {
             Action::TogglePick => self.toggle_pick(),
             Action::PickListed => self.pick_listed(),
             Action::ClearPicks => self.clear_picks(),
-            Action::CycleView => {
-                self.view = self.view.next();
-                self.sticky = None;
-                let keep = self.selected_paper();
-                self.rebuild_rows(keep);
-            }
+            Action::CycleView => self.cycle_view(),
+            Action::EditTags => self.edit_tags(),
+            Action::SaveSearch => self.name_search(),
+            // Only the line editor takes these.
+            Action::AcceptLine | Action::CancelLine | Action::Complete => {}
             Action::MarkAllRead => {
                 let unread = (0..self.rows())
                     .filter_map(|r| self.paper_at(r))

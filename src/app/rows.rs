@@ -42,14 +42,14 @@ impl App {
             self.filtered = if self.view == View::All && self.sticky.is_none() {
                 None
             } else {
-                let (view, sticky, marks) = (self.view, self.sticky, &self.marks);
+                let sticky = self.sticky;
                 Some(
                     self.search
                         .results()
                         .matches
                         .iter()
                         .map(|m| m.idx)
-                        .filter(|&i| view.shows(marks[i as usize]) || sticky == Some(i as usize))
+                        .filter(|&i| self.shows(i as usize) || sticky == Some(i as usize))
                         .collect(),
                 )
             };
@@ -63,7 +63,7 @@ impl App {
     /// Whether the list leaves out paper `i` by its marks (the view); a
     /// related list leaves out none.
     pub(super) fn hides(&self, i: usize) -> bool {
-        self.related.is_empty() && !self.view.shows(self.marks[i])
+        self.related.is_empty() && !self.shows(i)
     }
 
     pub(super) fn row_of(&self, idx: usize) -> Option<usize> {
