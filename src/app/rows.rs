@@ -278,7 +278,9 @@ mod tests {
         app.apply(Action::CancelSearch);
         settle(&mut app);
         app.apply(Action::CycleView);
-        assert_eq!(app.view(), View::All);
+        assert_eq!(app.view(), View::New);
+        app.apply(Action::CycleView);
+        assert_eq!(app.view(), View::All, "no tags: back to all");
         assert_eq!(app.rows(), 38);
     }
 

@@ -126,11 +126,9 @@ fn right_side(app: &App, theme: &Theme, room: usize) -> Vec<Span<'static>> {
                 view_style(View::Unread),
             ),
             sep(),
-            Span::styled(format!("{}", c.total), view_style(View::All)),
-        ],
-        vec![
-            Span::styled(" │ ", theme.dim),
             Span::styled(format!("new {}", app.new_count()), view_style(View::New)),
+            sep(),
+            Span::styled(format!("{}", c.total), view_style(View::All)),
         ],
         vec![
             Span::styled(" │ ", theme.dim),
