@@ -218,6 +218,9 @@ pub enum Action {
     PickListed,
     /// Empty the selection.
     ClearPicks,
+    /// Sort by file order, match score (while searching), year, first
+    /// author, first seen.
+    CycleSort,
     /// Name the query and save it (a line editor).
     SaveSearch,
     /// Add or remove tags on the paper or the selection (a line editor).
@@ -301,6 +304,7 @@ impl Action {
             Action::TogglePick => "Select / unselect the paper (marks act on the selection)",
             Action::PickListed => "Select every listed paper",
             Action::ClearPicks => "Clear the selection",
+            Action::CycleSort => "Sort: file → score (searching) → year → author → first seen",
             Action::SaveSearch => "Save the query under a name",
             Action::EditTags => "Tags: +add -remove, a bare name toggles (on the selection too)",
             Action::AcceptLine => "Apply",

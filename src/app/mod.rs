@@ -96,6 +96,8 @@ pub struct App {
     counts: Counts,
     /// Marks by paper index.
     marks: Vec<Marks>,
+    /// The order of the list.
+    sort: crate::order::SortKey,
     /// What the line editor is for, while it is open.
     prompt: Option<Prompt>,
     /// The line typed in the line editor.
@@ -169,6 +171,7 @@ impl App {
             effects: Vec::new(),
             counts: Counts::default(),
             picked: Default::default(),
+            sort: crate::order::SortKey::Score,
             prompt: None,
             line: LineInput::default(),
             view_tag: None,
@@ -515,6 +518,7 @@ impl App {
             Action::CycleView => self.cycle_view(),
             Action::EditTags => self.edit_tags(),
             Action::SaveSearch => self.name_search(),
+            Action::CycleSort => self.cycle_sort(),
             // Only the line editor takes these.
             Action::AcceptLine | Action::CancelLine | Action::Complete => {}
             Action::MarkAllRead => {

@@ -104,10 +104,14 @@ fn right_side(app: &App, theme: &Theme, room: usize) -> Vec<Span<'static>> {
     let sep = || Span::styled(" · ", theme.dim);
     let what = match app.related_depth() {
         0 => format!(
-            "{running}{}/{} · {}",
+            "{running}{}/{} · {}{}",
             app.rows(),
             app.corpus().len(),
-            app.search().scope().name()
+            app.search().scope().name(),
+            match app.sort_key() {
+                crate::order::SortKey::Score => String::new(),
+                key => format!(" · by {}", key.name()),
+            }
         ),
         1 => format!("{} related", app.rows()),
         depth => format!("{} related · level {depth}", app.rows()),
