@@ -207,3 +207,50 @@ fn selected_papers_are_marked_and_counted_120x40() {
         "two rows and the count\n{text}"
     );
 }
+
+/// The bundled lists with a year and a first author on the first dozen
+/// papers, over a private state directory.
+fn app_with_columns(w: u16, h: u16, dir: &std::path::Path) -> App {
+    let (store, _) = paperboat::store::Store::open(dir);
+    let mut loaded = load::bundled();
+    for (i, p) in loaded.corpus.papers.iter_mut().enumerate().take(12) {
+        p.year = Some(2014 + i as i32);
+        p.authors = [format!("Ada van Lovelace-Byron{i}"), "B C".into()]
+            .into_iter()
+            .collect();
+    }
+    let mut app = App::new(loaded, store, || {});
+    app.update(Message::Resize(w, h));
+    settle(&mut app);
+    app
+}
+
+#[test]
+fn author_year_and_tags_beside_the_title_120x40_none_at_60x20() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_with_columns(120, 40, dir.path());
+    app.apply(Action::EditTags);
+    for c in "LoRA \"to review\"".chars() {
+        app.apply(Action::Insert(c));
+    }
+    app.apply(Action::AcceptLine);
+    let t = draw(&app);
+    insta::assert_snapshot!("columns_120x40", t.backend());
+    let text = format!("{}", t.backend());
+    let first_row = text.lines().nth(2).unwrap();
+    assert!(first_row.contains("#LoRA"), "{first_row}");
+    assert!(first_row.contains("2014"), "{first_row}");
+    assert!(first_row.contains("Lovelace"), "{first_row}");
+    assert!(
+        text.contains("# LoRA · to review"),
+        "the abstract pane has them"
+    );
+    let narrow = app_with_columns(60, 20, dir.path());
+    let text = format!("{}", draw(&narrow).backend());
+    let first_row = text.lines().nth(2).unwrap();
+    assert!(first_row.contains("#LoRA"), "tags stay: {first_row}");
+    assert!(
+        !first_row.contains("2014"),
+        "no columns under 80: {first_row}"
+    );
+}
