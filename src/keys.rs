@@ -220,6 +220,7 @@ pub fn bindable() -> Vec<(&'static str, Action)> {
         ("tags", A::EditTags),
         ("save_search", A::SaveSearch),
         ("sort", A::CycleSort),
+        ("triage", A::Triage),
         ("cycle_view", A::CycleView),
         ("mark_all_read", A::MarkAllRead),
         ("related", A::Related),
@@ -302,6 +303,7 @@ fn default_bindings() -> Vec<Binding> {
         (Key::ch('t'), A::EditTags),
         (Key::ch('S'), A::SaveSearch),
         (Key::ch('s'), A::CycleSort),
+        (Key::ch('T'), A::Triage),
         (Key::ch('v'), A::CycleView),
         (Key::ch('R'), A::MarkAllRead),
         (Key::ch('m'), A::Related),
@@ -353,6 +355,27 @@ fn default_bindings() -> Vec<Binding> {
         (Key::plain(K::End), A::Last),
         (Key::ctrl('c'), A::Quit),
     ];
+    let triage: &[(Key, Action)] = &[
+        (Key::ch('y'), A::Keep),
+        (Key::ch('n'), A::Skip),
+        (Key::ch('l'), A::Later),
+        (Key::ch('u'), A::Undo),
+        (Key::ch('j'), A::ScrollDown),
+        (Key::plain(K::Down), A::ScrollDown),
+        (Key::ch('k'), A::ScrollUp),
+        (Key::plain(K::Up), A::ScrollUp),
+        (Key::ch(' '), A::ScrollPageDown),
+        (Key::plain(K::PageDown), A::ScrollPageDown),
+        (Key::plain(K::PageUp), A::ScrollPageUp),
+        (Key::ch('t'), A::EditTags),
+        (Key::ch('o'), A::OpenLink),
+        (Key::plain(K::Esc), A::Back),
+        (Key::ch('T'), A::Back),
+        (Key::ch('q'), A::Back),
+        (Key::ch('?'), A::ToggleHelp),
+        (Key::ctrl('c'), A::Quit),
+        (Key::ctrl('z'), A::Suspend),
+    ];
     let prompt: &[(Key, Action)] = &[
         (Key::plain(K::Enter), A::AcceptLine),
         (Key::plain(K::Esc), A::CancelLine),
@@ -380,6 +403,7 @@ fn default_bindings() -> Vec<Binding> {
         (Mode::Search, search),
         (Mode::Help, help),
         (Mode::Confirm, confirm),
+        (Mode::Triage, triage),
         (Mode::Prompt, prompt),
     ]
     .into_iter()

@@ -23,6 +23,8 @@ pub enum Mode {
     Help,
     /// A yes/no question is asked (mark all read).
     Confirm,
+    /// Triage: the unread papers one at a time, a key each.
+    Triage,
     /// A line is typed for the reader: tags to add or remove, a name for
     /// the query.
     Prompt,
@@ -37,6 +39,7 @@ impl Mode {
             Mode::Help => "Help",
             Mode::Confirm => "Confirm",
             Mode::Prompt => "Tags and names",
+            Mode::Triage => "Triage",
         }
     }
 }
@@ -218,6 +221,14 @@ pub enum Action {
     PickListed,
     /// Empty the selection.
     ClearPicks,
+    /// Triage the unread papers of the list one at a time (resumes).
+    Triage,
+    /// In triage: bookmark the paper, mark it read, go on.
+    Keep,
+    /// In triage: mark the paper read, go on.
+    Skip,
+    /// In triage: leave the paper unread for later, go on.
+    Later,
     /// Sort by file order, match score (while searching), year, first
     /// author, first seen.
     CycleSort,
@@ -304,6 +315,10 @@ impl Action {
             Action::TogglePick => "Select / unselect the paper (marks act on the selection)",
             Action::PickListed => "Select every listed paper",
             Action::ClearPicks => "Clear the selection",
+            Action::Triage => "Triage the unread papers listed, one at a time (resumes)",
+            Action::Keep => "Keep: bookmark and mark read, next",
+            Action::Skip => "Skip: mark read, next",
+            Action::Later => "Later: leave unread, next",
             Action::CycleSort => "Sort: file → score (searching) → year → author → first seen",
             Action::SaveSearch => "Save the query under a name",
             Action::EditTags => "Tags: +add -remove, a bare name toggles (on the selection too)",

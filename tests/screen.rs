@@ -254,3 +254,23 @@ fn author_year_and_tags_beside_the_title_120x40_none_at_60x20() {
         "no columns under 80: {first_row}"
     );
 }
+
+#[test]
+fn triage_shows_the_abstract_large_with_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    for (w, h) in [(120, 40), (60, 20)] {
+        let mut app = app_with_columns(w, h, dir.path());
+        app.apply(Action::Triage);
+        app.apply(Action::Later);
+        app.apply(Action::Later);
+        let t = draw(&app);
+        insta::assert_snapshot!(format!("triage_{w}x{h}"), t.backend());
+        let text = format!("{}", t.backend());
+        assert!(
+            text.contains("Triage · 2/38 triaged · 0 kept · 2 later"),
+            "{text}"
+        );
+        assert!(text.contains("y keep · n skip"), "{text}");
+        assert!(!text.contains("Papers"), "no list in triage\n{text}");
+    }
+}

@@ -21,6 +21,7 @@ mod saved;
 mod tags;
 #[cfg(test)]
 mod testing;
+mod triage;
 mod views;
 
 use std::time::{Duration, Instant};
@@ -30,6 +31,7 @@ pub use loading::{Loading, short_count};
 pub use marks::Counts;
 pub use prompt::Prompt;
 pub use related::RELATED_LIMIT;
+pub use triage::Progress;
 
 use crate::corpus::Corpus;
 use crate::loading::{LoadError, Loaded, Report};
@@ -96,6 +98,10 @@ pub struct App {
     counts: Counts,
     /// Marks by paper index.
     marks: Vec<Marks>,
+    /// The walk triage is on (kept when triage is left, to resume).
+    walk: Option<triage::Walk>,
+    /// The mode the line editor returns to.
+    prompt_return: Mode,
     /// The order of the list.
     sort: crate::order::SortKey,
     /// What the line editor is for, while it is open.
@@ -172,6 +178,8 @@ impl App {
             counts: Counts::default(),
             picked: Default::default(),
             sort: crate::order::SortKey::Score,
+            walk: None,
+            prompt_return: Mode::Browse,
             prompt: None,
             line: LineInput::default(),
             view_tag: None,
@@ -519,6 +527,10 @@ impl App {
             Action::EditTags => self.edit_tags(),
             Action::SaveSearch => self.name_search(),
             Action::CycleSort => self.cycle_sort(),
+            Action::Triage => self.start_triage(),
+            Action::Keep => self.decide(triage::Decision::Keep),
+            Action::Skip => self.decide(triage::Decision::Skip),
+            Action::Later => self.decide(triage::Decision::Later),
             // Only the line editor takes these.
             Action::AcceptLine | Action::CancelLine | Action::Complete => {}
             Action::MarkAllRead => {
@@ -587,9 +599,11 @@ impl App {
                 self.effects.push(Effect::Suspend);
             }
             Action::Related => self.show_related(),
+            Action::Back if self.mode == Mode::Triage => self.leave_triage(),
             Action::Back => {
                 self.back();
             }
+            Action::Undo if self.mode == Mode::Triage => self.undo_decision(),
             Action::Undo => self.undo_redo(true),
             Action::Redo => self.undo_redo(false),
             Action::Insert(c) => {

@@ -33,6 +33,11 @@ impl App {
     /// Opens the line editor for `what`, holding `text`.
     pub(super) fn open_prompt(&mut self, what: Prompt, text: &str) {
         self.prompt = Some(what);
+        self.prompt_return = if self.mode == Mode::Triage {
+            Mode::Triage
+        } else {
+            Mode::Browse
+        };
         self.line.clear();
         for c in text.chars() {
             self.line.insert(c);
@@ -75,6 +80,6 @@ impl App {
     fn close_prompt(&mut self) {
         self.prompt = None;
         self.line.clear();
-        self.mode = Mode::Browse;
+        self.mode = self.prompt_return;
     }
 }

@@ -19,7 +19,11 @@ impl App {
     }
 
     /// The index of the selected paper, if any paper is listed.
+    /// While triaging, the paper triage shows.
     pub fn selected_paper(&self) -> Option<usize> {
+        if self.triaging() {
+            return self.triage_paper();
+        }
         self.paper_at(self.selected)
     }
 
@@ -103,6 +107,9 @@ impl App {
     }
 
     pub(super) fn layout(&self) -> layout::Layout {
+        if self.triaging() {
+            return layout::triage(self.size.0, self.size.1);
+        }
         layout::layout(self.size.0, self.size.1)
     }
 

@@ -19,7 +19,14 @@ pub fn lines(keymap: &Keymap, theme: &Theme, screen_width: u16) -> Vec<Line<'sta
     let room = (screen_width as usize).saturating_sub(4).max(20);
     let mut out = Vec::new();
     let bold = Style::new().add_modifier(Modifier::BOLD);
-    for mode in [Mode::Browse, Mode::Search, Mode::Help, Mode::Confirm] {
+    for mode in [
+        Mode::Browse,
+        Mode::Triage,
+        Mode::Prompt,
+        Mode::Search,
+        Mode::Help,
+        Mode::Confirm,
+    ] {
         if !out.is_empty() {
             out.push(Line::default());
         }

@@ -207,6 +207,7 @@ pub fn status_text(app: &App) -> String {
         Mode::Search => "type to filter · ↑/↓ move · Enter keep · Esc clear",
         Mode::Help => "j/k PgUp/PgDn g/G scroll · other keys close",
         Mode::Confirm => return app.question().unwrap_or_default().to_string(),
+        Mode::Triage => "y keep · n skip · l later · u undo · Esc list · ? keys",
         Mode::Prompt => "Enter applies · Esc cancels · Tab completes a tag",
     };
     if app.progress().is_some() {
