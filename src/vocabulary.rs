@@ -146,6 +146,14 @@ pub enum Effect {
     Copy(String),
     /// Stop the process until the shell resumes it.
     Suspend,
+    /// Hand the terminal to the user's editor on a paper's note, then take
+    /// it back; the text comes back as [`Message::NoteEdited`].
+    EditNote {
+        /// The paper's id.
+        id: String,
+        /// The note as it is (empty for none).
+        text: String,
+    },
     /// Draw the screen again: it changed without input (a ranking came,
     /// another instance saved marks, a failed save went through).
     Redraw,
@@ -221,6 +229,8 @@ pub enum Action {
     PickListed,
     /// Empty the selection.
     ClearPicks,
+    /// Write the paper's note in $VISUAL or $EDITOR (else vi).
+    EditNote,
     /// Triage the unread papers of the list one at a time (resumes).
     Triage,
     /// In triage: bookmark the paper, mark it read, go on.
@@ -315,6 +325,7 @@ impl Action {
             Action::TogglePick => "Select / unselect the paper (marks act on the selection)",
             Action::PickListed => "Select every listed paper",
             Action::ClearPicks => "Clear the selection",
+            Action::EditNote => "Note: write the paper's note in $VISUAL/$EDITOR (else vi)",
             Action::Triage => "Triage the unread papers listed, one at a time (resumes)",
             Action::Keep => "Keep: bookmark and mark read, next",
             Action::Skip => "Skip: mark read, next",
@@ -386,6 +397,14 @@ pub enum Message {
         url: String,
         /// Why it could not be opened.
         result: Result<(), String>,
+    },
+    /// The editor opened on a note is closed: the text it left, or why
+    /// there is none.
+    NoteEdited {
+        /// The paper's id.
+        id: String,
+        /// The text, or what went wrong.
+        result: Result<String, String>,
     },
     /// The title and link were put on the clipboard, or could not be.
     Copied(Result<(), String>),

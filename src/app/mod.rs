@@ -13,6 +13,7 @@ mod input;
 pub mod layout;
 mod loading;
 mod marks;
+mod notes;
 mod picks;
 mod prompt;
 mod related;
@@ -370,6 +371,7 @@ impl App {
                     Err(e) => format!("could not open {url}: {e}"),
                 });
             }
+            Message::NoteEdited { id, result } => self.note_edited(&id, result),
             Message::Copied(result) => {
                 self.status = Some(match result {
                     Ok(()) => "copied the title and link (OSC 52)".to_string(),
@@ -528,6 +530,7 @@ impl App {
             Action::SaveSearch => self.name_search(),
             Action::CycleSort => self.cycle_sort(),
             Action::Triage => self.start_triage(),
+            Action::EditNote => self.edit_note(),
             Action::Keep => self.decide(triage::Decision::Keep),
             Action::Skip => self.decide(triage::Decision::Skip),
             Action::Later => self.decide(triage::Decision::Later),
