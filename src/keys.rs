@@ -219,6 +219,7 @@ pub fn bindable() -> Vec<(&'static str, Action)> {
         ("clear_selection", A::ClearPicks),
         ("tags", A::EditTags),
         ("save_search", A::SaveSearch),
+        ("saved_searches", A::RecallSearch),
         ("sort", A::CycleSort),
         ("triage", A::Triage),
         ("note", A::EditNote),
@@ -303,6 +304,7 @@ fn default_bindings() -> Vec<Binding> {
         (Key::ch('c'), A::ClearPicks),
         (Key::ch('t'), A::EditTags),
         (Key::ch('S'), A::SaveSearch),
+        (Key::ch('L'), A::RecallSearch),
         (Key::ch('s'), A::CycleSort),
         (Key::ch('T'), A::Triage),
         (Key::ch('e'), A::EditNote),
@@ -379,6 +381,17 @@ fn default_bindings() -> Vec<Binding> {
         (Key::ctrl('c'), A::Quit),
         (Key::ctrl('z'), A::Suspend),
     ];
+    let pick: &[(Key, Action)] = &[
+        (Key::ch('j'), A::Down),
+        (Key::plain(K::Down), A::Down),
+        (Key::ch('k'), A::Up),
+        (Key::plain(K::Up), A::Up),
+        (Key::plain(K::Enter), A::AcceptLine),
+        (Key::ch('d'), A::RemoveSaved),
+        (Key::plain(K::Esc), A::CancelLine),
+        (Key::ch('q'), A::CancelLine),
+        (Key::ctrl('c'), A::Quit),
+    ];
     let prompt: &[(Key, Action)] = &[
         (Key::plain(K::Enter), A::AcceptLine),
         (Key::plain(K::Esc), A::CancelLine),
@@ -408,6 +421,7 @@ fn default_bindings() -> Vec<Binding> {
         (Mode::Confirm, confirm),
         (Mode::Triage, triage),
         (Mode::Prompt, prompt),
+        (Mode::Pick, pick),
     ]
     .into_iter()
     .flat_map(|(mode, rows)| {

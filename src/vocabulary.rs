@@ -25,6 +25,8 @@ pub enum Mode {
     Confirm,
     /// Triage: the unread papers one at a time, a key each.
     Triage,
+    /// The picker of saved searches is open.
+    Pick,
     /// A line is typed for the reader: tags to add or remove, a name for
     /// the query.
     Prompt,
@@ -40,6 +42,7 @@ impl Mode {
             Mode::Confirm => "Confirm",
             Mode::Prompt => "Tags and names",
             Mode::Triage => "Triage",
+            Mode::Pick => "Saved searches",
         }
     }
 }
@@ -242,6 +245,10 @@ pub enum Action {
     /// Sort by file order, match score (while searching), year, first
     /// author, first seen.
     CycleSort,
+    /// Open the picker of saved searches to recall one.
+    RecallSearch,
+    /// In the picker: remove the saved search.
+    RemoveSaved,
     /// Name the query and save it (a line editor).
     SaveSearch,
     /// Add or remove tags on the paper or the selection (a line editor).
@@ -331,6 +338,8 @@ impl Action {
             Action::Skip => "Skip: mark read, next",
             Action::Later => "Later: leave unread, next",
             Action::CycleSort => "Sort: file → score (searching) → year → author → first seen",
+            Action::RecallSearch => "Saved searches: pick one to recall",
+            Action::RemoveSaved => "Remove the saved search",
             Action::SaveSearch => "Save the query under a name",
             Action::EditTags => "Tags: +add -remove, a bare name toggles (on the selection too)",
             Action::AcceptLine => "Apply",

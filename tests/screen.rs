@@ -274,3 +274,31 @@ fn triage_shows_the_abstract_large_with_progress() {
         assert!(!text.contains("Papers"), "no list in triage\n{text}");
     }
 }
+
+#[test]
+fn the_saved_search_picker_60x20() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_with_columns(60, 20, dir.path());
+    for (query, name) in [("framework", "frameworks"), ("jail", "jailbreaks")] {
+        app.apply(Action::StartSearch);
+        app.apply(Action::ClearQuery);
+        for c in query.chars() {
+            app.apply(Action::Insert(c));
+        }
+        app.apply(Action::AcceptSearch);
+        app.apply(Action::SaveSearch);
+        for c in name.chars() {
+            app.apply(Action::Insert(c));
+        }
+        app.apply(Action::AcceptLine);
+    }
+    app.apply(Action::RecallSearch);
+    app.apply(Action::Down);
+    let t = draw(&app);
+    insta::assert_snapshot!("picker_60x20", t.backend());
+    let text = format!("{}", t.backend());
+    assert!(
+        text.contains("Saved searches") && text.contains("frameworks"),
+        "{text}"
+    );
+}

@@ -32,6 +32,7 @@ pub use loading::{Loading, short_count};
 pub use marks::Counts;
 pub use prompt::Prompt;
 pub use related::RELATED_LIMIT;
+pub use saved::Saved;
 pub use triage::Progress;
 
 use crate::corpus::Corpus;
@@ -99,6 +100,8 @@ pub struct App {
     counts: Counts,
     /// Marks by paper index.
     marks: Vec<Marks>,
+    /// The picker's chosen row.
+    picker: Option<usize>,
     /// The walk triage is on (kept when triage is left, to resume).
     walk: Option<triage::Walk>,
     /// The mode the line editor returns to.
@@ -180,6 +183,7 @@ impl App {
             picked: Default::default(),
             sort: crate::order::SortKey::Score,
             walk: None,
+            picker: None,
             prompt_return: Mode::Browse,
             prompt: None,
             line: LineInput::default(),
@@ -458,6 +462,10 @@ impl App {
             self.prompt_act(action);
             return;
         }
+        if self.mode == Mode::Pick {
+            self.picker_act(action);
+            return;
+        }
         let page = self.list_height().max(1) as isize;
         let detail_page = self.detail_height().max(1) as isize;
         let on_detail = self.focus == Focus::Detail && self.mode == Mode::Browse;
@@ -528,6 +536,8 @@ impl App {
             Action::CycleView => self.cycle_view(),
             Action::EditTags => self.edit_tags(),
             Action::SaveSearch => self.name_search(),
+            Action::RecallSearch => self.open_picker(),
+            Action::RemoveSaved => {}
             Action::CycleSort => self.cycle_sort(),
             Action::Triage => self.start_triage(),
             Action::EditNote => self.edit_note(),

@@ -23,6 +23,7 @@ pub fn lines(keymap: &Keymap, theme: &Theme, screen_width: u16) -> Vec<Line<'sta
         Mode::Browse,
         Mode::Triage,
         Mode::Prompt,
+        Mode::Pick,
         Mode::Search,
         Mode::Help,
         Mode::Confirm,

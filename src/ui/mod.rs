@@ -7,6 +7,7 @@
 pub mod detail;
 pub mod help;
 pub mod list;
+pub mod picker;
 pub mod print;
 pub mod status;
 pub mod theme;
@@ -87,6 +88,9 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, keymap: &Keymap) {
     list::draw(frame, app, theme, l.list);
     detail::draw(frame, app, theme, l.detail);
     status::draw_status(frame, app, theme, l.status);
+    if app.mode() == Mode::Pick {
+        picker::draw(frame, app, theme, area);
+    }
     if app.mode() == Mode::Help {
         help::draw(frame, app, keymap, theme, area);
     }
@@ -100,7 +104,7 @@ fn contains(r: Rect, col: u16, row: u16) -> bool {
 /// pointer, a left click selects a row of the list.
 pub fn mouse_action(app: &App, ev: &MouseEvent) -> Option<Action> {
     let area = Rect::new(0, 0, app.size().0, app.size().1);
-    if too_small(area) || app.mode() == Mode::Help || app.triaging() {
+    if too_small(area) || matches!(app.mode(), Mode::Help | Mode::Pick) || app.triaging() {
         return None;
     }
     let l = layout(area);

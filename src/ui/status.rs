@@ -208,6 +208,7 @@ pub fn status_text(app: &App) -> String {
         Mode::Help => "j/k PgUp/PgDn g/G scroll · other keys close",
         Mode::Confirm => return app.question().unwrap_or_default().to_string(),
         Mode::Triage => "y keep · n skip · l later · u undo · Esc list · ? keys",
+        Mode::Pick => "j/k choose · Enter recalls · d removes · Esc closes",
         Mode::Prompt => "Enter applies · Esc cancels · Tab completes a tag",
     };
     if app.progress().is_some() {
