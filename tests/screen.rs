@@ -83,12 +83,39 @@ fn a_query_filters_and_highlights() {
 fn help_overlay_lists_the_keys() {
     let mut app = app_at(120, 40);
     app.apply(Action::ToggleHelp);
-    let t = draw(&app);
-    let text = format!("{}", t.backend());
+    let lines = ui::help::lines(&Keymap::default(), &Theme::default(), 120);
+    app.update(Message::HelpLines(lines.len()));
+    // Every page of it, scrolled through.
+    let mut text = String::new();
+    let mut last = String::new();
+    for _ in 0..lines.len() {
+        let page = format!("{}", draw(&app).backend());
+        if page == last {
+            break;
+        }
+        text.push_str(&page);
+        last = page;
+        app.apply(Action::PageDown);
+    }
     for (key, what) in [
         ("Ctrl-t", "titles and abstracts"),
         ("Tab", "Focus"),
         ("q Ctrl-c", "Quit"),
+        ("x", "Select / unselect"),
+        ("X", "Select every listed paper"),
+        ("c", "Clear the selection"),
+        ("t", "Tags: +add -remove"),
+        ("e", "Note: write the paper's note"),
+        ("s", "Sort: file"),
+        ("T", "Triage the unread papers"),
+        ("y", "Keep: bookmark and mark read"),
+        ("n", "Skip: mark read"),
+        ("l", "Later: leave unread"),
+        ("S", "Save the query under a name"),
+        ("L", "Saved searches: pick one"),
+        ("Tab", "Complete the tag"),
+        ("d", "Remove the saved search"),
+        ("PgUp", "Page up"),
     ] {
         assert!(
             text.contains(key) && text.contains(what),
