@@ -130,8 +130,6 @@ fn right_side(app: &App, theme: &Theme, room: usize) -> Vec<Span<'static>> {
                 view_style(View::Unread),
             ),
             sep(),
-            Span::styled(format!("new {}", app.new_count()), view_style(View::New)),
-            sep(),
             Span::styled(format!("{}", c.total), view_style(View::All)),
         ],
         vec![
@@ -139,7 +137,18 @@ fn right_side(app: &App, theme: &Theme, room: usize) -> Vec<Span<'static>> {
             Span::styled(format!("read {}/{}", c.read, c.total), theme.dim),
         ],
     ];
-    let mut always = 1;
+    // Papers new in this session: with the views when that view is shown,
+    // else last, where there is room.
+    let new = vec![
+        Span::styled(" │ ", theme.dim),
+        Span::styled(format!("new {}", app.new_count()), view_style(View::New)),
+    ];
+    if app.view() == View::New {
+        groups.insert(1, new);
+    } else {
+        groups.push(new);
+    }
+    let mut always = 1 + usize::from(app.view() == View::New);
     if let Some(tag) = app.view_tag() {
         // The tag's view is named where the count of the views would be.
         groups.insert(
