@@ -213,3 +213,29 @@ fn e_hands_the_terminal_to_the_editor_and_saves_the_note_it_leaves() {
     let saved = std::fs::read_to_string(state.path().join("state.json")).unwrap();
     assert!(saved.contains("q then Read section 4 again"), "{saved}");
 }
+
+#[test]
+fn triage_keeps_skips_and_resumes_in_the_real_reader() {
+    let state = tempfile::tempdir().unwrap();
+    let mut pty = Pty::spawn(&[], 120, 40, state.path(), &[]);
+    pty.wait_text("38/38");
+    pty.send("T");
+    pty.wait_text("Triage · 0/38 triaged · 0 kept");
+    pty.send("y");
+    pty.wait_text("Triage · 1/38 triaged · 1 kept");
+    pty.send("n");
+    pty.wait_text("Triage · 2/38 triaged · 1 kept");
+    pty.send("\x1b");
+    pty.wait_text("triaged 2/38 · 1 kept · T resumes");
+    pty.send("T");
+    pty.wait_text("Triage · 2/38 triaged · 1 kept");
+    pty.send("u");
+    pty.wait_text("Triage · 1/38 triaged · 1 kept");
+    pty.send("q");
+    pty.wait_text("bookmarked 1");
+    pty.send("q");
+    assert!(pty.wait_exit().success());
+    assert!(pty.cooked());
+    let saved = std::fs::read_to_string(state.path().join("state.json")).unwrap();
+    assert_eq!(saved.matches("\"bookmark\"").count(), 1, "{saved}");
+}
