@@ -214,6 +214,15 @@ pub fn bindable() -> Vec<(&'static str, Action)> {
         ("help", A::ToggleHelp),
         ("bookmark", A::ToggleBookmark),
         ("read", A::ToggleRead),
+        ("select", A::TogglePick),
+        ("select_all", A::PickListed),
+        ("clear_selection", A::ClearPicks),
+        ("tags", A::EditTags),
+        ("save_search", A::SaveSearch),
+        ("saved_searches", A::RecallSearch),
+        ("sort", A::CycleSort),
+        ("triage", A::Triage),
+        ("note", A::EditNote),
         ("cycle_view", A::CycleView),
         ("mark_all_read", A::MarkAllRead),
         ("related", A::Related),
@@ -290,6 +299,15 @@ fn default_bindings() -> Vec<Binding> {
         (Key::ch('9'), A::ChooseLink(9)),
         (Key::ch('b'), A::ToggleBookmark),
         (Key::ch('r'), A::ToggleRead),
+        (Key::ch('x'), A::TogglePick),
+        (Key::ch('X'), A::PickListed),
+        (Key::ch('c'), A::ClearPicks),
+        (Key::ch('t'), A::EditTags),
+        (Key::ch('S'), A::SaveSearch),
+        (Key::ch('L'), A::RecallSearch),
+        (Key::ch('s'), A::CycleSort),
+        (Key::ch('T'), A::Triage),
+        (Key::ch('e'), A::EditNote),
         (Key::ch('v'), A::CycleView),
         (Key::ch('R'), A::MarkAllRead),
         (Key::ch('m'), A::Related),
@@ -332,6 +350,60 @@ fn default_bindings() -> Vec<Binding> {
         (Key::plain(K::Down), A::Down),
         (Key::ch('k'), A::Up),
         (Key::plain(K::Up), A::Up),
+        (Key::plain(K::PageDown), A::PageDown),
+        (Key::ch(' '), A::PageDown),
+        (Key::plain(K::PageUp), A::PageUp),
+        (Key::ch('g'), A::First),
+        (Key::plain(K::Home), A::First),
+        (Key::ch('G'), A::Last),
+        (Key::plain(K::End), A::Last),
+        (Key::ctrl('c'), A::Quit),
+    ];
+    let triage: &[(Key, Action)] = &[
+        (Key::ch('y'), A::Keep),
+        (Key::ch('n'), A::Skip),
+        (Key::ch('l'), A::Later),
+        (Key::ch('u'), A::Undo),
+        (Key::ch('j'), A::ScrollDown),
+        (Key::plain(K::Down), A::ScrollDown),
+        (Key::ch('k'), A::ScrollUp),
+        (Key::plain(K::Up), A::ScrollUp),
+        (Key::ch(' '), A::ScrollPageDown),
+        (Key::plain(K::PageDown), A::ScrollPageDown),
+        (Key::plain(K::PageUp), A::ScrollPageUp),
+        (Key::ch('t'), A::EditTags),
+        (Key::ch('e'), A::EditNote),
+        (Key::ch('o'), A::OpenLink),
+        (Key::plain(K::Esc), A::Back),
+        (Key::ch('T'), A::Back),
+        (Key::ch('q'), A::Back),
+        (Key::ch('?'), A::ToggleHelp),
+        (Key::ctrl('c'), A::Quit),
+        (Key::ctrl('z'), A::Suspend),
+    ];
+    let pick: &[(Key, Action)] = &[
+        (Key::ch('j'), A::Down),
+        (Key::plain(K::Down), A::Down),
+        (Key::ch('k'), A::Up),
+        (Key::plain(K::Up), A::Up),
+        (Key::plain(K::Enter), A::AcceptLine),
+        (Key::ch('d'), A::RemoveSaved),
+        (Key::plain(K::Esc), A::CancelLine),
+        (Key::ch('q'), A::CancelLine),
+        (Key::ctrl('c'), A::Quit),
+    ];
+    let prompt: &[(Key, Action)] = &[
+        (Key::plain(K::Enter), A::AcceptLine),
+        (Key::plain(K::Esc), A::CancelLine),
+        (Key::plain(K::Tab), A::Complete),
+        (Key::plain(K::Backspace), A::Backspace),
+        (Key::plain(K::Delete), A::DeleteForward),
+        (Key::ctrl('w'), A::DeleteWord),
+        (Key::ctrl('u'), A::ClearQuery),
+        (Key::plain(K::Left), A::CursorLeft),
+        (Key::plain(K::Right), A::CursorRight),
+        (Key::plain(K::Home), A::CursorHome),
+        (Key::plain(K::End), A::CursorEnd),
         (Key::ctrl('c'), A::Quit),
     ];
     let confirm: &[(Key, Action)] = &[
@@ -347,6 +419,9 @@ fn default_bindings() -> Vec<Binding> {
         (Mode::Search, search),
         (Mode::Help, help),
         (Mode::Confirm, confirm),
+        (Mode::Triage, triage),
+        (Mode::Prompt, prompt),
+        (Mode::Pick, pick),
     ]
     .into_iter()
     .flat_map(|(mode, rows)| {
@@ -375,7 +450,7 @@ impl Keymap {
             return Some(b.action.clone());
         }
         match (mode, key.code) {
-            (Mode::Search, KeyCode::Char(c))
+            (Mode::Search | Mode::Prompt, KeyCode::Char(c))
                 if !key
                     .mods
                     .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>

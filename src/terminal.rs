@@ -5,6 +5,7 @@
 
 use std::io::{self, IsTerminal, Stdout, Write, stdout};
 use std::sync::Once;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -154,6 +155,91 @@ fn suspend(session: &mut Session, app: &mut App) -> io::Result<()> {
     Ok(())
 }
 
+/// Set while the editor has the terminal: the input thread stops reading
+/// keys, so that they reach the editor.
+static INPUT_PAUSED: AtomicBool = AtomicBool::new(false);
+/// Set by the input thread once it has stopped reading for the pause.
+static INPUT_IDLE: AtomicBool = AtomicBool::new(false);
+
+/// The user's editor: `$VISUAL`, else `$EDITOR` (a command and its
+/// arguments, split at spaces), else `vi`.
+pub fn editor() -> Vec<String> {
+    for var in ["VISUAL", "EDITOR"] {
+        if let Ok(cmd) = std::env::var(var)
+            && !cmd.trim().is_empty()
+        {
+            return cmd.split_whitespace().map(str::to_string).collect();
+        }
+    }
+    vec!["vi".to_string()]
+}
+
+/// Runs the editor on `text` in a private temporary file and returns the
+/// text it left (or why there is none). The file is created new, readable
+/// by the user alone, and removed afterwards. Written here rather than
+/// with a crate: it is one file, created once, and the only temporary
+/// file the reader makes.
+pub fn run_editor(text: &str) -> Result<String, String> {
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    let path = std::env::temp_dir().join(format!(
+        "paperboat-note-{}-{}.md",
+        std::process::id(),
+        COUNT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let written = options
+        .open(&path)
+        .and_then(|mut f| f.write_all(text.as_bytes()));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&path);
+        return Err(format!("could not write the note for the editor: {e}"));
+    }
+    let cmd = editor();
+    let status = std::process::Command::new(&cmd[0])
+        .args(&cmd[1..])
+        .arg(&path)
+        .status();
+    let result = match status {
+        Ok(s) if s.success() => std::fs::read_to_string(&path)
+            .map_err(|e| format!("could not read the note back: {e}; it is unchanged")),
+        Ok(s) => Err(format!(
+            "the editor {} ended with {s}; the note is unchanged",
+            cmd[0]
+        )),
+        Err(e) => Err(format!(
+            "could not start the editor {} ({e}); set $VISUAL or $EDITOR",
+            cmd[0]
+        )),
+    };
+    let _ = std::fs::remove_file(&path);
+    result
+}
+
+/// Hands the terminal to the editor on `text` and takes it back.
+fn edit_in_editor(session: &mut Session, text: &str) -> io::Result<Result<String, String>> {
+    INPUT_PAUSED.store(true, Ordering::SeqCst);
+    // Wait (briefly) for the input thread to stop reading.
+    for _ in 0..100 {
+        if INPUT_IDLE.load(Ordering::SeqCst) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    restore();
+    let result = run_editor(text);
+    enable_raw_mode()?;
+    execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    let size = session.terminal.size()?;
+    session
+        .terminal
+        .resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))?;
+    INPUT_PAUSED.store(false, Ordering::SeqCst);
+    Ok(result)
+}
+
 /// A test-only way to make the reader panic: in debug builds, the key named
 /// by `PAPERBOAT_TEST_PANIC_KEY` panics (to check the terminal is restored
 /// and the message shown).
@@ -227,6 +313,10 @@ fn run_effects(app: &mut App, session: &mut Session, effects: Vec<Effect>) -> io
     for effect in effects {
         match effect {
             Effect::Suspend => suspend(session, app)?,
+            Effect::EditNote { id, text } => {
+                let result = edit_in_editor(session, &text)?;
+                app.update(Message::NoteEdited { id, result });
+            }
             Effect::Open(url) => {
                 let result = open_link(&url).map_err(|e| e.to_string());
                 app.update(Message::Opened { url, result });
@@ -323,6 +413,18 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
             // keeps failing (the terminal is gone).
             let mut failures = 0;
             loop {
+                // While the editor has the terminal, its keys are its own.
+                if INPUT_PAUSED.load(Ordering::SeqCst) {
+                    INPUT_IDLE.store(true, Ordering::SeqCst);
+                    std::thread::sleep(Duration::from_millis(5));
+                    continue;
+                }
+                INPUT_IDLE.store(false, Ordering::SeqCst);
+                match event::poll(Duration::from_millis(50)) {
+                    Ok(false) => continue,
+                    Ok(true) if INPUT_PAUSED.load(Ordering::SeqCst) => continue,
+                    _ => {}
+                }
                 match event::read() {
                     Ok(ev) => {
                         failures = 0;
@@ -342,11 +444,22 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
             }
         })?;
     let mut exit = Exit::Quit;
+    let mut first_frame = true;
     'outer: loop {
         app.update(Message::Tick);
+        if app.mode() == crate::vocabulary::Mode::Help {
+            // The help scrolls no further than its end, at this width.
+            let width = session.terminal.size()?.width;
+            app.update(Message::HelpLines(
+                ui::help::lines(&keymap, &theme, width).len(),
+            ));
+        }
         session
             .terminal
             .draw(|f| ui::draw(f, &app, &theme, &keymap))?;
+        if std::mem::take(&mut first_frame) {
+            app.update(Message::FrameShown);
+        }
         if app.quitting() {
             break;
         }

@@ -23,6 +23,13 @@ pub enum Mode {
     Help,
     /// A yes/no question is asked (mark all read).
     Confirm,
+    /// Triage: the unread papers one at a time, a key each.
+    Triage,
+    /// The picker of saved searches is open.
+    Pick,
+    /// A line is typed for the reader: tags to add or remove, a name for
+    /// the query.
+    Prompt,
 }
 
 impl Mode {
@@ -33,6 +40,9 @@ impl Mode {
             Mode::Search => "Search",
             Mode::Help => "Help",
             Mode::Confirm => "Confirm",
+            Mode::Prompt => "Tags and names",
+            Mode::Triage => "Triage",
+            Mode::Pick => "Saved searches",
         }
     }
 }
@@ -57,38 +67,50 @@ pub enum View {
     Unread,
     /// Bookmarked papers.
     Bookmarked,
+    /// Papers first seen in this session of the reader (on a first visit,
+    /// all).
+    New,
+    /// Papers with a tag (the reader keeps which).
+    Tagged,
 }
 
 impl View {
-    /// The next view: all → unread → bookmarked → all.
+    /// The next view: all → unread → bookmarked → new → (each tag, which
+    /// the reader steps through) → all.
     pub fn next(self) -> View {
         match self {
             View::All => View::Unread,
             View::Unread => View::Bookmarked,
-            View::Bookmarked => View::All,
+            View::Bookmarked => View::New,
+            View::New => View::Tagged,
+            View::Tagged => View::All,
         }
     }
 
-    /// The name in the search line and the state file.
+    /// The name in the search line and the state file (a tag's view is
+    /// saved as `tag:` and the tag).
     pub fn name(self) -> &'static str {
         match self {
             View::All => "all",
             View::Unread => "unread",
             View::Bookmarked => "bookmarked",
+            View::New => "new",
+            View::Tagged => "tag",
         }
     }
 
-    /// The view with this name.
+    /// The view with this name (not a tag's).
     pub fn from_name(name: &str) -> Option<View> {
-        [View::All, View::Unread, View::Bookmarked]
+        [View::All, View::Unread, View::Bookmarked, View::New]
             .into_iter()
             .find(|v| v.name() == name)
     }
 
-    /// Whether a paper with these marks is in the view.
+    /// Whether a paper with these marks is in the view, as far as its
+    /// marks tell (the new and tag views ask more of the reader).
     pub fn shows(self, marks: Marks) -> bool {
         match self {
-            View::All => true,
+            View::All | View::New | View::Tagged => true,
             View::Unread => !marks.read,
             View::Bookmarked => marks.bookmarked,
         }
@@ -127,6 +149,14 @@ pub enum Effect {
     Copy(String),
     /// Stop the process until the shell resumes it.
     Suspend,
+    /// Hand the terminal to the user's editor on a paper's note, then take
+    /// it back; the text comes back as [`Message::NoteEdited`].
+    EditNote {
+        /// The paper's id.
+        id: String,
+        /// The note as it is (empty for none).
+        text: String,
+    },
     /// Draw the screen again: it changed without input (a ranking came,
     /// another instance saved marks, a failed save went through).
     Redraw,
@@ -195,7 +225,41 @@ pub enum Action {
     ToggleBookmark,
     /// Mark the selected paper read, or unread.
     ToggleRead,
-    /// Show all papers, the unread, or the bookmarked.
+    /// Put the paper in the selection or take it out (marks and tags then
+    /// act on the selection).
+    TogglePick,
+    /// Put every listed paper in the selection.
+    PickListed,
+    /// Empty the selection.
+    ClearPicks,
+    /// Write the paper's note in $VISUAL or $EDITOR (else vi).
+    EditNote,
+    /// Triage the unread papers of the list one at a time (resumes).
+    Triage,
+    /// In triage: bookmark the paper, mark it read, go on.
+    Keep,
+    /// In triage: mark the paper read, go on.
+    Skip,
+    /// In triage: leave the paper unread for later, go on.
+    Later,
+    /// Sort by file order, match score (while searching), year, first
+    /// author, first seen.
+    CycleSort,
+    /// Open the picker of saved searches to recall one.
+    RecallSearch,
+    /// In the picker: remove the saved search.
+    RemoveSaved,
+    /// Name the query and save it (a line editor).
+    SaveSearch,
+    /// Add or remove tags on the paper or the selection (a line editor).
+    EditTags,
+    /// Apply the line typed.
+    AcceptLine,
+    /// Leave the line editor without applying.
+    CancelLine,
+    /// Complete the word at the cursor from the known tags.
+    Complete,
+    /// Show all papers, the unread, the bookmarked, the new, or a tag's.
     CycleView,
     /// Mark every paper listed read (asks first).
     MarkAllRead,
@@ -256,16 +320,32 @@ impl Action {
             Action::Backspace => "Delete back",
             Action::DeleteForward => "Delete forward",
             Action::DeleteWord => "Delete a word back",
-            Action::ClearQuery => "Clear the query",
+            Action::ClearQuery => "Clear the line",
             Action::CursorLeft => "Cursor left",
             Action::CursorRight => "Cursor right",
             Action::CursorHome => "Cursor to start",
             Action::CursorEnd => "Cursor to end",
             Action::AcceptSearch => "Keep the filter, back to the list",
             Action::CancelSearch => "Clear the query, back to the list",
-            Action::ToggleBookmark => "Bookmark / remove the bookmark",
-            Action::ToggleRead => "Mark read / unread",
-            Action::CycleView => "View: all → unread → bookmarked",
+            Action::ToggleBookmark => "Bookmark / remove the bookmark (or the selection's)",
+            Action::ToggleRead => "Mark read / unread (or the selection)",
+            Action::TogglePick => "Select / unselect the paper (marks act on the selection)",
+            Action::PickListed => "Select every listed paper",
+            Action::ClearPicks => "Clear the selection",
+            Action::EditNote => "Note: write the paper's note in $VISUAL/$EDITOR (else vi)",
+            Action::Triage => "Triage the unread papers listed, one at a time (resumes)",
+            Action::Keep => "Keep: bookmark and mark read, next",
+            Action::Skip => "Skip: mark read, next",
+            Action::Later => "Later: leave unread, next",
+            Action::CycleSort => "Sort: file → score (searching) → year → author → first seen",
+            Action::RecallSearch => "Saved searches: pick one to recall",
+            Action::RemoveSaved => "Remove the saved search",
+            Action::SaveSearch => "Save the query under a name",
+            Action::EditTags => "Tags: +add -remove, a bare name toggles (on the selection too)",
+            Action::AcceptLine => "Apply",
+            Action::CancelLine => "Cancel",
+            Action::Complete => "Complete the tag",
+            Action::CycleView => "View: all → unread → bookmarked → new → each tag",
             Action::MarkAllRead => "Mark every listed paper read (asks first)",
             Action::Related => "More like this: the papers most like the selected one",
             Action::Back => "Back to the list before \"more like this\"",
@@ -296,6 +376,11 @@ pub enum Message {
     Tick,
     /// The terminal has a new size (columns, rows).
     Resize(u16, u16),
+    /// The first frame is on screen (what waits for it can start).
+    FrameShown,
+    /// How many lines the help overlay has at the current width (it
+    /// scrolls no further than its end).
+    HelpLines(usize),
     /// What a streaming load says as it goes: papers, progress, a report.
     Load(load::Event),
     /// The streaming load is done.
@@ -321,6 +406,14 @@ pub enum Message {
         url: String,
         /// Why it could not be opened.
         result: Result<(), String>,
+    },
+    /// The editor opened on a note is closed: the text it left, or why
+    /// there is none.
+    NoteEdited {
+        /// The paper's id.
+        id: String,
+        /// The text, or what went wrong.
+        result: Result<String, String>,
     },
     /// The title and link were put on the clipboard, or could not be.
     Copied(Result<(), String>),

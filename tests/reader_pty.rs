@@ -170,3 +170,72 @@ fn reading_standard_input_from_the_terminal_is_refused() {
     assert!(raw.contains("standard input is the terminal"), "{raw}");
     assert!(!raw.contains("\x1b[?1049h"), "took the screen: {raw:?}");
 }
+
+#[test]
+fn e_hands_the_terminal_to_the_editor_and_saves_the_note_it_leaves() {
+    let state = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let started = dir.path().join("started");
+    let script = dir.path().join("editor.sh");
+    // An editor that reads a line from the terminal and appends it to
+    // the file, its last argument.
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nfor last; do :; done\ntouch {}\nread line\necho \"$line\" >> \"$last\"\n",
+            started.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let editor = format!("{} --ignored-by-the-script", script.display());
+    let mut pty = Pty::spawn(
+        &[],
+        120,
+        40,
+        state.path(),
+        &[("VISUAL", editor.as_str()), ("EDITOR", "false")],
+    );
+    pty.wait_text("38/38");
+    pty.send("e");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !started.exists() {
+        assert!(std::time::Instant::now() < deadline, "the editor never ran");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // The keys go to the editor, not the reader (q would quit it).
+    pty.send("q then Read section 4 again\r");
+    pty.wait_text("note saved");
+    pty.wait_text("q then Read section 4 again");
+    pty.send("q");
+    assert!(pty.wait_exit().success());
+    assert!(pty.cooked());
+    let saved = std::fs::read_to_string(state.path().join("state.json")).unwrap();
+    assert!(saved.contains("q then Read section 4 again"), "{saved}");
+}
+
+#[test]
+fn triage_keeps_skips_and_resumes_in_the_real_reader() {
+    let state = tempfile::tempdir().unwrap();
+    let mut pty = Pty::spawn(&[], 120, 40, state.path(), &[]);
+    pty.wait_text("38/38");
+    pty.send("T");
+    pty.wait_text("Triage · 0/38 triaged · 0 kept");
+    pty.send("y");
+    pty.wait_text("Triage · 1/38 triaged · 1 kept");
+    pty.send("n");
+    pty.wait_text("Triage · 2/38 triaged · 1 kept");
+    pty.send("\x1b");
+    pty.wait_text("triaged 2/38 · 1 kept · T resumes");
+    pty.send("T");
+    pty.wait_text("Triage · 2/38 triaged · 1 kept");
+    pty.send("u");
+    pty.wait_text("Triage · 1/38 triaged · 1 kept");
+    pty.send("q");
+    pty.wait_text("bookmarked 1");
+    pty.send("q");
+    assert!(pty.wait_exit().success());
+    assert!(pty.cooked());
+    let saved = std::fs::read_to_string(state.path().join("state.json")).unwrap();
+    assert_eq!(saved.matches("\"bookmark\"").count(), 1, "{saved}");
+}

@@ -83,12 +83,39 @@ fn a_query_filters_and_highlights() {
 fn help_overlay_lists_the_keys() {
     let mut app = app_at(120, 40);
     app.apply(Action::ToggleHelp);
-    let t = draw(&app);
-    let text = format!("{}", t.backend());
+    let lines = ui::help::lines(&Keymap::default(), &Theme::default(), 120);
+    app.update(Message::HelpLines(lines.len()));
+    // Every page of it, scrolled through.
+    let mut text = String::new();
+    let mut last = String::new();
+    for _ in 0..lines.len() {
+        let page = format!("{}", draw(&app).backend());
+        if page == last {
+            break;
+        }
+        text.push_str(&page);
+        last = page;
+        app.apply(Action::PageDown);
+    }
     for (key, what) in [
         ("Ctrl-t", "titles and abstracts"),
         ("Tab", "Focus"),
         ("q Ctrl-c", "Quit"),
+        ("x", "Select / unselect"),
+        ("X", "Select every listed paper"),
+        ("c", "Clear the selection"),
+        ("t", "Tags: +add -remove"),
+        ("e", "Note: write the paper's note"),
+        ("s", "Sort: file"),
+        ("T", "Triage the unread papers"),
+        ("y", "Keep: bookmark and mark read"),
+        ("n", "Skip: mark read"),
+        ("l", "Later: leave unread"),
+        ("S", "Save the query under a name"),
+        ("L", "Saved searches: pick one"),
+        ("Tab", "Complete the tag"),
+        ("d", "Remove the saved search"),
+        ("PgUp", "Page up"),
     ] {
         assert!(
             text.contains(key) && text.contains(what),
@@ -169,4 +196,136 @@ fn more_like_this_fits_its_title_to_a_narrow_screen() {
     assert!(top.starts_with("   Related to: "), "{top:?}");
     assert!(top.contains('…'), "the title is cut: {top:?}");
     assert!(top.contains("related · level 2"), "{top:?}");
+}
+
+#[test]
+fn help_overlay_fits_60x20_and_scrolls_to_its_end() {
+    let mut app = app_at(60, 20);
+    app.apply(Action::ToggleHelp);
+    let lines = ui::help::lines(&Keymap::default(), &Theme::default(), 60);
+    // Every line fits in the box, none cut.
+    assert!(
+        lines.iter().all(|l| l.width() <= 56),
+        "a line wider than the box"
+    );
+    app.update(Message::HelpLines(lines.len()));
+    let top = format!("{}", draw(&app).backend());
+    insta::assert_snapshot!("help_60x20", top);
+    app.apply(Action::Last);
+    let end = format!("{}", draw(&app).backend());
+    assert!(end.contains("Confirm"), "the last group is reached\n{end}");
+    assert!(end.contains(&format!("{0}/{0}", lines.len())), "{end}");
+    assert_ne!(top, end);
+}
+
+#[test]
+fn selected_papers_are_marked_and_counted_120x40() {
+    let mut app = app_at(120, 40);
+    app.apply(Action::TogglePick);
+    app.apply(Action::Down);
+    app.apply(Action::TogglePick);
+    let t = draw(&app);
+    insta::assert_snapshot!("selection_120x40", t.backend());
+    let text = format!("{}", t.backend());
+    assert!(text.contains("● 2 selected"), "{text}");
+    assert_eq!(
+        text.matches('●').count(),
+        3,
+        "two rows and the count\n{text}"
+    );
+}
+
+/// The bundled lists with a year and a first author on the first dozen
+/// papers, over a private state directory.
+fn app_with_columns(w: u16, h: u16, dir: &std::path::Path) -> App {
+    let (store, _) = paperboat::store::Store::open(dir);
+    let mut loaded = load::bundled();
+    for (i, p) in loaded.corpus.papers.iter_mut().enumerate().take(12) {
+        p.year = Some(2014 + i as i32);
+        p.authors = [format!("Ada van Lovelace-Byron{i}"), "B C".into()]
+            .into_iter()
+            .collect();
+    }
+    let mut app = App::new(loaded, store, || {});
+    app.update(Message::Resize(w, h));
+    settle(&mut app);
+    app
+}
+
+#[test]
+fn author_year_and_tags_beside_the_title_120x40_none_at_60x20() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_with_columns(120, 40, dir.path());
+    app.apply(Action::EditTags);
+    for c in "LoRA \"to review\"".chars() {
+        app.apply(Action::Insert(c));
+    }
+    app.apply(Action::AcceptLine);
+    let t = draw(&app);
+    insta::assert_snapshot!("columns_120x40", t.backend());
+    let text = format!("{}", t.backend());
+    let first_row = text.lines().nth(2).unwrap();
+    assert!(first_row.contains("#LoRA"), "{first_row}");
+    assert!(first_row.contains("2014"), "{first_row}");
+    assert!(first_row.contains("Lovelace"), "{first_row}");
+    assert!(
+        text.contains("# LoRA · to review"),
+        "the abstract pane has them"
+    );
+    let narrow = app_with_columns(60, 20, dir.path());
+    let text = format!("{}", draw(&narrow).backend());
+    let first_row = text.lines().nth(2).unwrap();
+    assert!(first_row.contains("#LoRA"), "tags stay: {first_row}");
+    assert!(
+        !first_row.contains("2014"),
+        "no columns under 80: {first_row}"
+    );
+}
+
+#[test]
+fn triage_shows_the_abstract_large_with_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    for (w, h) in [(120, 40), (60, 20)] {
+        let mut app = app_with_columns(w, h, dir.path());
+        app.apply(Action::Triage);
+        app.apply(Action::Later);
+        app.apply(Action::Later);
+        let t = draw(&app);
+        insta::assert_snapshot!(format!("triage_{w}x{h}"), t.backend());
+        let text = format!("{}", t.backend());
+        assert!(
+            text.contains("Triage · 2/38 triaged · 0 kept · 2 later"),
+            "{text}"
+        );
+        assert!(text.contains("y keep · n skip"), "{text}");
+        assert!(!text.contains("Papers"), "no list in triage\n{text}");
+    }
+}
+
+#[test]
+fn the_saved_search_picker_60x20() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_with_columns(60, 20, dir.path());
+    for (query, name) in [("framework", "frameworks"), ("jail", "jailbreaks")] {
+        app.apply(Action::StartSearch);
+        app.apply(Action::ClearQuery);
+        for c in query.chars() {
+            app.apply(Action::Insert(c));
+        }
+        app.apply(Action::AcceptSearch);
+        app.apply(Action::SaveSearch);
+        for c in name.chars() {
+            app.apply(Action::Insert(c));
+        }
+        app.apply(Action::AcceptLine);
+    }
+    app.apply(Action::RecallSearch);
+    app.apply(Action::Down);
+    let t = draw(&app);
+    insta::assert_snapshot!("picker_60x20", t.backend());
+    let text = format!("{}", t.backend());
+    assert!(
+        text.contains("Saved searches") && text.contains("frameworks"),
+        "{text}"
+    );
 }

@@ -148,6 +148,10 @@ pub struct PaperText<'a> {
     pub query: Option<&'a Query>,
     /// The link chosen with a digit key (0-based).
     pub chosen_link: Option<usize>,
+    /// Its tags.
+    pub tags: &'a [&'a str],
+    /// Its note (markdown), shown under the abstract.
+    pub note: Option<&'a str>,
 }
 
 /// A paper laid out at a width.
@@ -181,6 +185,10 @@ pub fn lay_out(v: &PaperText, width: usize) -> Page {
     }
     if !flags.is_empty() {
         out.push(vec![Piece::new(flags.join("  "), Tone::Marks)]);
+    }
+    if !v.tags.is_empty() {
+        let tags = crate::text::sanitize::line(&format!("# {}", v.tags.join(" · ")));
+        out.extend(rich_lines(&plain(tags), width, Tone::Marks, &[]).0);
     }
     let mut byline = Vec::new();
     if !paper.authors.is_empty() {
@@ -218,6 +226,12 @@ pub fn lay_out(v: &PaperText, width: usize) -> Page {
         let first = out.len();
         match_lines.extend(hits.into_iter().map(|h| h + first));
         out.extend(lines);
+    }
+    if let Some(note) = v.note {
+        out.push(Line::default());
+        out.push(vec![Piece::new("Note", Tone::Dim)]);
+        let note = crate::text::sanitize::block(note);
+        out.extend(rich_lines(&markup::render(&note), width, Tone::Plain, &[]).0);
     }
     let links = links::collect(&paper.links(), &rich);
     if !links.is_empty() {
@@ -258,6 +272,8 @@ pub fn lay_out(v: &PaperText, width: usize) -> Page {
 impl App {
     /// Paper `idx` laid out for the abstract pane, `width` columns wide.
     pub fn page(&self, idx: usize, width: usize) -> Page {
+        let id = self.corpus.papers[idx].id.as_str();
+        let tags = self.store.tags(id);
         lay_out(
             &PaperText {
                 corpus: &self.corpus,
@@ -266,6 +282,8 @@ impl App {
                 // A related list is not the query's: nothing to pick out.
                 query: self.related.is_empty().then(|| self.search.parsed()),
                 chosen_link: self.chosen_link,
+                tags: &tags,
+                note: self.store.note(id),
             },
             width,
         )

@@ -111,6 +111,32 @@ pub fn layout(width: u16, height: u16) -> Layout {
     }
 }
 
+/// Triage's screen: the abstract takes the whole middle, the list none.
+pub fn triage(width: u16, height: u16) -> Layout {
+    let l = layout(width, height);
+    let middle = Area {
+        x: 0,
+        y: l.search.height,
+        width,
+        height: height.saturating_sub(2),
+    };
+    Layout {
+        list: Area {
+            height: 0,
+            ..middle
+        },
+        detail: middle,
+        ..l
+    }
+}
+
+/// The last first line the help overlay scrolls to, for `count` lines on a
+/// screen `height` rows high (the box has a border above and below).
+pub fn help_max_scroll(count: usize, height: u16) -> usize {
+    let inner = (count + 2).min(height as usize).saturating_sub(2);
+    count.saturating_sub(inner)
+}
+
 /// True when the screen is too small to draw the reader.
 pub fn too_small(width: u16, height: u16) -> bool {
     width < MIN_SIZE.0 || height < MIN_SIZE.1

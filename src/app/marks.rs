@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use super::App;
-use crate::store::{Field, StoreError};
+use crate::store::{Edit, Field, StoreError};
 use crate::vocabulary::Marks;
 
 /// Paper counts by mark, for the search line.
@@ -19,10 +19,22 @@ pub struct Counts {
     pub total: usize,
 }
 
-/// One undoable change: each mark's value before and after.
+/// One undoable change: each mark's value before and after, or the store
+/// edits (tags, notes, saved searches) that take it back.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub(super) struct Change {
     marks: Vec<(usize, Field, bool, bool)>,
+    edits: Vec<Edit>,
+}
+
+impl Change {
+    /// A change of tags, notes or saved searches: the edits that undo it.
+    pub(super) fn edits(edits: Vec<Edit>) -> Change {
+        Change {
+            marks: Vec::new(),
+            edits,
+        }
+    }
 }
 
 impl App {
@@ -148,7 +160,10 @@ impl App {
         let apply: Vec<(usize, Field, bool)> =
             before.iter().map(|&(i, f, _, on)| (i, f, on)).collect();
         if self.set_marks(&apply) {
-            self.undo.push(Change { marks: before });
+            self.undo.push(Change {
+                marks: before,
+                edits: Vec::new(),
+            });
             self.redo.clear();
             self.keep_selected();
         }
@@ -183,6 +198,24 @@ impl App {
             );
             return;
         };
+        if !change.edits.is_empty() {
+            // Applying the edits gives those that take them back again.
+            match self.store.apply(&change.edits) {
+                Ok(back) => {
+                    to.push(Change::edits(back));
+                    let result = self.store.save();
+                    self.saved(result);
+                    self.status = Some(if undo { "undid" } else { "redid" }.to_string());
+                    let keep = self.selected_paper();
+                    self.rebuild_rows(keep);
+                }
+                Err(e) => {
+                    from.push(change);
+                    self.saved(Err(e));
+                }
+            }
+            return;
+        }
         to.push(change.clone());
         let marks: Vec<(usize, Field, bool)> = change
             .marks
@@ -231,7 +264,7 @@ impl App {
                 .map(|i| self.corpus.papers[i].id.to_string())
         });
         self.store
-            .set_place(&self.corpus_key, selected.as_deref(), self.view.name());
+            .set_place(&self.corpus_key, selected.as_deref(), &self.view_name());
         let result = self.store.retry();
         self.saved(result);
     }

@@ -13,17 +13,27 @@ mod input;
 pub mod layout;
 mod loading;
 mod marks;
+mod notes;
+mod picks;
+mod prompt;
 mod related;
 mod rows;
+mod saved;
+mod tags;
 #[cfg(test)]
 mod testing;
+mod triage;
+mod views;
 
 use std::time::{Duration, Instant};
 
 pub use input::LineInput;
 pub use loading::{Loading, short_count};
 pub use marks::Counts;
+pub use prompt::Prompt;
 pub use related::RELATED_LIMIT;
+pub use saved::Saved;
+pub use triage::Progress;
 
 use crate::corpus::Corpus;
 use crate::loading::{LoadError, Loaded, Report};
@@ -68,6 +78,8 @@ pub struct App {
     detail_scroll: usize,
     /// First row of the help overlay on screen.
     help_scroll: usize,
+    /// Lines of the help overlay at the current width.
+    help_lines: usize,
     /// Terminal size (columns, rows).
     size: (u16, u16),
     /// A message for the status line, until the next key.
@@ -88,6 +100,28 @@ pub struct App {
     counts: Counts,
     /// Marks by paper index.
     marks: Vec<Marks>,
+    /// The picker's chosen row.
+    picker: Option<usize>,
+    /// The walk triage is on (kept when triage is left, to resume).
+    walk: Option<triage::Walk>,
+    /// The mode the line editor returns to.
+    prompt_return: Mode,
+    /// The order of the list.
+    sort: crate::order::SortKey,
+    /// What the line editor is for, while it is open.
+    prompt: Option<Prompt>,
+    /// The line typed in the line editor.
+    line: LineInput,
+    /// The tag whose papers [`View::Tagged`] shows.
+    view_tag: Option<String>,
+    /// By paper index: first seen in this session ([`View::New`]).
+    fresh: Vec<bool>,
+    /// Whether a frame has been shown (first-seen times wait for it).
+    shown: bool,
+    /// When this session recorded the papers it first saw.
+    seen_at: Option<crate::store::Stamp>,
+    /// The papers picked for marks and tags to act on together.
+    picked: std::collections::BTreeSet<usize>,
     /// The rows when a view or a kept paper filters the ranking.
     filtered: Option<Vec<u32>>,
     /// The related lists shown over the list ("more like this"), the
@@ -136,6 +170,7 @@ impl App {
             list_offset: 0,
             detail_scroll: 0,
             help_scroll: 0,
+            help_lines: 0,
             size: (80, 24),
             status: None,
             save_error: None,
@@ -145,6 +180,17 @@ impl App {
             match_line: None,
             effects: Vec::new(),
             counts: Counts::default(),
+            picked: Default::default(),
+            sort: crate::order::SortKey::Score,
+            walk: None,
+            picker: None,
+            prompt_return: Mode::Browse,
+            prompt: None,
+            line: LineInput::default(),
+            view_tag: None,
+            fresh: Vec::new(),
+            shown: false,
+            seen_at: None,
             filtered: None,
             related: Vec::new(),
             sticky: None,
@@ -161,11 +207,7 @@ impl App {
         // Before the place is read: it may name a paper by its old id.
         app.adopt_former_ids(0);
         if let Some(place) = app.store.place(&app.corpus_key).cloned() {
-            app.view = place
-                .view
-                .as_deref()
-                .and_then(View::from_name)
-                .unwrap_or_default();
+            app.set_view_named(place.view.as_deref().unwrap_or_default());
             app.restore = place.selected.map(|id| Restore { id, at: None });
         }
         app.find_restore(0);
@@ -309,8 +351,16 @@ impl App {
                 self.size = (w, h);
                 self.clamp();
             }
+            Message::HelpLines(n) => {
+                self.help_lines = n;
+                self.scroll_help(0);
+            }
             Message::Load(event) => self.receive(event),
-            Message::Loaded => self.finish_loading(),
+            Message::Loaded => {
+                self.finish_loading();
+                self.record_seen();
+            }
+            Message::FrameShown => self.frame_shown(),
             Message::StoreChanged => self.store_changed(),
             Message::RetrySave => self.retry_save(),
             Message::Configured { scope, view } => self.configure(scope, view),
@@ -325,6 +375,7 @@ impl App {
                     Err(e) => format!("could not open {url}: {e}"),
                 });
             }
+            Message::NoteEdited { id, result } => self.note_edited(&id, result),
             Message::Copied(result) => {
                 self.status = Some(match result {
                     Ok(()) => "copied the title and link (OSC 52)".to_string(),
@@ -339,6 +390,29 @@ impl App {
     /// Takes in one action: `update(Message::Action(action))`.
     pub fn apply(&mut self, action: Action) -> Vec<Effect> {
         self.update(Message::Action(action))
+    }
+
+    /// How far a movement key scrolls the help overlay.
+    fn help_move(&self, action: &Action) -> Option<isize> {
+        // A page: the box's inner rows, less one kept in view.
+        let page = self.size.1.saturating_sub(3).max(1) as isize;
+        Some(match action {
+            Action::Down => 1,
+            Action::Up => -1,
+            Action::PageDown | Action::ScrollPageDown => page,
+            Action::PageUp => -page,
+            Action::First => isize::MIN / 2,
+            Action::Last => isize::MAX / 2,
+            _ => return None,
+        })
+    }
+
+    /// Scrolls the help overlay by `delta` lines, within its lines.
+    fn scroll_help(&mut self, delta: isize) {
+        let max = layout::help_max_scroll(self.help_lines, self.size.1) as isize;
+        self.help_scroll = (self.help_scroll as isize)
+            .saturating_add(delta)
+            .clamp(0, max) as usize;
     }
 
     /// Asks the event loop to draw again: the screen changed without input.
@@ -378,8 +452,19 @@ impl App {
 
     /// Carries out one action.
     fn act(&mut self, action: Action) {
-        if !matches!(action, Action::ScrollList(_) | Action::ScrollDetail(_)) {
+        if !matches!(
+            action,
+            Action::ScrollList(_) | Action::ScrollDetail(_) | Action::Complete
+        ) {
             self.status = None;
+        }
+        if self.mode == Mode::Prompt {
+            self.prompt_act(action);
+            return;
+        }
+        if self.mode == Mode::Pick {
+            self.picker_act(action);
+            return;
         }
         let page = self.list_height().max(1) as isize;
         let detail_page = self.detail_height().max(1) as isize;
@@ -396,9 +481,9 @@ impl App {
                 self.save_place();
                 self.quit = true;
             }
-            Action::Down | Action::Up if self.mode == Mode::Help => {
-                let d = if action == Action::Down { 1 } else { -1 };
-                self.help_scroll = (self.help_scroll as isize + d).max(0) as usize;
+            _ if self.mode == Mode::Help && self.help_move(&action).is_some() => {
+                let d = self.help_move(&action).unwrap_or(0);
+                self.scroll_help(d);
             }
             Action::Down if on_detail => self.scroll_detail(1),
             Action::Up if on_detail => self.scroll_detail(-1),
@@ -443,24 +528,24 @@ impl App {
                     self.help_scroll = 0;
                 }
             }
-            Action::ToggleBookmark => {
-                if let Some(i) = self.selected_paper() {
-                    let on = !self.marks[i].bookmarked;
-                    self.change(vec![(i, Field::Bookmark, on)]);
-                }
-            }
-            Action::ToggleRead => {
-                if let Some(i) = self.selected_paper() {
-                    let on = !self.marks[i].read;
-                    self.change(vec![(i, Field::Read, on)]);
-                }
-            }
-            Action::CycleView => {
-                self.view = self.view.next();
-                self.sticky = None;
-                let keep = self.selected_paper();
-                self.rebuild_rows(keep);
-            }
+            Action::ToggleBookmark => self.toggle_mark(Field::Bookmark),
+            Action::ToggleRead => self.toggle_mark(Field::Read),
+            Action::TogglePick => self.toggle_pick(),
+            Action::PickListed => self.pick_listed(),
+            Action::ClearPicks => self.clear_picks(),
+            Action::CycleView => self.cycle_view(),
+            Action::EditTags => self.edit_tags(),
+            Action::SaveSearch => self.name_search(),
+            Action::RecallSearch => self.open_picker(),
+            Action::RemoveSaved => {}
+            Action::CycleSort => self.cycle_sort(),
+            Action::Triage => self.start_triage(),
+            Action::EditNote => self.edit_note(),
+            Action::Keep => self.decide(triage::Decision::Keep),
+            Action::Skip => self.decide(triage::Decision::Skip),
+            Action::Later => self.decide(triage::Decision::Later),
+            // Only the line editor takes these.
+            Action::AcceptLine | Action::CancelLine | Action::Complete => {}
             Action::MarkAllRead => {
                 let unread = (0..self.rows())
                     .filter_map(|r| self.paper_at(r))
@@ -527,9 +612,11 @@ impl App {
                 self.effects.push(Effect::Suspend);
             }
             Action::Related => self.show_related(),
+            Action::Back if self.mode == Mode::Triage => self.leave_triage(),
             Action::Back => {
                 self.back();
             }
+            Action::Undo if self.mode == Mode::Triage => self.undo_decision(),
             Action::Undo => self.undo_redo(true),
             Action::Redo => self.undo_redo(false),
             Action::Insert(c) => {
@@ -591,7 +678,7 @@ impl App {
 mod tests {
     use super::testing::*;
     use crate::search::Scope;
-    use crate::vocabulary::{Action, Mode};
+    use crate::vocabulary::{Action, Message, Mode};
 
     #[test]
     fn scope_toggle_searches_abstracts() {
@@ -603,6 +690,33 @@ mod tests {
         settle(&mut app);
         assert!(app.rows() > title_hits, "{} vs {}", app.rows(), title_hits);
         assert_eq!(app.search().scope(), Scope::All);
+    }
+
+    #[test]
+    fn help_scrolls_within_its_lines() {
+        let (mut app, _dir) = app();
+        app.update(Message::Resize(60, 20));
+        app.apply(Action::ToggleHelp);
+        app.update(Message::HelpLines(100));
+        app.apply(Action::Down);
+        app.apply(Action::Down);
+        assert_eq!(app.help_scroll(), 2);
+        app.apply(Action::PageDown);
+        assert_eq!(app.help_scroll(), 19, "a page is the box less a line");
+        app.apply(Action::Last);
+        assert_eq!(app.help_scroll(), 82, "100 lines, 18 in the box");
+        app.apply(Action::Down);
+        assert_eq!(app.help_scroll(), 82, "never past the end");
+        app.apply(Action::Up);
+        assert_eq!(app.help_scroll(), 81, "up from the end moves at once");
+        app.apply(Action::First);
+        assert_eq!(app.help_scroll(), 0);
+        app.apply(Action::PageUp);
+        assert_eq!(app.help_scroll(), 0);
+        // A wider screen with fewer lines: the scroll comes back in range.
+        app.apply(Action::Last);
+        app.update(Message::HelpLines(30));
+        assert_eq!(app.help_scroll(), 12);
     }
 
     #[test]

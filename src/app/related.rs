@@ -113,9 +113,7 @@ impl App {
             // one just marked out of the view does, until the selection
             // moves. The ranking may have grown (a load): the paper is
             // found again where it is now.
-            self.sticky = p
-                .sticky
-                .or(p.paper.filter(|&i| !self.view.shows(self.marks[i])));
+            self.sticky = p.sticky.or(p.paper.filter(|&i| !self.shows(i)));
             self.rebuild_rows(p.paper);
         }
         self.list_offset = p.list_offset;

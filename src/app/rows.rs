@@ -3,6 +3,7 @@
 //! on screen, and the abstract's scrolling beside it.
 
 use super::{App, layout};
+use crate::order::{SortKey, sort_rows};
 use crate::vocabulary::View;
 
 impl App {
@@ -18,7 +19,11 @@ impl App {
     }
 
     /// The index of the selected paper, if any paper is listed.
+    /// While triaging, the paper triage shows.
     pub fn selected_paper(&self) -> Option<usize> {
+        if self.triaging() {
+            return self.triage_paper();
+        }
         self.paper_at(self.selected)
     }
 
@@ -39,20 +44,26 @@ impl App {
     /// it is back.
     pub(super) fn rebuild_rows(&mut self, keep: Option<usize>) {
         if self.related.is_empty() {
-            self.filtered = if self.view == View::All && self.sticky.is_none() {
-                None
-            } else {
-                let (view, sticky, marks) = (self.view, self.sticky, &self.marks);
-                Some(
-                    self.search
+            let sort = self.sort_key();
+            self.filtered =
+                if self.view == View::All && self.sticky.is_none() && sort == SortKey::Score {
+                    None
+                } else {
+                    let sticky = self.sticky;
+                    let mut rows: Vec<u32> = self
+                        .search
                         .results()
                         .matches
                         .iter()
                         .map(|m| m.idx)
-                        .filter(|&i| view.shows(marks[i as usize]) || sticky == Some(i as usize))
-                        .collect(),
-                )
-            };
+                        .filter(|&i| self.shows(i as usize) || sticky == Some(i as usize))
+                        .collect();
+                    let store = &self.store;
+                    sort_rows(&self.corpus.papers, &mut rows, sort, &|id| {
+                        store.first_seen(id)
+                    });
+                    Some(rows)
+                };
         }
         if let Some(row) = keep.and_then(|p| self.row_of(p)) {
             self.selected = row;
@@ -60,10 +71,29 @@ impl App {
         self.clamp();
     }
 
+    /// The order the list is in: the one chosen, but match score only
+    /// while there is a query (without one, the ranking is file order).
+    pub fn sort_key(&self) -> SortKey {
+        self.sort
+    }
+
+    /// The next order: file, score (while searching), year, first author,
+    /// first seen.
+    pub(super) fn cycle_sort(&mut self) {
+        let mut next = self.sort.next();
+        if next == SortKey::Score && self.input.text().trim().is_empty() {
+            next = next.next();
+        }
+        self.sort = next;
+        self.status = Some(format!("sorted by {}", next.name()));
+        let keep = self.selected_paper();
+        self.rebuild_rows(keep);
+    }
+
     /// Whether the list leaves out paper `i` by its marks (the view); a
     /// related list leaves out none.
     pub(super) fn hides(&self, i: usize) -> bool {
-        self.related.is_empty() && !self.view.shows(self.marks[i])
+        self.related.is_empty() && !self.shows(i)
     }
 
     pub(super) fn row_of(&self, idx: usize) -> Option<usize> {
@@ -77,6 +107,9 @@ impl App {
     }
 
     pub(super) fn layout(&self) -> layout::Layout {
+        if self.triaging() {
+            return layout::triage(self.size.0, self.size.1);
+        }
         layout::layout(self.size.0, self.size.1)
     }
 
@@ -278,7 +311,9 @@ mod tests {
         app.apply(Action::CancelSearch);
         settle(&mut app);
         app.apply(Action::CycleView);
-        assert_eq!(app.view(), View::All);
+        assert_eq!(app.view(), View::New);
+        app.apply(Action::CycleView);
+        assert_eq!(app.view(), View::All, "no tags: back to all");
         assert_eq!(app.rows(), 38);
     }
 
@@ -294,5 +329,53 @@ mod tests {
         app.apply(Action::Down);
         assert_eq!(app.rows(), 37, "gone once the selection moved");
         assert_eq!(app.selected(), 2, "the next paper is where the cursor was");
+    }
+
+    #[test]
+    fn s_cycles_the_orders_and_skips_score_without_a_query() {
+        use crate::order::SortKey;
+        let (mut app, _dir) = app_with_years();
+        let mut keys = Vec::new();
+        for _ in 0..5 {
+            app.apply(Action::CycleSort);
+            keys.push(app.sort_key());
+        }
+        assert_eq!(
+            keys,
+            [
+                SortKey::Year,
+                SortKey::Author,
+                SortKey::Seen,
+                SortKey::File,
+                SortKey::Year
+            ]
+        );
+        // By year: newest first, papers without a year last.
+        let years: Vec<Option<i32>> = (0..app.rows())
+            .map(|r| app.corpus().papers[app.paper_at(r).unwrap()].year)
+            .collect();
+        assert!(
+            years.iter().flatten().min() < years.iter().flatten().max(),
+            "{years:?}"
+        );
+        let mut sorted = years.clone();
+        sorted.sort_by_key(|y| std::cmp::Reverse(y.unwrap_or(i32::MIN)));
+        assert_eq!(years, sorted);
+        assert_eq!(app.rows(), 38);
+        // While searching, score is in the cycle.
+        app.apply(Action::StartSearch);
+        typed(&mut app, "framework");
+        app.apply(Action::AcceptSearch);
+        while app.sort_key() != SortKey::File {
+            app.apply(Action::CycleSort);
+        }
+        app.apply(Action::CycleSort);
+        assert_eq!(app.sort_key(), SortKey::Score);
+        assert_eq!(app.status(), Some("sorted by score"));
+        let ranked: Vec<usize> = (0..app.rows())
+            .map(|r| app.search().get(r).unwrap())
+            .collect();
+        let shown: Vec<usize> = (0..app.rows()).map(|r| app.paper_at(r).unwrap()).collect();
+        assert_eq!(shown, ranked);
     }
 }

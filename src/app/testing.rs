@@ -89,3 +89,20 @@ pub(super) fn title(app: &App) -> String {
         .title
         .clone()
 }
+
+/// A reader on the bundled lists where paper `i` (of the first 12) has
+/// the year 2010 + i % 4 and the author "Author{11 - i}", the rest
+/// neither.
+pub(super) fn app_with_years() -> (App, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let (store, _) = Store::open(dir.path());
+    let mut loaded = load::bundled();
+    for (i, p) in loaded.corpus.papers.iter_mut().enumerate().take(12) {
+        p.year = Some(2010 + (i % 4) as i32);
+        p.authors = [format!("Given Author{:02}", 11 - i)].into_iter().collect();
+    }
+    let mut app = App::new(loaded, store, || {});
+    app.update(Message::Resize(120, 40));
+    settle(&mut app);
+    (app, dir)
+}

@@ -113,6 +113,8 @@ pub fn render(v: &PaperView, width: usize) -> Rendered {
             marks: v.marks,
             query: v.query,
             chosen_link: v.chosen_link,
+            tags: &[],
+            note: None,
         },
         width,
     );

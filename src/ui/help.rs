@@ -13,11 +13,21 @@ use crate::app::App;
 use crate::keys::Keymap;
 use crate::vocabulary::Mode;
 
-/// The overlay's lines.
-pub fn lines(keymap: &Keymap, theme: &Theme) -> Vec<Line<'static>> {
+/// The overlay's lines for a screen `screen_width` columns wide: a
+/// description too long for the line wraps under itself.
+pub fn lines(keymap: &Keymap, theme: &Theme, screen_width: u16) -> Vec<Line<'static>> {
+    let room = (screen_width as usize).saturating_sub(4).max(20);
     let mut out = Vec::new();
     let bold = Style::new().add_modifier(Modifier::BOLD);
-    for mode in [Mode::Browse, Mode::Search, Mode::Help, Mode::Confirm] {
+    for mode in [
+        Mode::Browse,
+        Mode::Triage,
+        Mode::Prompt,
+        Mode::Pick,
+        Mode::Search,
+        Mode::Help,
+        Mode::Confirm,
+    ] {
         if !out.is_empty() {
             out.push(Line::default());
         }
@@ -28,14 +38,12 @@ pub fn lines(keymap: &Keymap, theme: &Theme) -> Vec<Line<'static>> {
             .map(|(k, _)| k.join(" ").width())
             .max()
             .unwrap_or(0)
-            .min(28);
+            .min(28.min(room / 3));
         for (keys, what) in rows {
             let keys = keys.join(" ");
             let pad = key_width.saturating_sub(keys.width());
-            out.push(Line::from(vec![
-                Span::styled(format!("  {keys}{}  ", " ".repeat(pad)), theme.highlight),
-                Span::raw(what.to_string()),
-            ]));
+            let lead = format!("  {keys}{}  ", " ".repeat(pad));
+            row(&mut out, lead, key_width + 4, what, room, theme);
         }
         if mode == Mode::Search {
             out.push(Line::from(Span::styled(
@@ -45,14 +53,37 @@ pub fn lines(keymap: &Keymap, theme: &Theme) -> Vec<Line<'static>> {
             out.push(Line::default());
             out.push(Line::from(Span::styled("Query", bold)));
             for (atom, what) in QUERY_SYNTAX {
-                out.push(Line::from(vec![
-                    Span::styled(format!("  {atom:<18}  "), theme.highlight),
-                    Span::raw(*what),
-                ]));
+                row(&mut out, format!("  {atom:<18}  "), 22, what, room, theme);
             }
         }
     }
     out
+}
+
+/// One row: `lead` (the keys, `indent` columns wide or wider) and `what`
+/// wrapped to the `room` left beside it; keys wider than their column get
+/// a line of their own.
+fn row(
+    out: &mut Vec<Line<'static>>,
+    lead: String,
+    indent: usize,
+    what: &str,
+    room: usize,
+    theme: &Theme,
+) {
+    let first = if lead.width() > indent {
+        out.push(Line::from(Span::styled(lead, theme.highlight)));
+        " ".repeat(indent)
+    } else {
+        lead
+    };
+    let mut first = Some(Span::styled(first, theme.highlight));
+    for range in crate::text::wrap::wrap(what, room.saturating_sub(indent).max(10)) {
+        let lead = first
+            .take()
+            .unwrap_or_else(|| Span::raw(" ".repeat(indent)));
+        out.push(Line::from(vec![lead, Span::raw(what[range].to_string())]));
+    }
 }
 
 /// The query syntax as the overlay lists it.
@@ -82,7 +113,7 @@ const QUERY_SYNTAX: &[(&str, &str)] = &[
 
 /// Draws the overlay centred on `area`.
 pub fn draw(frame: &mut Frame, app: &App, keymap: &Keymap, theme: &Theme, area: Rect) {
-    let content = lines(keymap, theme);
+    let content = lines(keymap, theme, area.width);
     let width = content.iter().map(Line::width).max().unwrap_or(20) as u16 + 4;
     let height = content.len() as u16 + 2;
     let [popup] = ratatui::layout::Layout::horizontal([Constraint::Length(width.min(area.width))])
@@ -92,14 +123,26 @@ pub fn draw(frame: &mut Frame, app: &App, keymap: &Keymap, theme: &Theme, area: 
         .flex(Flex::Center)
         .areas(popup);
     let inner_height = popup.height.saturating_sub(2) as usize;
-    let scroll = app
-        .help_scroll()
-        .min(content.len().saturating_sub(inner_height));
+    let scroll = app.help_scroll().min(crate::app::layout::help_max_scroll(
+        content.len(),
+        area.height,
+    ));
     frame.render_widget(Clear, popup);
     let block = Block::bordered()
         .border_type(BorderType::Rounded)
         .title(" Keys ")
-        .title_bottom(Line::from(" ? or Esc closes ").right_aligned());
+        .title_bottom(
+            Line::from(if content.len() > inner_height {
+                format!(
+                    " {}/{} · j/k PgUp/PgDn scroll · Esc closes ",
+                    (scroll + inner_height).min(content.len()),
+                    content.len()
+                )
+            } else {
+                " ? or Esc closes ".to_string()
+            })
+            .right_aligned(),
+        );
     frame.render_widget(
         Paragraph::new(content)
             .block(block)

@@ -17,10 +17,16 @@ use crate::vocabulary::{Focus, Marks};
 /// Width of the marks column: bookmark, read, a space.
 pub const MARKS_WIDTH: u16 = 3;
 
-/// The marks column for a paper: `★` bookmarked, `✓` read.
-pub fn marks_text(marks: Marks) -> String {
+/// The marks column for a paper: `★` bookmarked, `✓` read; while papers
+/// are selected, a column before them has `●` for each selected one.
+pub fn marks_text(marks: Marks, picked: Option<bool>) -> String {
+    let pick = match picked {
+        Some(true) => "●",
+        Some(false) => " ",
+        None => "",
+    };
     format!(
-        "{}{} ",
+        "{pick}{}{} ",
         if marks.bookmarked { '★' } else { ' ' },
         if marks.read { '✓' } else { ' ' }
     )
@@ -77,6 +83,104 @@ pub fn highlighted(
     spans
 }
 
+/// A paper's tags for its row, `#a #b`, cut to `room` columns (empty
+/// without tags), with a space before.
+fn tag_text(app: &App, idx: usize, room: usize) -> String {
+    let tags = app.store().tags(app.corpus().papers[idx].id.as_str());
+    if tags.is_empty() || room < 3 {
+        return String::new();
+    }
+    let text = crate::text::sanitize::line(&format!("#{}", tags.join(" #")));
+    let cut: String = highlighted(&text, &[], room - 1, Style::new(), Style::new())
+        .iter()
+        .map(|s| s.content.as_ref())
+        .collect();
+    format!(" {cut}")
+}
+
+/// The first author's family name and the year beside each title, in
+/// columns as wide as the rows on screen need; none on a screen under 80
+/// columns or when no row has either.
+#[derive(Clone, Copy)]
+struct Columns {
+    /// Width of the author column (0: none).
+    author: usize,
+    /// Whether the year column is shown.
+    year: bool,
+}
+
+/// The widest author column.
+const AUTHOR_MAX: usize = 14;
+
+impl Columns {
+    fn fit(app: &App, rows: &[usize], title_width: usize) -> Columns {
+        let none = Columns {
+            author: 0,
+            year: false,
+        };
+        if app.size().0 < 80 || title_width < 30 {
+            return none;
+        }
+        let papers = &app.corpus().papers;
+        let author = rows
+            .iter()
+            .filter_map(|&i| family(&papers[i]))
+            .map(|f| f.width())
+            .max()
+            .map_or(0, |w| w.min(AUTHOR_MAX).min(title_width / 5));
+        let year = rows.iter().any(|&i| papers[i].year.is_some());
+        Columns { author, year }
+    }
+
+    /// The columns for a row: none when the paper has neither, so that
+    /// its title has the room.
+    fn for_paper(&self, paper: &crate::corpus::Paper) -> Columns {
+        if paper.year.is_none() && paper.authors.is_empty() {
+            Columns {
+                author: 0,
+                year: false,
+            }
+        } else {
+            Columns { ..*self }
+        }
+    }
+
+    /// Columns taken, with the spaces before each.
+    fn width(&self) -> usize {
+        let a = if self.author > 0 { self.author + 1 } else { 0 };
+        a + if self.year { 5 } else { 0 }
+    }
+
+    /// The cells of a row.
+    fn cells(&self, paper: &crate::corpus::Paper, style: Style) -> Vec<Span<'static>> {
+        let mut out = Vec::new();
+        if self.author > 0 {
+            let name = family(paper).unwrap_or_default();
+            let mut cell = vec![Span::styled(" ", style)];
+            cell.extend(highlighted(&name, &[], self.author, style, style));
+            let w: usize = cell.iter().map(|s| s.content.width()).sum();
+            cell.push(Span::styled(" ".repeat(self.author + 1 - w), style));
+            out.extend(cell);
+        }
+        if self.year {
+            let y = paper.year.map_or(String::new(), |y| y.to_string());
+            out.push(Span::styled(format!(" {y:>4}"), style));
+        }
+        out
+    }
+}
+
+/// The first author's family name as written: the last word of "Given
+/// Family", the part before the comma of "Family, Given".
+fn family(paper: &crate::corpus::Paper) -> Option<String> {
+    let first = paper.authors.iter().next()?;
+    let family = match first.split_once(',') {
+        Some((family, _)) => family,
+        None => first.split_whitespace().last().unwrap_or(first),
+    };
+    Some(crate::text::sanitize::line(family.trim()))
+}
+
 /// Draws the list pane.
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let focused = app.focus() == Focus::List;
@@ -105,7 +209,13 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         frame.render_widget(Paragraph::new(Span::styled(msg, theme.dim)), inner);
         return;
     }
-    let title_width = inner.width.saturating_sub(MARKS_WIDTH) as usize;
+    let picking = app.picked_count() > 0;
+    let title_width = inner.width.saturating_sub(MARKS_WIDTH + u16::from(picking)) as usize;
+    let visible: Vec<usize> = (app.list_offset()..)
+        .take(inner.height as usize)
+        .map_while(|row| app.paper_at(row))
+        .collect();
+    let columns = Columns::fit(app, &visible, title_width);
     let mut hl = Vec::new();
     let lines: Vec<Line> = (app.list_offset()..)
         .take(inner.height as usize)
@@ -125,8 +235,23 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
             if selected {
                 base = base.patch(theme.selection);
             }
-            let mut spans = vec![Span::styled(marks_text(marks), base.patch(theme.marks))];
-            spans.extend(highlighted(&plain, &hl, title_width, base, theme.highlight));
+            let picked = picking.then(|| app.picked(idx));
+            let mut spans = vec![Span::styled(
+                marks_text(marks, picked),
+                base.patch(theme.marks),
+            )];
+            let tags = tag_text(app, idx, title_width / 4);
+            let columns = columns.for_paper(paper);
+            let title_room = title_width.saturating_sub(columns.width() + tags.width());
+            spans.extend(highlighted(&plain, &hl, title_room, base, theme.highlight));
+            let used: usize = spans.iter().map(|s| s.content.width()).sum();
+            let right = columns.width() + tags.width();
+            let gap = (inner.width as usize).saturating_sub(used + right);
+            if right > 0 {
+                spans.push(Span::styled(" ".repeat(gap), base));
+                spans.push(Span::styled(tags, base.patch(theme.marks)));
+                spans.extend(columns.cells(paper, base.patch(theme.dim)));
+            }
             let used: usize = spans.iter().map(|s| s.content.width()).sum();
             if selected && used < inner.width as usize {
                 spans.push(Span::styled(" ".repeat(inner.width as usize - used), base));

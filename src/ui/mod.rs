@@ -7,9 +7,11 @@
 pub mod detail;
 pub mod help;
 pub mod list;
+pub mod picker;
 pub mod print;
 pub mod status;
 pub mod theme;
+pub mod triage;
 
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::Frame;
@@ -74,11 +76,21 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, keymap: &Keymap) {
         frame.render_widget(note, area);
         return;
     }
+    if app.triaging() {
+        triage::draw(frame, app, theme, area);
+        if app.mode() == Mode::Help {
+            help::draw(frame, app, keymap, theme, area);
+        }
+        return;
+    }
     let l = layout(area);
     status::draw_search(frame, app, theme, l.search);
     list::draw(frame, app, theme, l.list);
     detail::draw(frame, app, theme, l.detail);
     status::draw_status(frame, app, theme, l.status);
+    if app.mode() == Mode::Pick {
+        picker::draw(frame, app, theme, area);
+    }
     if app.mode() == Mode::Help {
         help::draw(frame, app, keymap, theme, area);
     }
@@ -92,7 +104,7 @@ fn contains(r: Rect, col: u16, row: u16) -> bool {
 /// pointer, a left click selects a row of the list.
 pub fn mouse_action(app: &App, ev: &MouseEvent) -> Option<Action> {
     let area = Rect::new(0, 0, app.size().0, app.size().1);
-    if too_small(area) || app.mode() == Mode::Help {
+    if too_small(area) || matches!(app.mode(), Mode::Help | Mode::Pick) || app.triaging() {
         return None;
     }
     let l = layout(area);

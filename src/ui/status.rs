@@ -17,7 +17,13 @@ use crate::vocabulary::{Mode, View};
 pub fn draw_search(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let searching = app.mode() == Mode::Search
         || (app.mode() == Mode::Help && app.help_return() == Mode::Search);
-    let prompt = if searching { " / " } else { "   " };
+    let line = app.prompt();
+    let prompt = match line {
+        Some((what, _)) => format!(" {}: ", what.label()),
+        None if searching => " / ".to_string(),
+        None => "   ".to_string(),
+    };
+    let prompt = prompt.as_str();
     // A related list says what it is like instead of the query; the
     // title has the room before the figures.
     let header = app.related_to().map(|of| {
@@ -36,12 +42,15 @@ pub fn draw_search(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let right_width: usize = right.iter().map(|s| s.content.width()).sum();
     let room = (area.width as usize).saturating_sub(prompt.width() + right_width + 1);
     // Show the end of a query longer than the room, where the cursor is.
-    let text = &app.input().text();
+    let input = line.map_or(app.input(), |(_, l)| l);
+    let text = &input.text();
     let mut start = 0;
     while text[start..].width() > room {
         start += text[start..].chars().next().map_or(1, char::len_utf8);
     }
-    if let Some(header) = &header {
+    if line.is_some() {
+        spans.push(Span::raw(text[start..].to_string()));
+    } else if let Some(header) = &header {
         let bold = Style::new().add_modifier(Modifier::BOLD);
         spans.extend(super::list::highlighted(header, &[], room, bold, bold));
     } else if text.is_empty() {
@@ -65,8 +74,8 @@ pub fn draw_search(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     spans.push(Span::raw(" ".repeat(pad)));
     spans.extend(right);
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
-    if app.mode() == Mode::Search {
-        let cursor = start.max(app.input().cursor().min(text.len()));
+    if matches!(app.mode(), Mode::Search | Mode::Prompt) {
+        let cursor = start.max(input.cursor().min(text.len()));
         let x = area.x as usize + prompt.width() + text[start..cursor].width();
         frame.set_cursor_position(Position::new(
             x.min(area.right().saturating_sub(1) as usize) as u16,
@@ -95,10 +104,14 @@ fn right_side(app: &App, theme: &Theme, room: usize) -> Vec<Span<'static>> {
     let sep = || Span::styled(" · ", theme.dim);
     let what = match app.related_depth() {
         0 => format!(
-            "{running}{}/{} · {}",
+            "{running}{}/{} · {}{}",
             app.rows(),
             app.corpus().len(),
-            app.search().scope().name()
+            app.search().scope().name(),
+            match app.sort_key() {
+                crate::order::SortKey::Score => String::new(),
+                key => format!(" · by {}", key.name()),
+            }
         ),
         1 => format!("{} related", app.rows()),
         depth => format!("{} related · level {depth}", app.rows()),
@@ -124,8 +137,42 @@ fn right_side(app: &App, theme: &Theme, room: usize) -> Vec<Span<'static>> {
             Span::styled(format!("read {}/{}", c.read, c.total), theme.dim),
         ],
     ];
-    // While the corpus streams in, how far it has got comes first.
-    let always = if let Some(l) = app.progress() {
+    // Papers new in this session: with the views when that view is shown,
+    // else last, where there is room.
+    let new = vec![
+        Span::styled(" │ ", theme.dim),
+        Span::styled(format!("new {}", app.new_count()), view_style(View::New)),
+    ];
+    if app.view() == View::New {
+        groups.insert(1, new);
+    } else {
+        groups.push(new);
+    }
+    let mut always = 1 + usize::from(app.view() == View::New);
+    if let Some(tag) = app.view_tag() {
+        // The tag's view is named where the count of the views would be.
+        groups.insert(
+            1,
+            vec![
+                Span::styled(" │ ", theme.dim),
+                Span::styled(format!("# {tag}"), view_style(View::Tagged)),
+            ],
+        );
+        always += 1;
+    }
+    // The selection, when there is one, and how far the corpus has
+    // streamed in, while it does, come first.
+    if app.picked_count() > 0 {
+        groups.insert(
+            0,
+            vec![Span::styled(
+                format!("● {} selected │ ", app.picked_count()),
+                theme.highlight,
+            )],
+        );
+        always += 1;
+    }
+    if let Some(l) = app.progress() {
         groups.insert(
             0,
             vec![Span::styled(
@@ -133,10 +180,8 @@ fn right_side(app: &App, theme: &Theme, room: usize) -> Vec<Span<'static>> {
                 theme.highlight,
             )],
         );
-        2
-    } else {
-        1
-    };
+        always += 1;
+    }
     let mut out = Vec::new();
     let mut used = 1;
     for (k, g) in groups.into_iter().enumerate() {
@@ -164,10 +209,16 @@ pub fn status_text(app: &App) -> String {
         Mode::Browse if app.related_to().is_some() => {
             "j/k move · m more like this · Esc back · / search · ? help · q quit"
         }
+        Mode::Browse if app.picked_count() > 0 => {
+            "x select · X all listed · c clear · b/r mark the selection · ? help"
+        }
         Mode::Browse => "j/k move · / search · Tab focus · Ctrl-t scope · ? help · q quit",
         Mode::Search => "type to filter · ↑/↓ move · Enter keep · Esc clear",
-        Mode::Help => "j/k scroll · any other key closes",
+        Mode::Help => "j/k PgUp/PgDn g/G scroll · other keys close",
         Mode::Confirm => return app.question().unwrap_or_default().to_string(),
+        Mode::Triage => "y keep · n skip · l later · u undo · Esc list · ? keys",
+        Mode::Pick => "j/k choose · Enter recalls · d removes · Esc closes",
+        Mode::Prompt => "Enter applies · Esc cancels · Tab completes a tag",
     };
     if app.progress().is_some() {
         return format!("{hints}  ·  {} papers so far", app.corpus().len());
