@@ -98,6 +98,8 @@ impl App {
     pub fn receive(&mut self, event: load::Event) {
         match event {
             load::Event::Papers(batch, prepared) => {
+                // Papers come with the tags and notes kept for them.
+                self.labels_dirty = true;
                 let first = self.corpus.len();
                 self.corpus.push(batch);
                 self.adopt_former_ids(first);

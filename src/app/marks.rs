@@ -64,6 +64,7 @@ impl App {
     pub(super) fn store_changed(&mut self) {
         self.last_refresh = Instant::now();
         if self.store.refresh() {
+            self.labels_dirty = true;
             let keep = self.selected_paper();
             self.reload_marks();
             self.rebuild_rows(keep);
@@ -202,6 +203,7 @@ impl App {
             // Applying the edits gives those that take them back again.
             match self.store.apply(&change.edits) {
                 Ok(back) => {
+                    self.labels_dirty = true;
                     to.push(Change::edits(back));
                     let result = self.store.save();
                     self.saved(result);

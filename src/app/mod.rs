@@ -146,6 +146,8 @@ pub struct App {
     failed: Option<LoadError>,
     /// Whether the reports are said in the status line once loading ends.
     announce_reports: bool,
+    /// Tags or notes changed since the matcher was last given them.
+    labels_dirty: bool,
 }
 
 impl App {
@@ -203,6 +205,7 @@ impl App {
             loading: None,
             failed: None,
             announce_reports: false,
+            labels_dirty: true,
         };
         // Before the place is read: it may name a paper by its old id.
         app.adopt_former_ids(0);
@@ -431,6 +434,7 @@ impl App {
         if self.store.dirty() && self.last_retry.elapsed() >= RETRY_EVERY {
             self.retry_save();
         }
+        self.sync_labels();
         if self.take_ranking() {
             self.redraw();
         }

@@ -118,6 +118,26 @@ impl App {
         self.rebuild_rows(keep);
     }
 
+    /// Gives the matcher the papers' tags and notes, for `tag:` and
+    /// `note:`, when they changed and the query asks for them (reading
+    /// them costs a look-up a paper).
+    pub(super) fn sync_labels(&mut self) {
+        if !self.labels_dirty || !self.search.asks_labels() {
+            return;
+        }
+        let mut labels = crate::search::Labels::default();
+        for (i, p) in self.corpus.papers.iter().enumerate() {
+            for t in self.store.tags(p.id.as_str()) {
+                labels.add_tag(i, t);
+            }
+            if let Some(n) = self.store.note(p.id.as_str()) {
+                labels.add_note(i, n);
+            }
+        }
+        self.search.set_labels(labels);
+        self.labels_dirty = false;
+    }
+
     /// Applies edits to the store as one undoable change and saves;
     /// returns whether anything changed.
     pub(super) fn edit(&mut self, edits: Vec<Edit>) -> bool {
@@ -127,6 +147,7 @@ impl App {
                 false
             }
             Ok(undo) => {
+                self.labels_dirty = true;
                 self.undo.push(super::marks::Change::edits(undo));
                 self.redo.clear();
                 let result = self.store.save();
@@ -214,7 +235,7 @@ fn common_prefix(names: &[String]) -> String {
 mod tests {
     use super::super::testing::*;
     use super::*;
-    use crate::vocabulary::{Action, Mode, View};
+    use crate::vocabulary::{Action, Message, Mode, View};
 
     fn line(app: &mut super::App, s: &str) {
         for c in s.chars() {
@@ -267,6 +288,42 @@ mod tests {
         assert_eq!(tags_of(&app, 0), ["LoRA", "to review"]);
         let reopened = app_in(dir.path());
         assert_eq!(tags_of(&reopened, 1), ["LoRA", "to review"]);
+    }
+
+    #[test]
+    fn a_tag_query_follows_the_tags_as_they_change() {
+        let (mut app, _dir) = app();
+        app.apply(Action::StartSearch);
+        typed(&mut app, "tag:lora");
+        assert_eq!(app.rows(), 0);
+        app.apply(Action::AcceptSearch);
+        app.apply(Action::ClearQuery);
+        settle(&mut app);
+        let (a, b) = (app.paper_at(3).unwrap(), app.paper_at(7).unwrap());
+        for row in [3, 7] {
+            app.apply(Action::SelectRow(row));
+            app.apply(Action::EditTags);
+            line(&mut app, "LoRA");
+            app.apply(Action::AcceptLine);
+        }
+        app.apply(Action::StartSearch);
+        typed(&mut app, "tag:lora");
+        app.update(Message::Tick);
+        settle(&mut app);
+        let mut shown: Vec<usize> = (0..app.rows()).filter_map(|r| app.paper_at(r)).collect();
+        shown.sort();
+        let mut want = vec![a, b];
+        want.sort();
+        assert_eq!(shown, want);
+        // Taken off one: the query runs again.
+        app.apply(Action::AcceptSearch);
+        app.apply(Action::SelectRow(0));
+        app.apply(Action::EditTags);
+        line(&mut app, "-lora");
+        app.apply(Action::AcceptLine);
+        app.update(Message::Tick);
+        settle(&mut app);
+        assert_eq!(app.rows(), 1);
     }
 
     #[test]

@@ -336,15 +336,19 @@ impl Search {
             }
             _ => false,
         };
-        let asks = self.parsed.filters.iter().any(|f| {
+        if changed && self.asks_labels() {
+            self.request();
+        }
+    }
+
+    /// Whether the query has a `tag:` or `note:` atom.
+    pub fn asks_labels(&self) -> bool {
+        self.parsed.filters.iter().any(|f| {
             f.alts.iter().any(|a| {
                 matches!(a, query::Alt::Field(fa)
                     if matches!(fa.field, fields::Field::Tag | fields::Field::Note))
             })
-        });
-        if changed && asks {
-            self.request();
-        }
+        })
     }
 
     /// Papers whose title changed since they were added (made unique once

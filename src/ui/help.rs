@@ -108,6 +108,7 @@ const QUERY_SYNTAX: &[(&str, &str)] = &[
         "also year:2019, year:2023.., year:..2010",
     ),
     ("id:2101.0", "the id starts with it"),
+    ("tag:name note:word", "your tags and notes"),
     ("!author:name", "any field atom negated"),
 ];
 
