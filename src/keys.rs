@@ -321,9 +321,8 @@ fn default_bindings() -> Vec<Binding> {
         (Key::ctrl('c'), A::Quit),
         (Key::ctrl('z'), A::Suspend),
     ];
-    let search: &[(Key, Action)] = &[
-        (Key::plain(K::Enter), A::AcceptSearch),
-        (Key::plain(K::Esc), A::CancelSearch),
+    // Editing a line: the query, a tag line, a name.
+    let editing: &[(Key, Action)] = &[
         (Key::plain(K::Backspace), A::Backspace),
         (Key::plain(K::Delete), A::DeleteForward),
         (Key::ctrl('w'), A::DeleteWord),
@@ -332,16 +331,26 @@ fn default_bindings() -> Vec<Binding> {
         (Key::plain(K::Right), A::CursorRight),
         (Key::plain(K::Home), A::CursorHome),
         (Key::plain(K::End), A::CursorEnd),
-        (Key::plain(K::Down), A::Down),
-        (Key::ctrl('n'), A::Down),
-        (Key::plain(K::Up), A::Up),
-        (Key::ctrl('p'), A::Up),
-        (Key::plain(K::PageDown), A::PageDown),
-        (Key::plain(K::PageUp), A::PageUp),
-        (Key::ctrl('t'), A::ToggleScope),
-        (Key::ctrl('c'), A::Quit),
-        (Key::ctrl('z'), A::Suspend),
     ];
+    let search = &[
+        &[
+            (Key::plain(K::Enter), A::AcceptSearch),
+            (Key::plain(K::Esc), A::CancelSearch),
+        ][..],
+        editing,
+        &[
+            (Key::plain(K::Down), A::Down),
+            (Key::ctrl('n'), A::Down),
+            (Key::plain(K::Up), A::Up),
+            (Key::ctrl('p'), A::Up),
+            (Key::plain(K::PageDown), A::PageDown),
+            (Key::plain(K::PageUp), A::PageUp),
+            (Key::ctrl('t'), A::ToggleScope),
+            (Key::ctrl('c'), A::Quit),
+            (Key::ctrl('z'), A::Suspend),
+        ][..],
+    ]
+    .concat();
     let help: &[(Key, Action)] = &[
         (Key::ch('?'), A::ToggleHelp),
         (Key::plain(K::Esc), A::ToggleHelp),
@@ -392,20 +401,16 @@ fn default_bindings() -> Vec<Binding> {
         (Key::ch('q'), A::CancelLine),
         (Key::ctrl('c'), A::Quit),
     ];
-    let prompt: &[(Key, Action)] = &[
-        (Key::plain(K::Enter), A::AcceptLine),
-        (Key::plain(K::Esc), A::CancelLine),
-        (Key::plain(K::Tab), A::Complete),
-        (Key::plain(K::Backspace), A::Backspace),
-        (Key::plain(K::Delete), A::DeleteForward),
-        (Key::ctrl('w'), A::DeleteWord),
-        (Key::ctrl('u'), A::ClearQuery),
-        (Key::plain(K::Left), A::CursorLeft),
-        (Key::plain(K::Right), A::CursorRight),
-        (Key::plain(K::Home), A::CursorHome),
-        (Key::plain(K::End), A::CursorEnd),
-        (Key::ctrl('c'), A::Quit),
-    ];
+    let prompt = &[
+        &[
+            (Key::plain(K::Enter), A::AcceptLine),
+            (Key::plain(K::Esc), A::CancelLine),
+            (Key::plain(K::Tab), A::Complete),
+        ][..],
+        editing,
+        &[(Key::ctrl('c'), A::Quit)][..],
+    ]
+    .concat();
     let confirm: &[(Key, Action)] = &[
         (Key::ch('y'), A::ConfirmYes),
         (Key::plain(K::Enter), A::ConfirmYes),
@@ -416,11 +421,11 @@ fn default_bindings() -> Vec<Binding> {
     ];
     [
         (Mode::Browse, browse),
-        (Mode::Search, search),
+        (Mode::Search, &search[..]),
         (Mode::Help, help),
         (Mode::Confirm, confirm),
         (Mode::Triage, triage),
-        (Mode::Prompt, prompt),
+        (Mode::Prompt, &prompt[..]),
         (Mode::Pick, pick),
     ]
     .into_iter()
