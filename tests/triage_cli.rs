@@ -198,6 +198,28 @@ fn note_prints_sets_and_removes() {
 }
 
 #[test]
+fn show_prints_the_tags_and_the_note_under_the_abstract() {
+    let s = Setup::new();
+    s.ok(&["tag", "--add", "to read", "--add", "LoRA", A]);
+    s.ok(&["note", A, "--set", "Compare with the beta paper."]);
+    let shown = s.ok(&["show", A]);
+    let abs = shown
+        .find("Graphs are studied here.")
+        .expect("the abstract");
+    let tags = shown.find("to read").expect("the tags");
+    let note = shown
+        .find("Compare with the beta paper.")
+        .expect("the note");
+    assert!(tags < abs && abs < note, "{shown}");
+    assert!(shown.contains("LoRA"), "{shown}");
+    let plain = s.ok(&["show", B]);
+    assert!(
+        !plain.contains("to read") && !plain.contains("Compare"),
+        "{plain}"
+    );
+}
+
+#[test]
 fn note_edit_saves_on_success_only() {
     let s = Setup::new();
     s.ok(&["note", A, "--set", "first words"]);

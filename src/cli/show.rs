@@ -66,6 +66,7 @@ pub(super) fn show(cli: &Cli, args: &ShowArgs) -> anyhow::Result<ExitCode> {
     } else {
         config.theme
     };
+    let tags = store.tags(id);
     let view = crate::ui::detail::PaperView {
         corpus,
         idx: i,
@@ -76,6 +77,8 @@ pub(super) fn show(cli: &Cli, args: &ShowArgs) -> anyhow::Result<ExitCode> {
         theme: &theme,
         query: None,
         chosen_link: None,
+        tags: &tags,
+        note: store.note(id),
     };
     let rendered = crate::ui::detail::render(&view, print_width());
     let text = crate::ui::print::lines_to_string(&rendered.lines, styled_output(cli.color));

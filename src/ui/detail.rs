@@ -92,6 +92,9 @@ pub struct PaperView<'a> {
     pub query: Option<&'a Query>,
     /// The link chosen with a digit key (0-based).
     pub chosen_link: Option<usize>,
+    /// Its tags and note, from the reading list.
+    pub tags: &'a [&'a str],
+    pub note: Option<&'a str>,
 }
 
 /// A paper laid out at a width, in styles.
@@ -113,8 +116,8 @@ pub fn render(v: &PaperView, width: usize) -> Rendered {
             marks: v.marks,
             query: v.query,
             chosen_link: v.chosen_link,
-            tags: &[],
-            note: None,
+            tags: v.tags,
+            note: v.note,
         },
         width,
     );
