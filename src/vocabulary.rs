@@ -251,6 +251,10 @@ pub enum Action {
     RemoveSaved,
     /// Name the query and save it (a line editor).
     SaveSearch,
+    /// Write the selection (else the bookmarked papers) as a Markdown
+    /// reading list, with tags and notes, to a file in the current
+    /// directory.
+    ExportList,
     /// Add or remove tags on the paper or the selection (a line editor).
     EditTags,
     /// Apply the line typed.
@@ -341,6 +345,7 @@ impl Action {
             Action::RecallSearch => "Saved searches: pick one to recall",
             Action::RemoveSaved => "Remove the saved search",
             Action::SaveSearch => "Save the query under a name",
+            Action::ExportList => "Export the selection (else the bookmarked) as Markdown",
             Action::EditTags => "Tags: +add -remove, a bare name toggles (on the selection too)",
             Action::AcceptLine => "Apply",
             Action::CancelLine => "Cancel",

@@ -9,6 +9,7 @@
 //! the layers above read keys into actions and draw.
 
 pub mod detail;
+mod export;
 mod input;
 pub mod layout;
 mod loading;
@@ -540,6 +541,7 @@ impl App {
             Action::CycleView => self.cycle_view(),
             Action::EditTags => self.edit_tags(),
             Action::SaveSearch => self.name_search(),
+            Action::ExportList => self.export_list(),
             Action::RecallSearch => self.open_picker(),
             Action::RemoveSaved => {}
             Action::CycleSort => self.cycle_sort(),
