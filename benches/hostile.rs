@@ -138,6 +138,8 @@ fn main() {
                 theme: &theme,
                 query,
                 chosen_link: None,
+                tags: &[],
+                note: None,
             };
             let (_, show_t) = time(|| {
                 let r = ui::detail::render(&view(None), 76);

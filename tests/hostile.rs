@@ -330,6 +330,8 @@ fn use_file(dir: &std::path::Path, name: &str, bytes: &[u8]) -> usize {
                 theme: &theme,
                 query: q,
                 chosen_link: None,
+                tags: &[],
+                note: None,
             };
             let _ = ui::detail::render(&view, 60);
         }
