@@ -142,17 +142,24 @@ fn suspend(session: &mut Session, app: &mut App) -> io::Result<()> {
     restore();
     signal_hook::low_level::emulate_default_handler(signal_hook::consts::SIGTSTP)?;
     // Resumed.
+    let size = take_back(session)?;
+    app.update(Message::Resize(size.width, size.height));
+    Ok(())
+}
+
+/// Takes the terminal back after another program had it (a shell after
+/// `Ctrl-z`, an editor): raw mode, the alternate screen, everything
+/// redrawn. Resizing to the current size clears the screen and the buffers
+/// without asking the terminal where its cursor is (an answer the input
+/// thread would swallow).
+fn take_back(session: &mut Session) -> io::Result<ratatui::layout::Size> {
     enable_raw_mode()?;
     execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)?;
-    // Redraw everything: resizing to the current size clears the screen and
-    // the buffers without asking the terminal where its cursor is (an answer
-    // the input thread would swallow).
     let size = session.terminal.size()?;
     session
         .terminal
         .resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))?;
-    app.update(Message::Resize(size.width, size.height));
-    Ok(())
+    Ok(size)
 }
 
 /// Set while the editor has the terminal: the input thread stops reading
@@ -230,12 +237,7 @@ fn edit_in_editor(session: &mut Session, text: &str) -> io::Result<Result<String
     }
     restore();
     let result = run_editor(text);
-    enable_raw_mode()?;
-    execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)?;
-    let size = session.terminal.size()?;
-    session
-        .terminal
-        .resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))?;
+    take_back(session)?;
     INPUT_PAUSED.store(false, Ordering::SeqCst);
     Ok(result)
 }
