@@ -96,6 +96,8 @@ enum Wake {
     Load(load::Event),
     /// The loader is done.
     Loaded,
+    /// First-seen times are recorded (see [`Effect::RecordSeen`]).
+    Seen(Result<Vec<bool>, String>),
 }
 
 /// How the reader ended.
@@ -311,9 +313,23 @@ pub fn osc52(text: &str) -> String {
 }
 
 /// Carries out what the app asked for and tells it how that went.
-fn run_effects(app: &mut App, session: &mut Session, effects: Vec<Effect>) -> io::Result<()> {
+fn run_effects(
+    app: &mut App,
+    session: &mut Session,
+    effects: Vec<Effect>,
+    tx: &mpsc::Sender<Wake>,
+) -> io::Result<()> {
     for effect in effects {
         match effect {
+            Effect::RecordSeen { dir, ids, now } => {
+                let tx = tx.clone();
+                std::thread::Builder::new()
+                    .name("paperboat-seen".into())
+                    .spawn(move || {
+                        let result = crate::app::record_seen_in(&dir, &ids, now);
+                        let _ = tx.send(Wake::Seen(result));
+                    })?;
+            }
             Effect::Suspend => suspend(session, app)?,
             Effect::EditNote { id, text } => {
                 let result = edit_in_editor(session, &text)?;
@@ -378,6 +394,7 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
             }
         })?;
     spawn_loader(start, tx.clone())?;
+    let effects_tx = tx.clone();
     // A small corpus is whole before the first frame is due.
     let deadline = std::time::Instant::now() + FIRST_FRAME_WAIT;
     let mut early = Vec::new();
@@ -492,6 +509,7 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
                 Wake::Results => Vec::new(),
                 Wake::Load(e) => app.update(Message::Load(e)),
                 Wake::Loaded => app.update(Message::Loaded),
+                Wake::Seen(result) => app.update(Message::SeenRecorded(result)),
                 Wake::Signal(SIGTSTP) => {
                     app.update(Message::Stopping);
                     suspend(&mut session, &mut app)?;
@@ -506,9 +524,14 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
             if app.quitting() {
                 break;
             }
-            run_effects(&mut app, &mut session, std::mem::take(&mut effects))?;
+            run_effects(
+                &mut app,
+                &mut session,
+                std::mem::take(&mut effects),
+                &effects_tx,
+            )?;
         }
-        run_effects(&mut app, &mut session, effects)?;
+        run_effects(&mut app, &mut session, effects, &effects_tx)?;
     }
     signal_handle.close();
     drop(session);

@@ -157,6 +157,15 @@ pub enum Effect {
         /// The note as it is (empty for none).
         text: String,
     },
+    /// Record, off the UI thread and through a store of its own on the
+    /// state directory `dir`, that papers `ids` were first seen `now` (for
+    /// those never seen); which are new comes back as
+    /// [`Message::SeenRecorded`], in the same order.
+    RecordSeen {
+        dir: std::path::PathBuf,
+        ids: Vec<String>,
+        now: crate::store::Stamp,
+    },
     /// Draw the screen again: it changed without input (a ranking came,
     /// another instance saved marks, a failed save went through).
     Redraw,
@@ -412,6 +421,9 @@ pub enum Message {
         /// Why it could not be opened.
         result: Result<(), String>,
     },
+    /// First-seen times are recorded ([`Effect::RecordSeen`]): for each
+    /// paper, whether it is new in this session; or why they could not be.
+    SeenRecorded(Result<Vec<bool>, String>),
     /// The editor opened on a note is closed: the text it left, or why
     /// there is none.
     NoteEdited {

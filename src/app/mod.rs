@@ -35,6 +35,7 @@ pub use prompt::Prompt;
 pub use related::RELATED_LIMIT;
 pub use saved::Saved;
 pub use triage::Progress;
+pub use views::record_seen_in;
 
 use crate::corpus::Corpus;
 use crate::loading::{LoadError, Loaded, Report};
@@ -380,6 +381,7 @@ impl App {
                 });
             }
             Message::NoteEdited { id, result } => self.note_edited(&id, result),
+            Message::SeenRecorded(result) => self.seen_recorded(result),
             Message::Copied(result) => {
                 self.status = Some(match result {
                     Ok(()) => "copied the title and link (OSC 52)".to_string(),

@@ -106,3 +106,14 @@ pub(super) fn app_with_years() -> (App, tempfile::TempDir) {
     settle(&mut app);
     (app, dir)
 }
+
+/// Carries out the first-seen recording among `effects` as the terminal
+/// does (there on a thread of its own), and hands the app the outcome.
+pub(super) fn carry_out_seen(app: &mut App, effects: Vec<crate::vocabulary::Effect>) {
+    for e in effects {
+        if let crate::vocabulary::Effect::RecordSeen { dir, ids, now } = e {
+            let result = super::record_seen_in(&dir, &ids, now);
+            app.update(Message::SeenRecorded(result));
+        }
+    }
+}

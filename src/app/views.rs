@@ -3,12 +3,15 @@
 //! and the `v` cycle through every view and tag.
 //!
 //! First-seen times are recorded once the corpus has loaded and the first
-//! frame is on screen: at a million papers reading and writing them takes
-//! most of a second, which the first frame must not wait for.
+//! frame is on screen, off the UI thread ([`Effect::RecordSeen`]): at a
+//! million papers reading and writing them takes a second or two, which
+//! neither the first frame nor the keys must wait for.
+
+use std::path::Path;
 
 use super::App;
-use crate::store::Stamp;
-use crate::vocabulary::View;
+use crate::store::{Stamp, Store};
+use crate::vocabulary::{Effect, View};
 
 impl App {
     /// Whether paper `i` is in the view.
@@ -98,30 +101,55 @@ impl App {
         }
         let now = Stamp::now();
         self.seen_at = Some(now);
-        let ids = self.corpus.papers.iter().map(|p| p.id.as_str());
-        if let Err(e) = self.store.record_first_seen(ids, now) {
-            self.status = Some(format!("could not save when papers were first seen: {e}"));
-        }
-        let notices = self.store.notices();
-        if !notices.is_empty() {
-            self.status = Some(notices.join(" · "));
-        }
-        self.fresh = self
+        let ids = self
             .corpus
             .papers
             .iter()
-            .map(|p| {
-                self.store
-                    .first_seen(p.id.as_str())
-                    .is_some_and(|t| t >= now)
-            })
+            .map(|p| p.id.to_string())
             .collect();
-        if self.view == View::New {
-            let keep = self.selected_paper();
-            self.rebuild_rows(keep);
-        }
-        self.redraw();
+        let dir = self
+            .store
+            .path()
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        self.effects.push(Effect::RecordSeen { dir, ids, now });
     }
+
+    /// First-seen times are recorded: which papers are new.
+    pub(super) fn seen_recorded(&mut self, result: Result<Vec<bool>, String>) {
+        match result {
+            Ok(fresh) if fresh.len() == self.corpus.len() => {
+                self.fresh = fresh;
+                // Sorting by first seen reads the times just written.
+                self.store.forget_first_seen();
+                if self.view == View::New {
+                    let keep = self.selected_paper();
+                    self.rebuild_rows(keep);
+                }
+                self.redraw();
+            }
+            Ok(_) => {}
+            Err(e) => {
+                self.status = Some(format!("could not save when papers were first seen: {e}"));
+            }
+        }
+    }
+}
+
+/// Records in the state directory `dir`, through a store of its own, that
+/// papers `ids` were first seen `now` (those never seen before), and says
+/// for each whether it is new: what [`Effect::RecordSeen`] asks, run off
+/// the UI thread (a million papers take a second or two).
+pub fn record_seen_in(dir: &Path, ids: &[String], now: Stamp) -> Result<Vec<bool>, String> {
+    let (mut store, _) = Store::open(dir);
+    store
+        .record_first_seen(ids.iter().map(String::as_str), now)
+        .map_err(|e| e.to_string())?;
+    Ok(ids
+        .iter()
+        .map(|id| store.first_seen(id).is_some_and(|t| t >= now))
+        .collect())
 }
 
 #[cfg(test)]
@@ -145,7 +173,9 @@ mod tests {
         );
         to_new(&mut app);
         assert_eq!(app.rows(), 0, "nothing is recorded before the first frame");
-        app.update(Message::FrameShown);
+        let effects = app.update(Message::FrameShown);
+        assert_eq!(app.new_count(), 0, "nothing is new until recorded");
+        carry_out_seen(&mut app, effects);
         assert_eq!(app.new_count(), 38);
         assert_eq!(app.rows(), 38, "a first visit: all new");
         assert!(
@@ -157,7 +187,8 @@ mod tests {
         drop(app);
         let mut again = app_in(dir.path());
         assert_eq!(again.view(), View::New, "the view is remembered");
-        again.update(Message::FrameShown);
+        let effects = again.update(Message::FrameShown);
+        carry_out_seen(&mut again, effects);
         assert_eq!(again.new_count(), 0);
         assert_eq!(again.rows(), 0, "seen in the last session: not new");
     }
@@ -172,7 +203,8 @@ mod tests {
             app.update(Message::Load(e));
         }
         assert_eq!(app.new_count(), 0, "not while loading");
-        app.update(Message::Loaded);
+        let effects = app.update(Message::Loaded);
+        carry_out_seen(&mut app, effects);
         assert_eq!(app.new_count(), ids.len());
         assert!(ids.iter().all(|id| app.store().first_seen(id).is_some()));
     }

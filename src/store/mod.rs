@@ -215,6 +215,14 @@ impl Store {
         r
     }
 
+    /// Reads the first-seen times from the file again on their next use
+    /// (another store recorded some), unless some are not saved yet.
+    pub fn forget_first_seen(&mut self) {
+        if !self.seen_dirty() {
+            self.first_seen = OnceLock::new();
+        }
+    }
+
     /// Whether paper `id`'s `field` is on.
     pub fn is_on(&self, id: &str, field: Field) -> bool {
         self.state.is_on(id, field)
