@@ -477,7 +477,8 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
             .terminal
             .draw(|f| ui::draw(f, &app, &theme, &keymap))?;
         if std::mem::take(&mut first_frame) {
-            app.update(Message::FrameShown);
+            let effects = app.update(Message::FrameShown);
+            run_effects(&mut app, &mut session, effects, &effects_tx)?;
         }
         if app.quitting() {
             break;

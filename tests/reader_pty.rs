@@ -239,3 +239,19 @@ fn triage_keeps_skips_and_resumes_in_the_real_reader() {
     let saved = std::fs::read_to_string(state.path().join("state.json")).unwrap();
     assert_eq!(saved.matches("\"bookmark\"").count(), 1, "{saved}");
 }
+
+#[test]
+fn papers_are_new_on_a_first_visit_and_not_on_the_next() {
+    let state = tempfile::tempdir().unwrap();
+    let mut pty = Pty::spawn(&[], 200, 60, state.path(), &[]);
+    pty.wait_text("new 38");
+    pty.send("q");
+    assert!(pty.wait_exit().success());
+    assert!(state.path().join("first_seen.json").exists());
+    let mut pty = Pty::spawn(&[], 200, 60, state.path(), &[]);
+    pty.wait_text("38/38");
+    // The second visit's recording finds nothing new.
+    pty.wait_for("new 0", |s| s.contents().contains("new 0"));
+    pty.send("q");
+    assert!(pty.wait_exit().success());
+}
