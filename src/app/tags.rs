@@ -125,15 +125,12 @@ impl App {
         if !self.labels_dirty || !self.search.asks_labels() {
             return;
         }
-        let mut labels = crate::search::Labels::default();
-        for (i, p) in self.corpus.papers.iter().enumerate() {
-            for t in self.store.tags(p.id.as_str()) {
-                labels.add_tag(i, t);
-            }
-            if let Some(n) = self.store.note(p.id.as_str()) {
-                labels.add_note(i, n);
-            }
-        }
+        let store = &self.store;
+        let labels = crate::search::Labels::of(
+            self.corpus.papers.iter().map(|p| p.id.as_str()),
+            |id| store.tags(id),
+            |id| store.note(id),
+        );
         self.search.set_labels(labels);
         self.labels_dirty = false;
     }

@@ -185,38 +185,11 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
     Ok(found(&matches))
 }
 
-/// Whether `query` has a `tag:` or `note:` atom (the store must be read).
-fn asks_labels(query: &str) -> bool {
-    search::query::query_words(query).iter().any(|w| {
-        let w = w.trim_start_matches('!').to_ascii_lowercase();
-        ["tag:", "tags:", "note:", "notes:"]
-            .iter()
-            .any(|f| w.starts_with(f))
-    })
-}
-
-/// The tags and notes the store keeps for the papers of `corpus`.
-pub(super) fn labels_of(
-    corpus: &crate::corpus::Corpus,
-    store: &crate::store::Store,
-) -> search::Labels {
-    let mut labels = search::Labels::default();
-    for (i, p) in corpus.papers.iter().enumerate() {
-        for t in store.tags(p.id.as_str()) {
-            labels.add_tag(i, t);
-        }
-        if let Some(n) = store.note(p.id.as_str()) {
-            labels.add_note(i, n);
-        }
-    }
-    labels
-}
-
 /// `search --json`, over abstracts, filtered or sorted: whole papers.
 fn search_papers(cli: &Cli, args: &SearchArgs, plan: Plan) -> anyhow::Result<ExitCode> {
     let loaded = load_files(&args.load, &plan.files)?;
     let corpus = &loaded.corpus;
-    let labelled = asks_labels(&plan.query);
+    let labelled = search::Query::parse(&plan.query).asks_labels();
     let mut store = None;
     if !plan.filter.is_empty() || args.sort != SortKey::Score || labelled {
         store = Some(match plan.store {
@@ -228,7 +201,11 @@ fn search_papers(cli: &Cli, args: &SearchArgs, plan: Plan) -> anyhow::Result<Exi
         });
     }
     let labels = match (&store, labelled) {
-        (Some(store), true) => labels_of(corpus, store),
+        (Some(store), true) => search::Labels::of(
+            corpus.papers.iter().map(|p| p.id.as_str()),
+            |id| store.tags(id),
+            |id| store.note(id),
+        ),
         _ => search::Labels::default(),
     };
     let mut matches =

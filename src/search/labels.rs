@@ -27,6 +27,26 @@ impl Labels {
         self.notes.push((idx as u32, words));
     }
 
+    /// The labels of papers `ids` (in index order), their tags and note
+    /// given by `tags` and `note` (the reading list's, to whoever keeps
+    /// it).
+    pub fn of<'a>(
+        ids: impl Iterator<Item = &'a str>,
+        tags: impl Fn(&str) -> Vec<&'a str>,
+        note: impl Fn(&str) -> Option<&'a str>,
+    ) -> Labels {
+        let mut labels = Labels::default();
+        for (i, id) in ids.enumerate() {
+            for t in tags(id) {
+                labels.add_tag(i, t);
+            }
+            if let Some(n) = note(id) {
+                labels.add_note(i, n);
+            }
+        }
+        labels
+    }
+
     /// True when no paper has a tag or a note.
     pub fn is_empty(&self) -> bool {
         self.tags.is_empty() && self.notes.is_empty()

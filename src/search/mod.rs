@@ -343,12 +343,7 @@ impl Search {
 
     /// Whether the query has a `tag:` or `note:` atom.
     pub fn asks_labels(&self) -> bool {
-        self.parsed.filters.iter().any(|f| {
-            f.alts.iter().any(|a| {
-                matches!(a, query::Alt::Field(fa)
-                    if matches!(fa.field, fields::Field::Tag | fields::Field::Note))
-            })
-        })
+        self.parsed.asks_labels()
     }
 
     /// Papers whose title changed since they were added (made unique once

@@ -278,6 +278,17 @@ impl Query {
             && self.error == other.error
     }
 
+    /// Whether the query has a `tag:` or `note:` atom (it needs the
+    /// papers' [`Labels`](super::Labels)).
+    pub fn asks_labels(&self) -> bool {
+        self.filters.iter().any(|f| {
+            f.alts.iter().any(|a| {
+                matches!(a, Alt::Field(fa)
+                    if matches!(fa.field, super::fields::Field::Tag | super::fields::Field::Note))
+            })
+        })
+    }
+
     /// True when the query matches everything.
     pub fn is_empty(&self) -> bool {
         self.words.is_empty() && self.filters.is_empty() && self.error.is_none()
