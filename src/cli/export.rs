@@ -48,9 +48,11 @@ pub struct ExportArgs {
     /// Read every input as this format instead of detecting it.
     #[arg(long, value_name = "FORMAT", value_parser = input_format())]
     pub input_format: Option<Format>,
-    /// Refuse inputs larger than SIZE (bytes, or with K, M, G: 500M, 2G).
-    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
-    pub max_size: u64,
+    /// Refuse inputs larger than SIZE (bytes, or with K, M, G: 500M, 2G). Default: no limit for
+    /// JSON Lines and title lists (read a chunk at a time); a quarter of the memory for formats
+    /// read whole.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub max_size: Option<u64>,
 }
 
 pub(super) fn export_cmd(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCode> {

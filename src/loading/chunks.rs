@@ -325,8 +325,8 @@ fn read_texts(
             }
             read += (buf.len() - before) as u64;
         }
-        if known.is_none() && read > opts.max_size {
-            let _ = tx.send(Err(too_big(opts)));
+        if let Some(max) = opts.max_size.filter(|&m| known.is_none() && read > m) {
+            let _ = tx.send(Err(too_big(max)));
             return;
         }
         let cut = if more {

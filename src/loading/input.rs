@@ -193,11 +193,13 @@ fn open(input: &Input, opts: &Options) -> Result<(Source, Option<u64>), String> 
         Input::Stdin => Ok((Source::Stdin(std::io::stdin()), None)),
         Input::Path(p) => {
             let meta = std::fs::metadata(p).map_err(|e| e.to_string())?;
-            if meta.len() > opts.max_size {
+            if let Some(max) = opts.max_size
+                && meta.len() > max
+            {
                 return Err(format!(
                     "{} is over the size limit ({}; --max-size)",
                     size(meta.len()),
-                    size(opts.max_size)
+                    size(max)
                 ));
             }
             let f = std::fs::File::open(p).map_err(|e| e.to_string())?;
@@ -225,9 +227,21 @@ pub(super) fn open_head(
     Ok((source, known, buf, more))
 }
 
-/// The message for a size over the limit.
-pub(super) fn too_big(opts: &Options) -> String {
-    format!("over the size limit ({}; --max-size)", size(opts.max_size))
+/// The message for an input over `--max-size`.
+pub(super) fn too_big(max: u64) -> String {
+    format!("over the size limit ({}; --max-size)", size(max))
+}
+
+/// The message for an input read whole (`format`) past `max` bytes,
+/// [`whole_limit`](super::whole_limit), when no `--max-size` was given.
+pub(super) fn too_big_whole(max: u64, format: Format) -> String {
+    format!(
+        "too large to read whole: {} is read whole, and past {} (a quarter of this \
+         machine's memory) parsing it could exhaust the memory; convert it to JSON Lines \
+         (read a chunk at a time, whatever its size), split it, or give --max-size to try anyway",
+        format.name(),
+        size(max)
+    )
 }
 
 /// Expands directories into their files.
@@ -307,7 +321,7 @@ mod tests {
         let p = dir.path().join("big.txt");
         std::fs::write(&p, "x".repeat(5000)).unwrap();
         let opts = Options {
-            max_size: 1000,
+            max_size: Some(1000),
             ..Options::default()
         };
         let err = load(&[Input::Path(p)], &opts).unwrap_err();

@@ -48,8 +48,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ),
 ];
 
-/// The default limit on an input's size.
-pub const DEFAULT_MAX_SIZE: u64 = 2 << 30;
+/// What fraction of the machine's memory an input read whole (not line by
+/// line) may be: parsing holds the text and its records at once, about
+/// three times the file.
+const WHOLE_SHARE: u64 = 4;
 
 /// How to load.
 #[derive(Clone, Debug)]
@@ -57,7 +59,9 @@ pub struct Options {
     /// A format forced on every input (`--format`); detected when `None`.
     pub format: Option<Format>,
     /// Inputs larger than this many bytes are refused (`--max-size`).
-    pub max_size: u64,
+    /// `None`: no limit, except that an input read whole (not line by
+    /// line) may not be larger than [`whole_limit`] says.
+    pub max_size: Option<u64>,
     /// Bytes of a line-oriented input read and parsed at a time.
     pub chunk: usize,
 }
@@ -66,10 +70,37 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             format: None,
-            max_size: DEFAULT_MAX_SIZE,
+            max_size: None,
             chunk: chunks::CHUNK,
         }
     }
+}
+
+/// The largest input that can be read whole (formats that are not line
+/// oriented, and UTF-16 files), when no `--max-size` is given: a quarter
+/// of the machine's memory (`None` where it cannot be told). A JSON
+/// Lines or title-list file has no such limit: it is read a chunk at a
+/// time, in bounded memory, whatever its size.
+pub fn whole_limit() -> Option<u64> {
+    memory().map(|m| m / WHOLE_SHARE)
+}
+
+/// The machine's memory in bytes, where it can be told.
+fn memory() -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: sysconf only reads system values.
+        let (pages, page) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        if pages > 0 && page > 0 {
+            return Some(pages as u64 * page as u64);
+        }
+    }
+    None
 }
 
 /// Where papers come from.

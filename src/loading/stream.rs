@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::chunks::{self, Chunk, Keep};
-use super::input::{HEAD, decode, expand, open_head, too_big};
+use super::input::{HEAD, decode, expand, open_head, too_big, too_big_whole};
 use super::{BUNDLED, Format, Input, Options, Report, detect, parse};
 use crate::corpus::{Batch, Dedup, Paper, Parsed, Variant, id_key};
 use crate::search::Prepared;
@@ -203,6 +203,18 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> Report {
             }
         });
     } else {
+        // Read whole: at most `--max-size`, or what this machine can
+        // parse at once.
+        let limit = opts
+            .max_size
+            .map(|m| (m, too_big(m)))
+            .or_else(|| super::whole_limit().map(|m| (m, too_big_whole(m, format))));
+        if let (Some((max, why)), Some(size)) = (&limit, known)
+            && size > *max
+        {
+            report.error = Some(format!("{} is {why}", super::size(size)));
+            return report;
+        }
         while more {
             match source.fill(&mut buf, opts.chunk.max(HEAD)) {
                 Ok(m) => more = m,
@@ -211,8 +223,10 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> Report {
                     return report;
                 }
             }
-            if buf.len() as u64 > opts.max_size {
-                report.error = Some(too_big(opts));
+            if let Some((max, why)) = &limit
+                && buf.len() as u64 > *max
+            {
+                report.error = Some(why.clone());
                 return report;
             }
         }
