@@ -469,16 +469,18 @@ fn lower_priority() {
 }
 
 /// Indexes papers `first..` (their `metas` and `abstracts`) on up to
-/// `threads` threads; `None` when `stopped` says so first.
+/// `threads` threads, into indexes like `blank` (see
+/// [`WordIndex::empty_like`]); `None` when `stopped` says so first.
 pub(super) fn index_piece(
     first: u32,
     metas: &[DocMeta],
     abstracts: &[Abstract],
     threads: usize,
     stopped: &(dyn Fn() -> bool + Sync),
+    blank: &WordIndex,
 ) -> Option<WordIndex> {
     let build = |from: usize, part: &[Abstract]| {
-        let mut ix = WordIndex::default();
+        let mut ix = blank.empty_like();
         // An abstract that can no longer be read (its file changed) has no
         // words to find.
         let done = crate::corpus::abstracts::for_each_text(part, |k, text| {
@@ -498,7 +500,7 @@ pub(super) fn index_piece(
     let parts: Vec<WordIndex> = crate::parallel::map_split(abstracts, threads, build)
         .into_iter()
         .collect::<Option<_>>()?;
-    let mut whole = WordIndex::default();
+    let mut whole = blank.empty_like();
     for p in parts {
         whole.append(p);
     }
@@ -545,6 +547,7 @@ pub(super) type ToIndex = (u32, Vec<DocMeta>, Vec<Abstract>);
 pub(super) fn indexer(shared: Arc<Shared>, rx: mpsc::Receiver<ToIndex>) {
     lower_priority();
     let stopped = || shared.generation.load(Ordering::Acquire) == u64::MAX;
+    let blank = WordIndex::default();
     for (first, metas, batch) in rx {
         for (k, step) in batch.chunks(INDEX_STEP).enumerate() {
             while shared.hold.load(Ordering::Acquire) && !stopped() {
@@ -556,7 +559,8 @@ pub(super) fn indexer(shared: Arc<Shared>, rx: mpsc::Receiver<ToIndex>) {
             let at = first + (k * INDEX_STEP) as u32;
             let from = (k * INDEX_STEP).min(metas.len());
             let to = (from + INDEX_STEP).min(metas.len());
-            let Some(piece) = index_piece(at, &metas[from..to], step, shared.threads, &stopped)
+            let Some(piece) =
+                index_piece(at, &metas[from..to], step, shared.threads, &stopped, &blank)
             else {
                 return;
             };

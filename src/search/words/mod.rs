@@ -1,0 +1,724 @@
+//! The word index: for each field of a paper (title, abstract, authors,
+//! venue), which papers hold which words and how often, with the fields'
+//! lengths, so that a query word is scored by BM25 without reading any
+//! text; and each paper's year and id, for `year:` and `id:`. Words are folded ([`fold`]): case and accents do not count.
+//!
+//! Built here rather than with a search engine crate: the index must grow
+//! as papers stream in, answer prefixes of words as they are typed, share
+//! the matcher's paper numbers, and cost no more memory than the papers'
+//! text; see docs/SEARCH.md for the measurements behind the choice.
+//!
+//! A posting is one `u32`: the paper in the high 24 bits, the word's count
+//! in the field (at most 255) in the low 8.
+//!
+//! The index is built as hash maps; written to bytes ([`WordIndex::write_to`])
+//! and read back ([`WordIndex::from_bytes`]) it answers from sorted arrays
+//! where they lie (`frozen`), and turns back into hash maps only if more
+//! papers are added. An index built for one query ([`WordIndex::keeping`])
+//! posts only the words that query can read (`keep`).
+
+mod frozen;
+mod keep;
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use super::fields::{fold, for_each_folded};
+use super::index::{Bits, word_spans};
+pub use frozen::Shared;
+use frozen::{Arr, Frozen, In, Out};
+use keep::Keep;
+
+/// Papers past this many are not indexed (a posting holds the paper in
+/// 24 bits): sixteen million, six times all of arXiv.
+pub const MAX_PAPERS: usize = 1 << 24;
+
+/// The indexed fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Title = 0,
+    Abstract = 1,
+    Authors = 2,
+    Venue = 3,
+}
+
+const PARTS: usize = 4;
+
+const PART_NAMES: [&str; PARTS] = ["title", "abstract", "authors", "venue"];
+
+/// BM25's term-frequency saturation.
+const K1: f32 = 1.2;
+
+/// How much a word found in each field counts, and how much the field's
+/// length normalises it (BM25's `b`), for the fields query words are
+/// scored in: a word of the title counts three times a word of the
+/// abstract (BM25F's field weight).
+pub const WEIGHTED: [(Part, f32, f32); 3] = [
+    (Part::Title, 3.0, 0.5),
+    (Part::Abstract, 1.0, 0.75),
+    (Part::Authors, 2.0, 0.3),
+];
+
+/// What the indexer reads of a paper besides its abstract.
+#[derive(Clone, Debug, Default)]
+pub struct DocMeta {
+    /// The title as shown (plain text).
+    pub title: Box<str>,
+    /// Author names, one string (any separator).
+    pub authors: Box<str>,
+    pub venue: Box<str>,
+    pub id: Box<str>,
+    pub year: Option<i32>,
+}
+
+type Map = FxHashMap<Box<str>, Vec<u32>>;
+
+/// One field's words: word → postings, papers ascending; as built (a
+/// hash map) or as read back (sorted arrays).
+enum Words {
+    Hash(Map),
+    Frozen(Frozen),
+}
+
+impl Default for Words {
+    fn default() -> Self {
+        Words::Hash(Map::default())
+    }
+}
+
+impl Words {
+    fn get(&self, word: &str) -> Option<&[u32]> {
+        match self {
+            Words::Hash(m) => m.get(word).map(Vec::as_slice),
+            Words::Frozen(f) => {
+                let v = f.view();
+                v.find(word.as_bytes()).map(|i| v.postings(i))
+            }
+        }
+    }
+
+    /// Calls `f` with every word that starts with `prefix` (or is it,
+    /// when `whole`) and its postings, words in byte order (so that
+    /// scores summed over them are the same in either form). Built, a
+    /// prefix is answered by going through the field's words: a few
+    /// milliseconds for a million papers' abstracts, and only for the
+    /// word being typed (the matcher keeps the others' scores); read
+    /// back, by binary search.
+    fn each_with_prefix(&self, prefix: &str, whole: bool, mut f: impl FnMut(&str, &[u32])) {
+        if whole {
+            if let Some(p) = self.get(prefix) {
+                f(prefix, p);
+            }
+            return;
+        }
+        match self {
+            Words::Hash(m) => {
+                let mut found: Vec<(&str, &[u32])> = m
+                    .iter()
+                    .filter(|(w, _)| w.starts_with(prefix))
+                    .map(|(w, p)| (&**w, p.as_slice()))
+                    .collect();
+                found.sort_unstable_by_key(|e| e.0);
+                found.into_iter().for_each(|(w, p)| f(w, p));
+            }
+            Words::Frozen(fr) => {
+                let v = fr.view();
+                for i in v.with_prefix(prefix.as_bytes()) {
+                    // Checked on reading: words are UTF-8.
+                    if let Ok(w) = std::str::from_utf8(v.word(i)) {
+                        f(w, v.postings(i));
+                    }
+                }
+            }
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Words::Hash(m) => m.len(),
+            Words::Frozen(f) => f.view().len(),
+        }
+    }
+
+    /// The words sorted, each with its postings.
+    fn sorted(&self) -> Vec<(&[u8], &[u32])> {
+        match self {
+            Words::Hash(m) => {
+                let mut all: Vec<(&[u8], &[u32])> = m
+                    .iter()
+                    .map(|(w, p)| (w.as_bytes(), p.as_slice()))
+                    .collect();
+                all.sort_unstable_by_key(|e| e.0);
+                all
+            }
+            Words::Frozen(f) => {
+                let v = f.view();
+                (0..v.len()).map(|i| (v.word(i), v.postings(i))).collect()
+            }
+        }
+    }
+
+    /// The words as a hash map, to add to.
+    fn map_mut(&mut self) -> &mut Map {
+        if let Words::Frozen(_) = self {
+            let map = std::mem::take(self).into_map();
+            *self = Words::Hash(map);
+        }
+        match self {
+            Words::Hash(m) => m,
+            Words::Frozen(_) => unreachable!("made a map above"),
+        }
+    }
+
+    fn into_map(self) -> Map {
+        match self {
+            Words::Hash(m) => m,
+            Words::Frozen(f) => {
+                let v = f.view();
+                (0..v.len())
+                    .filter_map(|i| {
+                        let w = std::str::from_utf8(v.word(i)).ok()?;
+                        Some((w.into(), v.postings(i).to_vec()))
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    fn owned_bytes(&self) -> usize {
+        match self {
+            Words::Hash(m) => m.iter().map(|(w, l)| w.len() + l.capacity() * 4 + 48).sum(),
+            Words::Frozen(f) => f.owned_bytes(),
+        }
+    }
+
+    fn viewed_bytes(&self) -> usize {
+        match self {
+            Words::Hash(_) => 0,
+            Words::Frozen(f) => f.viewed_bytes(),
+        }
+    }
+}
+
+/// Which papers hold which words, field by field (see the module doc).
+#[derive(Default)]
+pub struct WordIndex {
+    parts: [Words; PARTS],
+    /// Words per paper in the title, abstract and authors (capped).
+    title_len: Arr<u8>,
+    abstract_len: Arr<u16>,
+    authors_len: Arr<u8>,
+    /// Sums of those lengths, for the average.
+    totals: [u64; 3],
+    /// Year per paper (`i16::MIN` when unknown).
+    years: Arr<i16>,
+    /// Ids, lower case, end to end (`id_ends[i]`: where paper `i`'s
+    /// ends): a map entry per id would cost several times more.
+    ids: Arr<u8>,
+    id_ends: Arr<u32>,
+    /// Papers indexed so far (papers `0..indexed`).
+    pub indexed: usize,
+    /// Set for an index built for one query: the words it posts.
+    keep: Option<Arc<Keep>>,
+}
+
+/// The per-paper field lengths, borrowed once for a query.
+struct Lens<'a>(&'a [u8], &'a [u16], &'a [u8]);
+
+impl Lens<'_> {
+    /// The length of paper `i`'s field `k` (0 title, 1 abstract, 2
+    /// authors) in words.
+    #[inline]
+    fn of(&self, k: usize, i: usize) -> f32 {
+        f32::from(match k {
+            0 => u16::from(self.0.get(i).copied().unwrap_or(0)),
+            1 => self.1.get(i).copied().unwrap_or(0),
+            _ => u16::from(self.2.get(i).copied().unwrap_or(0)),
+        })
+    }
+}
+
+/// Counts `w` (folded) for paper `idx` in a field's words.
+#[inline]
+fn post(words: &mut Map, w: &str, idx: u32) {
+    match words.get_mut(w) {
+        // Papers come in order: a word seen before in this paper is the
+        // last posting; count it there.
+        Some(list) => match list.last_mut() {
+            Some(last) if *last >> 8 == idx => {
+                if *last & 0xff < 0xff {
+                    *last += 1;
+                }
+            }
+            _ => list.push((idx << 8) | 1),
+        },
+        None => {
+            words.insert(w.into(), vec![(idx << 8) | 1]);
+        }
+    }
+}
+
+impl WordIndex {
+    /// An empty index that will post only the words (folded) starting
+    /// with one of `prefixes`, for one query: every field length, total,
+    /// year and id is kept as in the whole index, so the query's scores
+    /// and selections are the whole index's.
+    pub fn keeping(prefixes: Vec<String>) -> WordIndex {
+        WordIndex {
+            keep: Some(Arc::new(Keep::new(prefixes))),
+            ..WordIndex::default()
+        }
+    }
+
+    /// An empty index that posts what this one posts (every word, or
+    /// those [`WordIndex::keeping`] named).
+    pub fn empty_like(&self) -> WordIndex {
+        WordIndex {
+            keep: self.keep.clone(),
+            ..WordIndex::default()
+        }
+    }
+
+    /// The prefixes this index posts words of (`None`: every word).
+    pub fn kept_prefixes(&self) -> Option<&[String]> {
+        self.keep.as_deref().map(Keep::prefixes)
+    }
+
+    /// Indexes paper `idx` (papers come in index order; past
+    /// [`MAX_PAPERS`] they are not indexed).
+    pub fn add(&mut self, idx: u32, meta: &DocMeta, abstract_text: &str) {
+        let i = idx as usize;
+        if i >= MAX_PAPERS {
+            self.indexed = self.indexed.max(i + 1);
+            return;
+        }
+        for v in [
+            self.title_len.vec_mut() as &mut dyn Grow,
+            self.abstract_len.vec_mut(),
+            self.authors_len.vec_mut(),
+        ] {
+            v.grow_to(i);
+        }
+        let years = self.years.vec_mut();
+        if years.len() < i {
+            years.resize(i, i16::MIN);
+        }
+        years.push(
+            meta.year
+                .and_then(|y| i16::try_from(y).ok())
+                .unwrap_or(i16::MIN),
+        );
+        let mut buf = String::new();
+        let texts: [(&str, Part); 4] = [
+            (&meta.title, Part::Title),
+            (abstract_text, Part::Abstract),
+            (&meta.authors, Part::Authors),
+            (&meta.venue, Part::Venue),
+        ];
+        for (text, part) in texts {
+            let words = self.parts[part as usize].map_mut();
+            let mut len = 0usize;
+            match self.keep.as_deref() {
+                None => for_each_folded(text, &mut buf, |w| {
+                    len += 1;
+                    post(words, w, idx);
+                }),
+                Some(keep) => {
+                    for w in word_spans(text) {
+                        len += 1;
+                        let kept = match keep.keeps_raw(w) {
+                            Some(false) => continue,
+                            Some(true) => fold(w),
+                            None => {
+                                let f = fold(w);
+                                if !keep.keeps(&f) {
+                                    continue;
+                                }
+                                f
+                            }
+                        };
+                        post(words, &kept, idx);
+                    }
+                }
+            }
+            match part {
+                Part::Title => {
+                    self.title_len.vec_mut().push(len.min(255) as u8);
+                    self.totals[0] += len.min(255) as u64;
+                }
+                Part::Abstract => {
+                    self.abstract_len.vec_mut().push(len.min(65_535) as u16);
+                    self.totals[1] += len.min(65_535) as u64;
+                }
+                Part::Authors => {
+                    self.authors_len.vec_mut().push(len.min(255) as u8);
+                    self.totals[2] += len.min(255) as u64;
+                }
+                _ => {}
+            }
+        }
+        let end = self.ids.len() as u32;
+        self.id_ends.vec_mut().grow_to_with(i, end);
+        let ids = self.ids.vec_mut();
+        let mut utf8 = [0u8; 4];
+        for c in meta.id.chars().flat_map(char::to_lowercase) {
+            ids.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+        }
+        let end = ids.len() as u32;
+        self.id_ends.vec_mut().push(end);
+        self.indexed = self.indexed.max(i + 1);
+    }
+
+    /// Appends an index of the papers that follow this one's.
+    pub fn append(&mut self, other: WordIndex) {
+        self.append_expecting(other, 0);
+    }
+
+    /// [`WordIndex::append`], when about `papers` papers will be indexed
+    /// in all: a list that must grow is given room for its likely final
+    /// length, not double its length (a million abstracts' postings would
+    /// otherwise carry a third more memory than they use).
+    pub fn append_expecting(&mut self, other: WordIndex, papers: usize) {
+        let share = if other.indexed > 0 && papers > other.indexed {
+            papers as f64 / other.indexed as f64
+        } else {
+            1.0
+        };
+        let start = self.indexed;
+        if self.keep.is_none() && start == 0 {
+            self.keep = other.keep.clone();
+        }
+        for (mine, theirs) in self.parts.iter_mut().zip(other.parts) {
+            let (mine, mut theirs) = (mine.map_mut(), theirs.into_map());
+            if mine.is_empty() {
+                theirs.values_mut().for_each(|l| fit(l, share));
+                *mine = theirs;
+                continue;
+            }
+            for (w, list) in theirs {
+                match mine.get_mut(&w) {
+                    Some(have) => {
+                        let need = have.len() + list.len();
+                        if need > have.capacity() && share > 1.0 {
+                            let likely = (need as f64 * share * 1.02) as usize;
+                            have.reserve_exact(likely.max(need) - have.len());
+                        }
+                        have.extend(list);
+                    }
+                    None => {
+                        let mut list = list;
+                        fit(&mut list, share);
+                        mine.insert(w, list);
+                    }
+                }
+            }
+        }
+        fn extend<T: bytemuck::Pod + Default>(mine: &mut Arr<T>, theirs: &Arr<T>, start: usize) {
+            let v = mine.vec_mut();
+            v.grow_to(start);
+            v.extend(theirs.iter().skip(start));
+        }
+        extend(&mut self.title_len, &other.title_len, start);
+        extend(&mut self.abstract_len, &other.abstract_len, start);
+        extend(&mut self.authors_len, &other.authors_len, start);
+        let years = self.years.vec_mut();
+        if years.len() < start {
+            years.resize(start, i16::MIN);
+        }
+        years.extend(other.years.iter().skip(start));
+        let base = self.ids.len() as u32;
+        self.id_ends.vec_mut().grow_to_with(start, base);
+        let from = match start {
+            0 => 0,
+            _ => other.id_ends.get(start - 1).copied().unwrap_or(0),
+        };
+        self.ids
+            .vec_mut()
+            .extend_from_slice(other.ids.get(from as usize..).unwrap_or(&[]));
+        self.id_ends.vec_mut().extend(
+            other
+                .id_ends
+                .iter()
+                .skip(start)
+                .map(|&e| e.wrapping_sub(from).wrapping_add(base)),
+        );
+        for (t, o) in self.totals.iter_mut().zip(other.totals) {
+            *t += o;
+        }
+        self.indexed = self.indexed.max(other.indexed);
+    }
+
+    /// Writes the whole index in its on-disk form (see `frozen`); returns
+    /// the bytes written.
+    pub fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<u64> {
+        let mut out = Out::new(out);
+        out.header(self.indexed, self.totals)?;
+        out.array([&*self.title_len])?;
+        out.array([&*self.abstract_len])?;
+        out.array([&*self.authors_len])?;
+        out.array([&*self.years])?;
+        out.array([&*self.ids])?;
+        out.array([&*self.id_ends])?;
+        for words in &self.parts {
+            out.words(&words.sorted())?;
+        }
+        out.finish()
+    }
+
+    /// Reads an index that [`WordIndex::write_to`] wrote, keeping `bytes`:
+    /// postings, words and per-paper arrays are used where they lie (an
+    /// array whose bytes are not aligned for its items is copied). Any
+    /// inconsistency is an error naming it; no bytes make it panic.
+    pub fn from_bytes(bytes: Shared) -> Result<WordIndex, String> {
+        let mut r = In::new(bytes);
+        let (indexed, totals) = r.header()?;
+        let mut ix = WordIndex {
+            indexed,
+            totals,
+            title_len: r.array("title lengths")?,
+            abstract_len: r.array("abstract lengths")?,
+            authors_len: r.array("author lengths")?,
+            years: r.array("years")?,
+            ids: r.array("ids")?,
+            id_ends: r.array("id ends")?,
+            ..WordIndex::default()
+        };
+        for (k, words) in ix.parts.iter_mut().enumerate() {
+            *words = Words::Frozen(r.words(PART_NAMES[k])?);
+        }
+        r.end()?;
+        let per_paper = [
+            ("title lengths", ix.title_len.len()),
+            ("abstract lengths", ix.abstract_len.len()),
+            ("author lengths", ix.authors_len.len()),
+            ("years", ix.years.len()),
+            ("id ends", ix.id_ends.len()),
+        ];
+        for (what, len) in per_paper {
+            if len > indexed.min(MAX_PAPERS) {
+                return Err(format!("{what}: {len} papers, {indexed} indexed"));
+            }
+        }
+        Ok(ix)
+    }
+
+    /// Distinct words indexed, all fields together.
+    pub fn vocabulary(&self) -> usize {
+        self.parts.iter().map(Words::len).sum()
+    }
+
+    /// Bytes the index holds on the heap, roughly (postings, words,
+    /// lengths); what it reads where it lies (a read-back index's memory
+    /// map or buffer) is [`WordIndex::shared_bytes`].
+    pub fn heap_bytes(&self) -> usize {
+        let words: usize = self.parts.iter().map(Words::owned_bytes).sum();
+        words
+            + self.title_len.owned_bytes()
+            + self.abstract_len.owned_bytes()
+            + self.authors_len.owned_bytes()
+            + self.years.owned_bytes()
+            + self.ids.owned_bytes()
+            + self.id_ends.owned_bytes()
+    }
+
+    /// Bytes a read-back index reads where they lie, not copied.
+    pub fn shared_bytes(&self) -> usize {
+        let words: usize = self.parts.iter().map(Words::viewed_bytes).sum();
+        words
+            + self.title_len.viewed_bytes()
+            + self.abstract_len.viewed_bytes()
+            + self.authors_len.viewed_bytes()
+            + self.years.viewed_bytes()
+            + self.ids.viewed_bytes()
+            + self.id_ends.viewed_bytes()
+    }
+
+    fn average(&self, k: usize) -> f32 {
+        if self.indexed == 0 {
+            1.0
+        } else {
+            (self.totals[k] as f32 / self.indexed as f32).max(1.0)
+        }
+    }
+
+    /// How rare a word held by `df` papers of the indexed is (BM25's idf).
+    pub fn idf(&self, df: usize) -> f32 {
+        let n = self.indexed as f32;
+        let df = df as f32;
+        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+    }
+
+    fn lens(&self) -> Lens<'_> {
+        Lens(&self.title_len, &self.abstract_len, &self.authors_len)
+    }
+
+    /// Adds to `scores[i]`, for every paper `i < scores.len()` that has a
+    /// word starting with `word` (already folded; the word itself when
+    /// `whole`) in the title, abstract or authors, its BM25F score for
+    /// that word. A word it merely starts counts less the more it leaves
+    /// untyped.
+    pub fn add_scores(&self, word: &str, whole: bool, scores: &mut [f32]) {
+        self.add_scores_from(word, whole, 0, scores);
+    }
+
+    /// [`WordIndex::add_scores`] for papers `from..from + scores.len()`
+    /// (`scores[0]` is paper `from`'s): parts of the papers can be scored
+    /// on several threads.
+    pub fn add_scores_from(&self, word: &str, whole: bool, from: usize, scores: &mut [f32]) {
+        let lens = self.lens();
+        for (k, &(part, weight, b)) in WEIGHTED.iter().enumerate() {
+            let avg = self.average(k);
+            self.parts[part as usize].each_with_prefix(word, whole, |w, postings| {
+                let typed = word.chars().count() as f32;
+                let full = w.chars().count().max(1) as f32;
+                let partial = if w.len() == word.len() {
+                    1.0
+                } else {
+                    0.5 + 0.5 * typed / full
+                };
+                let idf = self.idf(postings.len()) * weight * partial;
+                let first = postings.partition_point(|&p| ((p >> 8) as usize) < from);
+                for &p in &postings[first..] {
+                    let i = (p >> 8) as usize;
+                    // Papers ascend: none after this one is scored.
+                    let Some(score) = i.checked_sub(from).and_then(|j| scores.get_mut(j)) else {
+                        break;
+                    };
+                    let tf = (p & 0xff) as f32;
+                    let norm = 1.0 - b + b * lens.of(k, i) / avg;
+                    *score += idf * tf * (K1 + 1.0) / (tf + K1 * norm);
+                }
+            });
+        }
+    }
+
+    /// The papers (of the first `n`) with a word in `part` that starts
+    /// with each of `words` (folded), or is it when `whole`.
+    pub fn papers_with(&self, part: Part, words: &[String], whole: bool, n: usize) -> Bits {
+        let mut result: Option<Bits> = None;
+        for word in words {
+            let mut bits = Bits::new(n);
+            let word = fold(word);
+            self.parts[part as usize].each_with_prefix(&word, whole, |_, postings| {
+                for &p in postings {
+                    if (p >> 8) as usize >= n {
+                        break;
+                    }
+                    bits.insert(p >> 8);
+                }
+            });
+            match &mut result {
+                Some(r) => r.intersect(&bits),
+                None => result = Some(bits),
+            }
+        }
+        result.unwrap_or_else(|| Bits::full(n))
+    }
+
+    /// The papers (of the first `n`) whose id (lower case) starts with
+    /// `prefix`, or whose id without its scheme (`arxiv:`, `doi:`) does.
+    pub fn papers_with_id(&self, prefix: &str, n: usize) -> Bits {
+        let prefix = prefix.to_lowercase();
+        let prefix = prefix.as_bytes();
+        let mut bits = Bits::new(n);
+        if prefix.is_empty() {
+            return bits;
+        }
+        let ids: &[u8] = &self.ids;
+        let mut start = 0;
+        for (i, &end) in self.id_ends.iter().take(n).enumerate() {
+            let id = ids.get(start..end as usize).unwrap_or(&[]);
+            start = end as usize;
+            let bare = match id.iter().position(|&b| b == b':') {
+                Some(c) => &id[c + 1..],
+                None => &[],
+            };
+            if id.starts_with(prefix) || bare.starts_with(prefix) {
+                bits.insert(i as u32);
+            }
+        }
+        bits
+    }
+
+    /// The papers (of the first `n`) whose year is in `lo..=hi`.
+    pub fn papers_in_years(&self, lo: i32, hi: i32, n: usize) -> Bits {
+        let mut bits = Bits::new(n);
+        for (i, &y) in self.years.iter().take(n).enumerate() {
+            if y != i16::MIN && (lo..=hi).contains(&i32::from(y)) {
+                bits.insert(i as u32);
+            }
+        }
+        bits
+    }
+
+    /// The papers holding `word` (exactly, folded) in the title or the
+    /// abstract: how many, for its idf.
+    pub fn document_frequency(&self, word: &str) -> usize {
+        [Part::Title, Part::Abstract]
+            .iter()
+            .map(|&p| self.parts[p as usize].get(word).map_or(0, <[u32]>::len))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Adds `weight` times paper `i`'s BM25 weight of `word` (exactly) in
+    /// its title and abstract to `scores[i]`, for every paper with it.
+    pub fn add_word_weights(&self, word: &str, weight: f32, scores: &mut [f32]) {
+        let lens = self.lens();
+        for (k, &(part, field_weight, b)) in WEIGHTED.iter().enumerate().take(2) {
+            let Some(postings) = self.parts[part as usize].get(word) else {
+                continue;
+            };
+            let avg = self.average(k);
+            let w = weight * field_weight;
+            for &p in postings {
+                let i = (p >> 8) as usize;
+                let Some(score) = scores.get_mut(i) else {
+                    break;
+                };
+                let tf = (p & 0xff) as f32;
+                let norm = 1.0 - b + b * lens.of(k, i) / avg;
+                *score += w * tf * (K1 + 1.0) / (tf + K1 * norm);
+            }
+        }
+    }
+}
+
+/// Gives a postings list room for its likely final length (`share`
+/// times what it holds, when more papers are coming), or no room to spare.
+fn fit(list: &mut Vec<u32>, share: f64) {
+    if share > 1.0 {
+        let likely = (list.len() as f64 * share * 1.02) as usize;
+        list.reserve_exact(likely.saturating_sub(list.len()));
+    } else {
+        list.shrink_to_fit();
+    }
+}
+
+/// A per-paper vector that is padded to a paper's index before it is
+/// pushed (papers beyond the indexed ones are never asked).
+trait Grow {
+    fn grow_to(&mut self, len: usize);
+}
+
+impl<T: Default + Clone> Grow for Vec<T> {
+    fn grow_to(&mut self, len: usize) {
+        self.grow_to_with(len, T::default());
+    }
+}
+
+trait GrowWith<T> {
+    fn grow_to_with(&mut self, len: usize, value: T);
+}
+
+impl<T: Clone> GrowWith<T> for Vec<T> {
+    fn grow_to_with(&mut self, len: usize, value: T) {
+        if self.len() < len {
+            self.resize(len, value);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
