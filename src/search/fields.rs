@@ -8,6 +8,8 @@ use std::fmt;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
+use crate::text::wrap::stands_alone;
+
 /// A field a query atom can name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Field {
@@ -210,14 +212,77 @@ pub fn fold(word: &str) -> Cow<'_, str> {
 /// words that had to change. Words are runs of letters and digits; CJK
 /// characters are each a word.
 pub fn for_each_folded(text: &str, buf: &mut String, mut f: impl FnMut(&str)) {
-    for w in super::index::word_spans(text) {
-        match fold(w) {
-            Cow::Borrowed(w) => f(w),
-            Cow::Owned(o) => {
-                *buf = o;
-                f(buf);
+    for_each_word(text, |w| {
+        let b = w.as_bytes();
+        if b.iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        {
+            f(w);
+            return;
+        }
+        buf.clear();
+        if w.is_ascii() {
+            buf.push_str(w);
+            buf.make_ascii_lowercase();
+        } else {
+            w.chars().for_each(|c| fold_char(c, buf));
+        }
+        f(buf);
+    });
+}
+
+/// Calls `f` with each word of `text` as written, the words
+/// [`word_spans`](super::index::word_spans) gives: runs of letters and
+/// digits, a CJK character a word by itself. ASCII is read a byte at a
+/// time (most of an abstract), other characters decoded one by one: the
+/// word index reads every word of every abstract through here.
+pub fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
+    let bytes = text.as_bytes();
+    // The character at `i` (a boundary), and its length.
+    let char_at = |i: usize| {
+        let c = text[i..]
+            .chars()
+            .next()
+            .unwrap_or(char::REPLACEMENT_CHARACTER);
+        (c, c.len_utf8())
+    };
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii() {
+            if !b.is_ascii_alphanumeric() {
+                i += 1;
+                continue;
+            }
+        } else {
+            let (c, len) = char_at(i);
+            if stands_alone(c) {
+                f(&text[i..i + len]);
+                i += len;
+                continue;
+            }
+            if !c.is_alphanumeric() {
+                i += len;
+                continue;
             }
         }
+        let start = i;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b.is_ascii() {
+                if !b.is_ascii_alphanumeric() {
+                    break;
+                }
+                i += 1;
+            } else {
+                let (c, len) = char_at(i);
+                if !c.is_alphanumeric() || stands_alone(c) {
+                    break;
+                }
+                i += len;
+            }
+        }
+        f(&text[start..i]);
     }
 }
 
@@ -290,6 +355,20 @@ mod tests {
         assert_eq!(y("2019-2021"), (2019, 2021));
         assert_eq!(y("2023.."), (2023, i32::MAX));
         assert_eq!(y("..2010"), (i32::MIN, 2010));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn words_are_the_spans_words_are(text in "[a-zA-Z0-9 ,.'éÉøß²论文\u{0301}\u{1F600}-]{0,40}") {
+            let mut got = Vec::new();
+            for_each_word(&text, |w| got.push(w.to_string()));
+            let want: Vec<String> = super::super::index::word_spans(&text).map(String::from).collect();
+            proptest::prop_assert_eq!(&got, &want);
+            let mut folded = Vec::new();
+            for_each_folded(&text, &mut String::new(), |w| folded.push(w.to_string()));
+            let want: Vec<String> = want.iter().map(|w| fold(w).into_owned()).collect();
+            proptest::prop_assert_eq!(folded, want);
+        }
     }
 
     #[test]

@@ -24,8 +24,8 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::fields::{fold, for_each_folded};
-use super::index::{Bits, word_spans};
+use super::fields::{fold, for_each_folded, for_each_word};
+use super::index::Bits;
 pub use frozen::Shared;
 use frozen::{Arr, Frozen, In, Out};
 use keep::Keep;
@@ -324,23 +324,21 @@ impl WordIndex {
                     len += 1;
                     post(words, w, idx);
                 }),
-                Some(keep) => {
-                    for w in word_spans(text) {
-                        len += 1;
-                        let kept = match keep.keeps_raw(w) {
-                            Some(false) => continue,
-                            Some(true) => fold(w),
-                            None => {
-                                let f = fold(w);
-                                if !keep.keeps(&f) {
-                                    continue;
-                                }
-                                f
+                Some(keep) => for_each_word(text, |w| {
+                    len += 1;
+                    let kept = match keep.keeps_raw(w) {
+                        Some(false) => return,
+                        Some(true) => fold(w),
+                        None => {
+                            let f = fold(w);
+                            if !keep.keeps(&f) {
+                                return;
                             }
-                        };
-                        post(words, &kept, idx);
-                    }
-                }
+                            f
+                        }
+                    };
+                    post(words, &kept, idx);
+                }),
             }
             match part {
                 Part::Title => {
