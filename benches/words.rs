@@ -4,13 +4,22 @@
 //! related papers take for one paper, beside a plain TF-IDF cosine over the
 //! same papers measured in the same run.
 //!
+//! Then the index on disk: how long writing it and reading it back take
+//! (from a buffer and from a memory-mapped file), what the read-back
+//! index holds on the heap, and prefix queries on it beside the same on
+//! the index as built; and the index built for one query beside the whole.
+//!
 //! `cargo bench --bench words -- FILE...` (any file the reader opens, e.g.
 //! `cargo run --release --example gen_corpus -- jsonl 1M f.jsonl`).
 
 use std::time::{Duration, Instant};
 
 use paperboat::loading::{Input, Options, load};
-use paperboat::search::{Probe, index_papers, related_in};
+use std::sync::Arc;
+
+use paperboat::search::{
+    Probe, Query, Shared, WordIndex, index_papers, index_papers_for, related_in,
+};
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
@@ -55,6 +64,7 @@ fn main() {
             heap as f64 / text as f64,
             index.vocabulary()
         );
+        let frozen = on_disk(&index);
         for word in [
             "s",
             "sp",
@@ -66,17 +76,33 @@ fn main() {
             "l",
             "la",
         ] {
-            let times: Vec<Duration> = (0..5)
-                .map(|_| {
-                    let mut scores = vec![0.0f32; n];
-                    let t = Instant::now();
-                    index.add_scores(word, false, &mut scores);
-                    std::hint::black_box(&scores);
-                    t.elapsed()
-                })
-                .collect();
-            let (median, worst) = spread(times);
-            println!("  word {word:?}: BM25F scores median {median:.1} ms, worst {worst:.1} ms");
+            let time = |ix: &WordIndex| {
+                let times: Vec<Duration> = (0..5)
+                    .map(|_| {
+                        let mut scores = vec![0.0f32; n];
+                        let t = Instant::now();
+                        ix.add_scores(word, false, &mut scores);
+                        std::hint::black_box(&scores);
+                        t.elapsed()
+                    })
+                    .collect();
+                spread(times)
+            };
+            let (median, worst) = time(&index);
+            let (fmedian, fworst) = time(&frozen);
+            println!(
+                "  word {word:?}: BM25F scores median {median:.1} ms, worst {worst:.1} ms; \
+                 read back from disk: median {fmedian:.1} ms, worst {fworst:.1} ms"
+            );
+        }
+        for q in ["sparse attention", "author:smith graph"] {
+            let t = Instant::now();
+            let only = index_papers_for(papers, &Query::parse(q));
+            println!(
+                "  index for the query {q:?} only: built in {:.2} s ({} distinct words)",
+                t.elapsed().as_secs_f64(),
+                only.vocabulary()
+            );
         }
         // Related papers for 50 papers spread over the corpus.
         let picks: Vec<usize> = (0..50).map(|k| k * n / 50).collect();
@@ -108,6 +134,41 @@ fn main() {
             "  baseline TF-IDF cosine, one paper against all (vectors prebuilt): median {median:.1} ms, worst {worst:.1} ms"
         );
     }
+}
+
+/// Writes `index` out and reads it back, timing each way; returns it read
+/// back from a memory-mapped file.
+fn on_disk(index: &WordIndex) -> WordIndex {
+    let t = Instant::now();
+    let mut bytes = Vec::new();
+    let written = index.write_to(&mut bytes).expect("write");
+    let wrote = t.elapsed();
+    let t = Instant::now();
+    let from_vec = WordIndex::from_bytes(Arc::new(bytes.clone())).expect("read");
+    let read_vec = t.elapsed();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("words");
+    std::fs::write(&path, &bytes).expect("write file");
+    drop(bytes);
+    let file = std::fs::File::open(&path).expect("open");
+    let t = Instant::now();
+    // SAFETY: the file is this program's own, unchanged while mapped.
+    let map = unsafe { memmap2::Mmap::map(&file) }.expect("map");
+    let shared: Shared = Arc::new(map);
+    let mapped = WordIndex::from_bytes(shared).expect("read mapped");
+    let read_map = t.elapsed();
+    println!(
+        "  on disk: {:.0} MB, written in {:.0} ms; read back from a buffer in {:.1} ms \
+         ({} KB on the heap), from a memory map in {:.1} ms ({} KB on the heap, {:.0} MB mapped)",
+        written as f64 / 1e6,
+        ms(wrote),
+        ms(read_vec),
+        from_vec.heap_bytes() / 1000,
+        ms(read_map),
+        mapped.heap_bytes() / 1000,
+        mapped.shared_bytes() as f64 / 1e6,
+    );
+    mapped
 }
 
 mod baseline {
