@@ -17,6 +17,9 @@
 //! [reader]
 //! scope = "title"   # all | title
 //! view = "unread"   # all | unread | bookmarked
+//!
+//! [cache]
+//! max_size = "4G"   # the cache of large files, at most
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -44,6 +47,8 @@ pub struct Config {
     pub scope: Scope,
     /// The view used when a corpus has no remembered one.
     pub view: View,
+    /// Bytes the cache of large files may take (`[cache] max_size`).
+    pub cache_size: Option<u64>,
 }
 
 impl Default for Config {
@@ -53,6 +58,7 @@ impl Default for Config {
             theme: Theme::default(),
             scope: Scope::All,
             view: View::All,
+            cache_size: None,
         }
     }
 }
@@ -138,7 +144,12 @@ pub fn parse(text: &str, file: &str) -> (Config, Vec<String>) {
             "keys" => keys_section(inner, &mut config.keymap, &mut r),
             "theme" => theme_section(inner, &mut config.theme, &mut r),
             "reader" => reader_section(inner, &mut config, &mut r),
-            _ => r.report(at, name, "unknown section (known: keys, theme, reader)"),
+            "cache" => cache_section(inner, &mut config, &mut r),
+            _ => r.report(
+                at,
+                name,
+                "unknown section (known: keys, theme, reader, cache)",
+            ),
         }
     }
     (config, r.into_messages())
@@ -369,6 +380,51 @@ fn reader_section(table: &DeTable, config: &mut Config, r: &mut Reporter) {
     }
 }
 
+fn cache_section(table: &DeTable, config: &mut Config, r: &mut Reporter) {
+    for (k, v) in table {
+        let name = k.get_ref().as_ref();
+        let key = format!("cache.{name}");
+        match name {
+            "max_size" => match v.get_ref() {
+                DeValue::String(s) => match parse_size(s) {
+                    Ok(n) => config.cache_size = Some(n),
+                    Err(e) => r.report(v.span().start, &key, e),
+                },
+                DeValue::Integer(i) => match i.as_str().parse::<u64>() {
+                    Ok(n) => config.cache_size = Some(n),
+                    Err(_) => r.report(v.span().start, &key, "expected a size (\"4G\")"),
+                },
+                _ => r.report(v.span().start, &key, "expected a size (\"4G\")"),
+            },
+            _ => r.report(k.span().start, &key, "unknown setting (known: max_size)"),
+        }
+    }
+}
+
+/// `500M`, `2G`, `1024` → bytes.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim().to_ascii_uppercase();
+    let t = t
+        .strip_suffix("IB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(&t);
+    let (num, mult) = match t.chars().last() {
+        Some('K') => (&t[..t.len() - 1], 1u64 << 10),
+        Some('M') => (&t[..t.len() - 1], 1 << 20),
+        Some('G') => (&t[..t.len() - 1], 1 << 30),
+        Some('T') => (&t[..t.len() - 1], 1 << 40),
+        _ => (t, 1),
+    };
+    let n: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("not a size: {s:?} (e.g. 500M, 2G)"))?;
+    if n < 0.0 {
+        return Err(format!("not a size: {s:?}"));
+    }
+    Ok((n * mult as f64) as u64)
+}
+
 /// A complete config file with every setting at its default, commented
 /// out: `paperboat config default > ~/.config/paperboat/config.toml`.
 pub fn default_file() -> String {
@@ -410,7 +466,8 @@ pub fn default_file() -> String {
     }
     out.push_str(
         "\n[reader]\n# scope = \"all\"  # what a query matches at start: all (every field) | title\n\
-         # view = \"all\"     # the view for lists opened the first time: all | unread | bookmarked\n",
+         # view = \"all\"     # the view for lists opened the first time: all | unread | bookmarked\n\
+         \n[cache]\n# max_size = \"4G\"  # the cache that opens large files again at once: at most this much\n",
     );
     out
 }

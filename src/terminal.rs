@@ -373,6 +373,7 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
         theme,
         scope,
         view,
+        cache_size: _,
     } = config;
     let theme = if no_color_env() {
         theme.without_color()

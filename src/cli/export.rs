@@ -53,12 +53,17 @@ pub struct ExportArgs {
     /// read whole.
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub max_size: Option<u64>,
+    /// Neither read nor write the cache that makes opening a large file again instant
+    /// (`paperboat cache`).
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 pub(super) fn export_cmd(cli: &Cli, args: &ExportArgs) -> anyhow::Result<ExitCode> {
     let load_args = LoadArgs {
         format: args.input_format,
         max_size: args.max_size,
+        no_cache: args.no_cache,
     };
     let (files, ids) = split_ids(&args.args);
     let loaded = load_files(&load_args, &files)?;

@@ -14,6 +14,7 @@ use crate::corpus::{Corpus, Lookup};
 use crate::loading::{self, Format, Input, Loaded};
 use crate::store::{self, Store};
 
+mod cache;
 mod export;
 mod marks;
 mod related;
@@ -22,6 +23,7 @@ mod select;
 mod show;
 mod triage;
 
+pub use cache::CacheCommand;
 pub use export::{ExportArgs, ExportFormat};
 pub use marks::{ListArgs, MarkArgs};
 pub use related::RelatedArgs;
@@ -65,6 +67,10 @@ pub struct LoadArgs {
     /// read whole.
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub max_size: Option<u64>,
+    /// Neither read nor write the cache that makes opening a large file again instant
+    /// (`paperboat cache`).
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 /// The values of `--format` (and `export --input-format`): the name of a
@@ -77,26 +83,7 @@ fn input_format() -> impl TypedValueParser<Value = Format> {
 
 /// `500M`, `2G`, `1024` → bytes.
 fn parse_size(s: &str) -> Result<u64, String> {
-    let t = s.trim().to_ascii_uppercase();
-    let t = t
-        .strip_suffix("IB")
-        .or_else(|| t.strip_suffix('B'))
-        .unwrap_or(&t);
-    let (num, mult) = match t.chars().last() {
-        Some('K') => (&t[..t.len() - 1], 1u64 << 10),
-        Some('M') => (&t[..t.len() - 1], 1 << 20),
-        Some('G') => (&t[..t.len() - 1], 1 << 30),
-        Some('T') => (&t[..t.len() - 1], 1 << 40),
-        _ => (t, 1),
-    };
-    let n: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("not a size: {s:?} (e.g. 500M, 2G)"))?;
-    if n < 0.0 {
-        return Err(format!("not a size: {s:?}"));
-    }
-    Ok((n * mult as f64) as u64)
+    crate::config::parse_size(s)
 }
 
 /// `--color` values.
@@ -137,6 +124,9 @@ pub enum Command {
     /// About the config file.
     #[command(subcommand)]
     Config(ConfigCommand),
+    /// About the cache that makes opening a large file again instant.
+    #[command(subcommand)]
+    Cache(CacheCommand),
 }
 
 /// `paperboat config …`.
@@ -165,13 +155,44 @@ fn emit(f: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> anyhow::Result<()> 
     }
 }
 
+/// The cache for this run (set once the command line is read): `None`
+/// where there is no cache directory.
+static CACHE: std::sync::OnceLock<Option<loading::CacheOptions>> = std::sync::OnceLock::new();
+
 /// Load options from the command line.
 fn load_options(args: &LoadArgs) -> loading::Options {
     loading::Options {
         format: args.format,
         max_size: args.max_size,
+        cache: if args.no_cache {
+            None
+        } else {
+            CACHE.get().cloned().flatten()
+        },
         ..loading::Options::default()
     }
+}
+
+/// Where the cache is (`PAPERBOAT_CACHE_DIR`, else the platform's cache
+/// directory) and its limit (`PAPERBOAT_CACHE_SIZE`, else `[cache]
+/// max_size` in config.toml, else 4 GiB).
+fn cache_options(cli: &Cli) -> Option<loading::CacheOptions> {
+    let dir = std::env::var_os("PAPERBOAT_CACHE_DIR")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(loading::cache::default_dir)?;
+    let from_env = std::env::var("PAPERBOAT_CACHE_SIZE").ok().and_then(|s| {
+        parse_size(&s)
+            .map_err(|e| eprintln!("paperboat: PAPERBOAT_CACHE_SIZE: {e}; using the default"))
+            .ok()
+    });
+    let limit = from_env
+        .or_else(|| {
+            let dir = state_dir(cli).ok()?;
+            crate::config::load(&dir).0.cache_size
+        })
+        .unwrap_or(loading::cache::DEFAULT_LIMIT);
+    Some(loading::CacheOptions { dir, limit })
 }
 
 /// Loads the files; what loaded with a warning (skipped records, a file
@@ -284,7 +305,9 @@ fn resolve(corpus: &crate::corpus::Corpus, id: &str) -> Result<usize, String> {
 
 /// Runs the command line; returns the process exit code.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    CACHE.get_or_init(|| cache_options(&cli));
     match &cli.command {
+        Some(Command::Cache(command)) => cache::cache(&cli, command),
         Some(Command::Search(args)) => search::search(&cli, args),
         Some(Command::Check(args)) => show::check(args),
         Some(Command::List(args)) => marks::list(&cli, args),

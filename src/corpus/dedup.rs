@@ -22,6 +22,17 @@ pub struct Variant {
 }
 
 impl Variant {
+    /// The two hashes, as [`Variant::from_parts`] takes them (for a cache
+    /// that stores papers as they were read).
+    pub(crate) fn parts(self) -> (u64, u64) {
+        (self.key, self.fields)
+    }
+
+    /// The variant whose [`Variant::parts`] are these.
+    pub(crate) fn from_parts(key: u64, fields: u64) -> Variant {
+        Variant { key, fields }
+    }
+
     /// The variant of a record with this own key, authors, year and volume.
     pub fn of(
         key: Option<&str>,

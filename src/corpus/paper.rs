@@ -73,6 +73,11 @@ impl Authors {
         Authors(joined.into())
     }
 
+    /// The names joined by [`NAME_SEP`], as [`Authors::from_joined`] takes them.
+    pub(crate) fn joined(&self) -> &str {
+        &self.0
+    }
+
     /// The names in order.
     pub fn iter(&self) -> impl Iterator<Item = &str> + Clone {
         self.0.split(NAME_SEP).filter(|n| !n.is_empty())

@@ -6,6 +6,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use super::cache::Encoder;
 use super::input::{Source, too_big, utf8_lossy};
 use super::{Format, Input, Options};
 use crate::corpus::abstracts::{Abstract, FileText};
@@ -48,6 +49,37 @@ pub(super) struct Piece {
     pub(super) varied: Vec<(usize, u64, Variant)>,
     pub(super) skipped: Vec<(usize, String)>,
     pub(super) without_abstract: usize,
+    /// The papers encoded for the cache, when asked for.
+    pub(super) encoded: Option<Encoder>,
+}
+
+impl Piece {
+    /// Takes a paper parsed (or read back from the cache): its key, and
+    /// the paper or, when `titles_only`, its title.
+    pub(super) fn take(&mut self, p: Paper, titles_only: bool) {
+        self.keys.push(id_key(&p.id));
+        self.without_abstract += usize::from(p.abstract_text.is_empty());
+        if titles_only
+            && !p.variant.is_empty()
+            && let Ok(hash) = u64::from_str_radix(p.id.as_str(), 16)
+        {
+            self.varied.push((self.keys.len() - 1, hash, p.variant));
+        }
+        if titles_only {
+            self.titles.push_paper(p);
+        } else {
+            self.papers.push(p);
+        }
+    }
+}
+
+/// How pieces are parsed: the list their papers are in, what is kept,
+/// and whether the papers are encoded for the cache.
+#[derive(Clone, Copy)]
+pub(super) struct How<'a> {
+    pub(super) list: &'a Arc<str>,
+    pub(super) keep: Keep,
+    pub(super) encode: bool,
 }
 
 /// Parses a piece of a line-oriented input whose first line is `first_line`
@@ -61,13 +93,13 @@ fn parse_piece(
     format: Format,
     first_line: usize,
     lines: usize,
-    list: &Arc<str>,
-    keep: Keep,
+    how: How,
     in_file: Option<(&Arc<FileText>, u64)>,
 ) -> Piece {
     const NONE: &str = "no title and no abstract";
     let n = lines + 1;
-    let titles_only = keep == Keep::Titles;
+    let list = how.list;
+    let titles_only = how.keep == Keep::Titles;
     let mut piece = Piece::default();
     if titles_only {
         // A `lines` piece is nearly all titles; JSON has far more besides.
@@ -81,32 +113,17 @@ fn parse_piece(
         piece.papers.reserve(n);
     }
     piece.keys.reserve(n);
-    let Piece {
-        papers,
-        titles,
-        keys,
-        varied,
-        skipped,
-        without_abstract,
-    } = &mut piece;
+    let mut encoded = how.encode.then(|| Encoder::new(list));
+    let mut skipped = Vec::new();
     let mut push =
         |record: Record, deferred: Option<(Abstract, &str)>, skipped: &mut Vec<(usize, String)>| {
             let line = record.line;
             match record.into_paper_deferring(list, 0, deferred) {
                 Some(p) => {
-                    keys.push(id_key(&p.id));
-                    *without_abstract += usize::from(p.abstract_text.is_empty());
-                    if titles_only
-                        && !p.variant.is_empty()
-                        && let Ok(hash) = u64::from_str_radix(p.id.as_str(), 16)
-                    {
-                        varied.push((keys.len() - 1, hash, p.variant));
+                    if let Some(enc) = &mut encoded {
+                        enc.paper(&p);
                     }
-                    if titles_only {
-                        titles.push_paper(p);
-                    } else {
-                        papers.push(p);
-                    }
+                    piece.take(p, titles_only);
                 }
                 None => skipped.push((line, NONE.to_string())),
             }
@@ -132,20 +149,20 @@ fn parse_piece(
                     {
                         r.abstract_text = json::string_folded(raw);
                     }
-                    push(r, deferred, skipped)
+                    push(r, deferred, &mut skipped)
                 }
                 Ok(None) => {}
                 Err(why) => skipped.push((first_line + k, sanitize::line(&why))),
             }
         }
-    } else if titles_only {
+    } else if titles_only && !how.encode {
         // Title lines need no record and no paper.
         for (line, l, short) in text::lines_of(text) {
             let line = line + first_line - 1;
-            match titles.push_line(l, short, line) {
+            match piece.titles.push_line(l, short, line) {
                 Some((key, has_abstract)) => {
-                    keys.push(key);
-                    *without_abstract += usize::from(!has_abstract);
+                    piece.keys.push(key);
+                    piece.without_abstract += usize::from(!has_abstract);
                 }
                 None => skipped.push((line, NONE.to_string())),
             }
@@ -153,9 +170,11 @@ fn parse_piece(
     } else {
         for mut r in text::lines_records(text) {
             r.line += first_line - 1;
-            push(r, None, skipped);
+            push(r, None, &mut skipped);
         }
     }
+    piece.skipped = skipped;
+    piece.encoded = encoded;
     piece
 }
 
@@ -171,8 +190,7 @@ fn parse_chunk(
     text: &[u8],
     format: Format,
     first_line: usize,
-    list: &Arc<str>,
-    keep: Keep,
+    how: How,
     in_file: Option<(&Arc<FileText>, u64)>,
 ) -> (Vec<Piece>, usize, usize) {
     // A piece is parsed as if it started on line 1; its skipped records
@@ -191,7 +209,7 @@ fn parse_chunk(
             Cow::Owned(_) => None,
         };
         (
-            parse_piece(&text, format, 1, lines, list, keep, in_file),
+            parse_piece(&text, format, 1, lines, how, in_file),
             lines,
             invalid,
         )
@@ -378,8 +396,7 @@ pub(super) fn read_chunks(
     known: Option<u64>,
     opts: &Options,
     format: Format,
-    list: &Arc<str>,
-    keep: Keep,
+    how: How,
     tx: std::sync::mpsc::SyncSender<Result<Chunk, String>>,
 ) {
     if let Source::File(f) = &source
@@ -396,7 +413,7 @@ pub(super) fn read_chunks(
             Input::Path(path) if format.defers_abstracts() => FileText::open(f, path),
             _ => None,
         };
-        return read_mapped(&map, opts, format, list, keep, in_file.as_ref(), tx);
+        return read_mapped(&map, opts, format, how, in_file.as_ref(), tx);
     }
     let (text_tx, text_rx) = std::sync::mpsc::sync_channel(1);
     std::thread::scope(|s| {
@@ -406,7 +423,7 @@ pub(super) fn read_chunks(
             let sent = match decoded {
                 Ok(Raw { bytes, consumed }) => {
                     let (pieces, lines_here, invalid) =
-                        parse_chunk(&bytes, format, line, list, keep, None);
+                        parse_chunk(&bytes, format, line, how, None);
                     drop(bytes);
                     line += lines_here;
                     tx.send(Ok(Chunk {
@@ -438,8 +455,7 @@ fn read_mapped(
     map: &memmap2::Mmap,
     opts: &Options,
     format: Format,
-    list: &Arc<str>,
-    keep: Keep,
+    how: How,
     file: Option<&Arc<FileText>>,
     tx: std::sync::mpsc::SyncSender<Result<Chunk, String>>,
 ) {
@@ -465,7 +481,7 @@ fn read_mapped(
         };
         let raw = &bytes[at + skip..end];
         let in_file = file.map(|f| (f, (at + skip) as u64));
-        let (pieces, lines_here, invalid) = parse_chunk(raw, format, line, list, keep, in_file);
+        let (pieces, lines_here, invalid) = parse_chunk(raw, format, line, how, in_file);
         line += lines_here;
         // SAFETY: nothing refers into this range any more (the papers own
         // their text), and a read-only file mapping given up this way is

@@ -17,6 +17,7 @@
 //! of its [`Format`] (the registry of readers in `corpus::readers`):
 //! loading never names a format.
 
+pub mod cache;
 mod chunks;
 mod input;
 mod stream;
@@ -25,6 +26,7 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
+pub use self::cache::CacheOptions;
 use self::chunks::Keep;
 pub use self::input::{decode, size};
 use self::input::{expand, open_head};
@@ -64,6 +66,9 @@ pub struct Options {
     pub max_size: Option<u64>,
     /// Bytes of a line-oriented input read and parsed at a time.
     pub chunk: usize,
+    /// Where papers read from large files are cached, to be read back
+    /// when the same file is opened again; `None`: not cached.
+    pub cache: Option<CacheOptions>,
 }
 
 impl Default for Options {
@@ -72,6 +77,7 @@ impl Default for Options {
             format: None,
             max_size: None,
             chunk: chunks::CHUNK,
+            cache: None,
         }
     }
 }

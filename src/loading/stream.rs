@@ -5,8 +5,9 @@
 
 use std::sync::Arc;
 
-use super::chunks::{self, Chunk, Keep};
-use super::input::{HEAD, decode, expand, open_head, too_big, too_big_whole};
+use super::cache::{self, Encoder, Lookup};
+use super::chunks::{self, Chunk, How, Keep, Piece};
+use super::input::{HEAD, Source, decode, expand, open_head, too_big, too_big_whole};
 use super::{BUNDLED, Format, Input, Options, Report, detect, parse};
 use crate::corpus::{Batch, Dedup, Paper, Parsed, Variant, id_key};
 use crate::search::Prepared;
@@ -141,8 +142,31 @@ impl Sink<'_> {
     }
 }
 
+/// Hands a parsed piece on (its titles alone when `titles`), counting it
+/// in the report.
+fn take_piece(
+    report: &mut Report,
+    sink: &mut Sink,
+    piece: Piece,
+    titles: bool,
+    position: &mut u32,
+) {
+    report.skipped.extend(piece.skipped);
+    report.without_abstract += piece.without_abstract;
+    report.papers += piece.keys.len();
+    report.repeated += if titles {
+        sink.titles(piece.titles, &piece.keys, &piece.varied)
+    } else {
+        sink.keyed(piece.papers, &piece.keys, position)
+    };
+}
+
+/// What is left to do once an input's report is out: storing its cache
+/// entry (a sync of the file may take a while).
+type Store = Box<dyn FnOnce()>;
+
 /// Reads one input, streaming its papers into `sink`.
-fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> Report {
+fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> (Report, Option<Store>) {
     let mut report = Report {
         name: input.name(),
         ..Report::default()
@@ -151,7 +175,7 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> Report {
         Ok(s) => s,
         Err(e) => {
             report.error = Some(e);
-            return report;
+            return (report, None);
         }
     };
     let utf16 = buf.starts_with(&[0xff, 0xfe]) || buf.starts_with(&[0xfe, 0xff]);
@@ -167,34 +191,76 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> Report {
     let format = opts.format.unwrap_or_else(|| detect(&head_text, hint));
     report.format = Some(format.name());
     let line_oriented = format.line_oriented() && !utf16;
+    let list: Arc<str> = sanitize::line(&input.list_name()).into();
+    // Read whole: at most `--max-size`, or what this machine can parse at
+    // once.
+    let limit = (!line_oriented)
+        .then(|| {
+            opts.max_size
+                .map(|m| (m, too_big(m)))
+                .or_else(|| super::whole_limit().map(|m| (m, too_big_whole(m, format))))
+        })
+        .flatten();
+    if let (Some((max, why)), Some(size)) = (&limit, known)
+        && size > *max
+    {
+        report.error = Some(format!("{} is {why}", super::size(size)));
+        return (report, None);
+    }
     let mut position = 0u32;
+    let mut recorder = None;
+    if let (Some(cache), Source::File(file)) = (&opts.cache, &source) {
+        match cache::lookup(cache, input, file, format, &list, line_oriented) {
+            Lookup::Replay(replay) => {
+                let titles = sink.keep == Keep::Titles && replay.line_oriented();
+                report.repaired = replay.repaired();
+                let replayed = replay.run(titles, &mut |(piece, invalid, consumed)| {
+                    report.invalid_utf8 += invalid;
+                    take_piece(&mut report, sink, piece, titles, &mut position);
+                    if consumed > 0 {
+                        sink.progress(consumed);
+                    }
+                });
+                if let Err(e) = replayed {
+                    report.error = Some(e);
+                }
+                return (finish_report(report, format), None);
+            }
+            Lookup::Record(r) => recorder = Some(r),
+            Lookup::Off => {}
+        }
+    }
     if line_oriented {
         // Chunk by chunk: one thread reads and parses (on every core) while
         // this one hands the last chunk's papers on. Memory stays bounded
         // by a few chunks, whatever the size of the file.
-        let list: Arc<str> = sanitize::line(&input.list_name()).into();
         let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Chunk, String>>(1);
+        let keep = sink.keep;
+        let how = How {
+            list: &list,
+            keep,
+            encode: recorder.is_some(),
+        };
         std::thread::scope(|s| {
-            let list = &list;
-            let keep = sink.keep;
             s.spawn(move || {
-                chunks::read_chunks(
-                    input, source, buf, more, known, opts, format, list, keep, tx,
-                )
+                chunks::read_chunks(input, source, buf, more, known, opts, format, how, tx)
             });
             for chunk in rx {
                 match chunk {
                     Ok(c) => {
                         report.invalid_utf8 += c.invalid;
-                        for piece in c.pieces {
-                            report.skipped.extend(piece.skipped);
-                            report.without_abstract += piece.without_abstract;
-                            report.papers += piece.keys.len();
-                            report.repeated += if keep == Keep::Titles {
-                                sink.titles(piece.titles, &piece.keys, &piece.varied)
-                            } else {
-                                sink.keyed(piece.papers, &piece.keys, &mut position)
-                            };
+                        let n = c.pieces.len();
+                        for (k, piece) in c.pieces.into_iter().enumerate() {
+                            if let Some(r) = &mut recorder {
+                                let (invalid, consumed) = if k + 1 == n {
+                                    (c.invalid, c.consumed)
+                                } else {
+                                    (0, 0)
+                                };
+                                r.block(piece.encoded.as_ref(), &piece.skipped, invalid, consumed);
+                            }
+                            let titles = keep == Keep::Titles;
+                            take_piece(&mut report, sink, piece, titles, &mut position);
                         }
                         sink.progress(c.consumed);
                     }
@@ -203,31 +269,19 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> Report {
             }
         });
     } else {
-        // Read whole: at most `--max-size`, or what this machine can
-        // parse at once.
-        let limit = opts
-            .max_size
-            .map(|m| (m, too_big(m)))
-            .or_else(|| super::whole_limit().map(|m| (m, too_big_whole(m, format))));
-        if let (Some((max, why)), Some(size)) = (&limit, known)
-            && size > *max
-        {
-            report.error = Some(format!("{} is {why}", super::size(size)));
-            return report;
-        }
         while more {
             match source.fill(&mut buf, opts.chunk.max(HEAD)) {
                 Ok(m) => more = m,
                 Err(e) => {
                     report.error = Some(e.to_string());
-                    return report;
+                    return (report, None);
                 }
             }
             if let Some((max, why)) = &limit
                 && buf.len() as u64 > *max
             {
                 report.error = Some(why.clone());
-                return report;
+                return (report, None);
             }
         }
         let consumed = buf.len() as u64;
@@ -236,9 +290,26 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> Report {
         let parsed = parse(&text, format);
         drop(text);
         let papers = papers_of(input, parsed, &mut report);
+        if let Some(r) = &mut recorder {
+            let mut enc = Encoder::new(&list);
+            for p in &papers {
+                enc.paper(p);
+            }
+            r.block(Some(&enc), &report.skipped, invalid, consumed);
+        }
         report.repeated += sink.papers(papers, &mut position);
         sink.progress(consumed);
     }
+    let report = finish_report(report, format);
+    let failed = report.error.is_some();
+    let repaired = report.repaired;
+    let store =
+        recorder.map(|r| Box::new(move || r.finish(line_oriented, repaired, failed)) as Store);
+    (report, store)
+}
+
+/// Sorts the skipped records and says when an input had no paper.
+fn finish_report(mut report: Report, format: Format) -> Report {
     report.skipped.sort_by_key(|(line, _)| *line);
     if report.papers == 0 && report.error.is_none() {
         report.error = Some(format!(
@@ -280,10 +351,13 @@ pub(super) fn stream_keeping(
         out,
     };
     for item in items {
-        let report = match item {
+        let (report, store) = match item {
             Ok(input) => stream_one(&input, opts, &mut sink),
-            Err(report) => *report,
+            Err(report) => (*report, None),
         };
         (sink.out)(Event::Report(report));
+        if let Some(store) = store {
+            store();
+        }
     }
 }

@@ -20,11 +20,13 @@ pub fn bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_paperboat"))
 }
 
-/// Runs the binary with `args`, feeding `stdin`, with a private state dir.
+/// Runs the binary with `args`, feeding `stdin`, with a private state dir
+/// (and a private cache in it: a test never writes to the user's cache).
 pub fn run(args: &[&str], stdin: Option<&[u8]>, state: &Path) -> Output {
     let mut cmd = Command::new(bin());
     cmd.args(args)
         .env("PAPERBOAT_STATE_DIR", state)
+        .env("PAPERBOAT_CACHE_DIR", state.join("cache"))
         .env("NO_COLOR", "1")
         .stdin(if stdin.is_some() {
             Stdio::piped()
@@ -77,6 +79,7 @@ impl Pty {
         cmd.args(args);
         cmd.env("TERM", "xterm-256color");
         cmd.env("PAPERBOAT_STATE_DIR", state);
+        cmd.env("PAPERBOAT_CACHE_DIR", state.join("cache"));
         for (k, v) in env {
             cmd.env(k, v);
         }

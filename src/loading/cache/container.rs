@@ -1,0 +1,315 @@
+//! The file an entry is kept in: a header (magic, version, kind, where
+//! the section table is, and checksums of the header and the table), then
+//! the sections, each 8-byte aligned, then the table (offset, length and
+//! checksum of each section). Written to a temporary file in the cache
+//! directory, synced and renamed into place; read through a read-only map,
+//! every bound checked and every section's checksum verified before a
+//! byte of it is trusted. A process that replaces or removes the entry
+//! meanwhile leaves the mapped file as it was (a rename or an unlink
+//! keeps the inode); entries are never changed in place.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Seek, SeekFrom, Write};
+use std::path::Path;
+
+use xxhash_rust::xxh3::{Xxh3, xxh3_64};
+
+const MAGIC: &[u8; 8] = b"PBOATCA\n";
+const HEADER: usize = 48;
+
+/// Sections longer than this are checksummed in stripes of this size
+/// (see [`Sum`]), so that both cores can verify one large section.
+const STRIPE: usize = 4 << 20;
+
+/// A section's checksum: its xxh3-64, or for a section longer than a
+/// [`STRIPE`], the xxh3-64 of its stripes' (little-endian), which can be
+/// worked out on every core.
+#[derive(Default)]
+struct Sum {
+    stripe: Xxh3,
+    in_stripe: usize,
+    stripes: Vec<u8>,
+}
+
+impl Sum {
+    fn update(&mut self, mut bytes: &[u8]) {
+        while !bytes.is_empty() {
+            let n = bytes.len().min(STRIPE - self.in_stripe);
+            self.stripe.update(&bytes[..n]);
+            self.in_stripe += n;
+            bytes = &bytes[n..];
+            if self.in_stripe == STRIPE {
+                self.stripes
+                    .extend_from_slice(&self.stripe.digest().to_le_bytes());
+                self.stripe.reset();
+                self.in_stripe = 0;
+            }
+        }
+    }
+
+    fn finish(mut self, len: u64) -> u64 {
+        if len <= STRIPE as u64 {
+            return self.stripe.digest();
+        }
+        if self.in_stripe > 0 {
+            self.stripes
+                .extend_from_slice(&self.stripe.digest().to_le_bytes());
+        }
+        xxh3_64(&self.stripes)
+    }
+}
+
+/// The checksums of `sections`, worked out on every core.
+fn sums(sections: &[&[u8]]) -> Vec<u64> {
+    // Every stripe of every section: (section, stripe).
+    let stripes: Vec<(usize, &[u8])> = sections
+        .iter()
+        .enumerate()
+        .flat_map(|(i, s)| {
+            let cut: Vec<&[u8]> = if s.len() <= STRIPE {
+                vec![s]
+            } else {
+                s.chunks(STRIPE).collect()
+            };
+            cut.into_iter().map(move |c| (i, c))
+        })
+        .collect();
+    let threads = crate::parallel::threads().min(stripes.len().div_ceil(2).max(1));
+    let digests: Vec<u64> =
+        crate::parallel::map_split(&stripes, threads, |_, part: &[(usize, &[u8])]| {
+            part.iter().map(|(_, s)| xxh3_64(s)).collect::<Vec<u64>>()
+        })
+        .into_iter()
+        .flatten()
+        .collect();
+    let mut out = Vec::with_capacity(sections.len());
+    let mut k = 0;
+    for (i, s) in sections.iter().enumerate() {
+        if s.len() <= STRIPE {
+            out.push(digests[k]);
+            k += 1;
+        } else {
+            let mut all = Vec::new();
+            while k < stripes.len() && stripes[k].0 == i {
+                all.extend_from_slice(&digests[k].to_le_bytes());
+                k += 1;
+            }
+            out.push(xxh3_64(&all));
+        }
+    }
+    out
+}
+
+/// An entry being written.
+pub(super) struct Writer {
+    out: BufWriter<tempfile::NamedTempFile>,
+    at: u64,
+    kind: u32,
+    table: Vec<(u64, u64, u64)>,
+    /// The section being written: where it starts and its checksum so far.
+    open: Option<(u64, Sum)>,
+}
+
+impl Writer {
+    /// Starts an entry of `kind` in `dir` (a temporary file there).
+    pub(super) fn create(dir: &Path, kind: u32) -> io::Result<Writer> {
+        std::fs::create_dir_all(dir)?;
+        let tmp = tempfile::Builder::new()
+            .prefix(super::TEMP_PREFIX)
+            .tempfile_in(dir)?;
+        let mut out = BufWriter::with_capacity(1 << 20, tmp);
+        out.write_all(&[0; HEADER])?;
+        Ok(Writer {
+            out,
+            at: HEADER as u64,
+            kind,
+            table: Vec::new(),
+            open: None,
+        })
+    }
+
+    /// Appends to the section being written (starting one if none is).
+    pub(super) fn append(&mut self, bytes: &[u8]) -> io::Result<()> {
+        let (_, sum) = self.open.get_or_insert_with(|| (self.at, Sum::default()));
+        sum.update(bytes);
+        self.out.write_all(bytes)?;
+        self.at += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// Ends the section being written (an empty one if none is).
+    pub(super) fn end_section(&mut self) -> io::Result<()> {
+        let (start, sum) = self.open.take().unwrap_or((self.at, Sum::default()));
+        let len = self.at - start;
+        self.table.push((start, len, sum.finish(len)));
+        let pad = (8 - self.at % 8) % 8;
+        self.out.write_all(&[0; 8][..pad as usize])?;
+        self.at += pad;
+        Ok(())
+    }
+
+    /// A whole section.
+    pub(super) fn section(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.append(bytes)?;
+        self.end_section()
+    }
+
+    /// Writes the table and the header, syncs the file and renames it to
+    /// `to`.
+    pub(super) fn finish(mut self, to: &Path) -> io::Result<()> {
+        if self.open.is_some() {
+            self.end_section()?;
+        }
+        let mut table = Vec::with_capacity(self.table.len() * 24);
+        for (o, l, s) in &self.table {
+            table.extend_from_slice(&o.to_le_bytes());
+            table.extend_from_slice(&l.to_le_bytes());
+            table.extend_from_slice(&s.to_le_bytes());
+        }
+        self.out.write_all(&table)?;
+        let mut header = Vec::with_capacity(HEADER);
+        header.extend_from_slice(MAGIC);
+        header.extend_from_slice(&super::VERSION.to_le_bytes());
+        header.extend_from_slice(&self.kind.to_le_bytes());
+        header.extend_from_slice(&self.at.to_le_bytes());
+        header.extend_from_slice(&(self.table.len() as u64).to_le_bytes());
+        header.extend_from_slice(&xxh3_64(&table).to_le_bytes());
+        let sum = xxh3_64(&header);
+        header.extend_from_slice(&sum.to_le_bytes());
+        let mut tmp = self.out.into_inner().map_err(|e| e.into_error())?;
+        tmp.seek(SeekFrom::Start(0))?;
+        tmp.write_all(&header)?;
+        tmp.as_file().sync_all()?;
+        tmp.persist(to).map_err(|e| e.error)?;
+        Ok(())
+    }
+}
+
+/// An entry as read: its map and sections, checked.
+pub(super) struct Entry {
+    map: memmap2::Mmap,
+    sections: Vec<(usize, usize)>,
+}
+
+impl Entry {
+    /// Opens the entry at `path` if it is one of `kind` in this version,
+    /// whole, with every section's checksum right. The file's time is set
+    /// to now: the least recently used entries are removed first.
+    pub(super) fn open(path: &Path, kind: u32) -> Option<Entry> {
+        let file = File::open(path).ok()?;
+        // SAFETY: entries are only ever replaced (renamed over) or
+        // removed, never changed in place, which leaves this mapping as
+        // it is; every byte is bounds-checked and checksummed before use.
+        let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
+        let entry = Entry::parse(map, kind)?;
+        let _ = file.set_modified(std::time::SystemTime::now());
+        Some(entry)
+    }
+
+    fn parse(map: memmap2::Mmap, kind: u32) -> Option<Entry> {
+        let u64_at = |at: usize| -> Option<u64> {
+            Some(u64::from_le_bytes(map.get(at..at + 8)?.try_into().ok()?))
+        };
+        let head = map.get(..HEADER)?;
+        if &head[..8] != MAGIC
+            || head[8..12] != super::VERSION.to_le_bytes()
+            || head[12..16] != kind.to_le_bytes()
+            || xxh3_64(&head[..40]) != u64_at(40)?
+        {
+            return None;
+        }
+        let table_at = usize::try_from(u64_at(16)?).ok()?;
+        let count = usize::try_from(u64_at(24)?).ok()?;
+        let table_len = count.checked_mul(24)?;
+        let table = map.get(table_at..table_at.checked_add(table_len)?)?;
+        if xxh3_64(table) != u64_at(32)? {
+            return None;
+        }
+        let mut sections = Vec::with_capacity(count);
+        let mut want = Vec::with_capacity(count);
+        for k in 0..count {
+            let at = table_at + 24 * k;
+            let start = usize::try_from(u64_at(at)?).ok()?;
+            let len = usize::try_from(u64_at(at + 8)?).ok()?;
+            if start % 8 != 0 || start < HEADER || start.checked_add(len)? > table_at {
+                return None;
+            }
+            sections.push((start, len));
+            want.push(u64_at(at + 16)?);
+        }
+        let slices: Vec<&[u8]> = sections.iter().map(|&(s, l)| &map[s..s + l]).collect();
+        if sums(&slices) != want {
+            return None;
+        }
+        Some(Entry { map, sections })
+    }
+
+    /// The number of sections.
+    pub(super) fn len(&self) -> usize {
+        self.sections.len()
+    }
+
+    /// Section `i` (empty past the last).
+    pub(super) fn section(&self, i: usize) -> &[u8] {
+        self.sections
+            .get(i)
+            .map_or(&[][..], |&(s, l)| &self.map[s..s + l])
+    }
+
+    /// Where section `i` is in the file.
+    pub(super) fn range(&self, i: usize) -> Option<(usize, usize)> {
+        self.sections.get(i).copied()
+    }
+
+    /// The map itself.
+    pub(super) fn into_map(self) -> memmap2::Mmap {
+        self.map
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entry_reads_back_and_any_damage_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("e");
+        let big: Vec<u8> = (0..STRIPE * 2 + 77).map(|i| (i * 7 % 251) as u8).collect();
+        let mut w = Writer::create(dir.path(), 9).unwrap();
+        w.section(b"key").unwrap();
+        w.append(b"two ").unwrap();
+        w.append(b"parts").unwrap();
+        w.end_section().unwrap();
+        w.append(&big[..STRIPE - 3]).unwrap();
+        w.append(&big[STRIPE - 3..]).unwrap();
+        w.end_section().unwrap();
+        w.section(b"").unwrap();
+        w.finish(&path).unwrap();
+        let e = Entry::open(&path, 9).unwrap();
+        assert_eq!(e.len(), 4);
+        assert_eq!(e.section(0), b"key");
+        assert_eq!(e.section(1), b"two parts");
+        assert_eq!(e.section(2), &big[..]);
+        assert_eq!(e.section(3), b"");
+        assert!(Entry::open(&path, 8).is_none(), "another kind");
+        let bytes = std::fs::read(&path).unwrap();
+        // A flipped byte anywhere (but in padding) is refused; so is any
+        // cut.
+        let step = bytes.len() / 997 + 1;
+        for at in (0..bytes.len()).step_by(step).chain([0, 9, 41, 48, 60]) {
+            let mut b = bytes.clone();
+            b[at] ^= 0x20;
+            std::fs::write(&path, &b).unwrap();
+            if let Some(e) = Entry::open(&path, 9) {
+                // Only padding may change unnoticed.
+                assert_eq!(e.section(2), &big[..], "{at}");
+                assert_eq!(e.section(1), b"two parts", "{at}");
+            }
+        }
+        for cut in [0, 10, 47, 48, bytes.len() / 2, bytes.len() - 1] {
+            std::fs::write(&path, &bytes[..cut]).unwrap();
+            assert!(Entry::open(&path, 9).is_none(), "{cut}");
+        }
+    }
+}

@@ -1,0 +1,344 @@
+//! A cache of what loading a large file made, so that opening it again is
+//! instant: per source file, in the user cache directory, an entry with
+//! its papers exactly as the parse handed them on (replayed through the
+//! same dedup and numbering, so a warm load equals a cold one), and beside
+//! it, once built, the word index over them. See docs/CACHE.md.
+//!
+//! An entry is keyed by the file as it is now ([`key`]); one whose key or
+//! checksums do not match is never used, and is rebuilt by the next load.
+//! Entries are written to a temporary file, synced and renamed into place,
+//! and the least recently used are removed once the cache is over its
+//! limit.
+
+mod container;
+mod key;
+mod papers;
+mod record;
+#[cfg(test)]
+mod warm;
+
+use std::fs::File;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use self::container::{Entry, Writer};
+pub(crate) use self::papers::Encoder;
+pub(super) use self::record::{Lookup, lookup};
+use super::Format;
+
+/// The version of the entries' layout and of what they hold: entries of
+/// another version are rebuilt. Raise it when `Paper`, a reader or the
+/// layout changes what a load makes.
+pub(crate) const VERSION: u32 = 1;
+
+/// The cache's limit when none is set: the 2.7M-paper arXiv snapshot's
+/// papers and word index fit in it.
+pub const DEFAULT_LIMIT: u64 = 4 << 30;
+
+/// Files smaller than this are not cached: they parse in milliseconds.
+#[cfg(not(test))]
+const MIN_SIZE: u64 = 1 << 20;
+#[cfg(test)]
+const MIN_SIZE: u64 = 1;
+
+/// Temporary files being written start with this.
+const TEMP_PREFIX: &str = ".tmp-";
+/// A temporary file older than this was left by a process that died.
+const STALE: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
+const PAPERS_KIND: u32 = 1;
+const INDEX_KIND: u32 = 2;
+const PAPERS_EXT: &str = "papers";
+const INDEX_EXT: &str = "index";
+
+/// Where the cache is, and how large it may grow.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CacheOptions {
+    /// The directory entries are kept in (created when first needed).
+    pub dir: PathBuf,
+    /// Bytes the entries may take in all; the least recently used go
+    /// first.
+    pub limit: u64,
+}
+
+/// The platform's cache directory for paperboat (`$XDG_CACHE_HOME/paperboat`
+/// or `~/.cache/paperboat` on Linux), where it can be told.
+pub fn default_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "paperboat").map(|d| d.cache_dir().to_path_buf())
+}
+
+/// Bytes shared with whoever holds them (the word index, mapped).
+pub type Shared = Arc<dyn AsRef<[u8]> + Send + Sync>;
+
+/// A section of a mapped entry.
+struct Mapped {
+    map: memmap2::Mmap,
+    start: usize,
+    len: usize,
+}
+
+impl AsRef<[u8]> for Mapped {
+    fn as_ref(&self) -> &[u8] {
+        &self.map[self.start..self.start + self.len]
+    }
+}
+
+/// The key of the file at `path` as it is now, for an index of it read
+/// as `format`; `None` for a file too small to cache or not readable.
+fn index_key(path: &Path, format: Option<Format>) -> Option<(File, key::Key)> {
+    let file = File::open(path).ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let format = format.map_or("", Format::name);
+    let key = key::of(&file, path, format, "index").ok()?;
+    (key.len >= MIN_SIZE).then_some((file, key))
+}
+
+/// The stored word-index bytes for `path` as it is now, if any (key and
+/// checksum checked), for an index over its `papers` papers loaded alone.
+pub fn index_for(
+    cache: &CacheOptions,
+    path: &Path,
+    format: Option<Format>,
+    papers: usize,
+) -> Option<Shared> {
+    let (_, key) = index_key(path, format)?;
+    let at = cache.dir.join(format!("{}.{INDEX_EXT}", key.name));
+    let entry = Entry::open(&at, INDEX_KIND)?;
+    if entry.len() != 3
+        || entry.section(0) != key.bytes
+        || entry.section(1) != (papers as u64).to_le_bytes()
+    {
+        return None;
+    }
+    let (start, len) = entry.range(2)?;
+    Some(Arc::new(Mapped {
+        map: entry.into_map(),
+        start,
+        len,
+    }))
+}
+
+/// Appends what is written to it to the section being written.
+struct SectionWrite<'a>(&'a mut Writer);
+
+impl io::Write for SectionWrite<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.append(buf)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Stores index bytes for `path` (written by `write`) over its `papers`
+/// papers loaded alone: atomically, and then least recently used entries
+/// are removed to stay within the limit. A file too small to cache, or
+/// one that changed while the index was written, is not stored.
+pub fn store_index(
+    cache: &CacheOptions,
+    path: &Path,
+    format: Option<Format>,
+    papers: usize,
+    write: &mut dyn FnMut(&mut dyn io::Write) -> io::Result<u64>,
+) -> io::Result<()> {
+    let Some((file, key)) = index_key(path, format) else {
+        return Ok(());
+    };
+    let mut w = Writer::create(&cache.dir, INDEX_KIND)?;
+    w.section(&key.bytes)?;
+    w.section(&(papers as u64).to_le_bytes())?;
+    write(&mut SectionWrite(&mut w))?;
+    w.end_section()?;
+    let format_name = format.map_or("", Format::name);
+    if key::of(&file, path, format_name, "index")? != key {
+        return Ok(());
+    }
+    w.finish(&cache.dir.join(format!("{}.{INDEX_EXT}", key.name)))?;
+    evict(&cache.dir, cache.limit);
+    Ok(())
+}
+
+/// What the cache holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// Bytes in all.
+    pub bytes: u64,
+    /// Files of papers.
+    pub papers: usize,
+    /// Files of word indexes.
+    pub indexes: usize,
+}
+
+/// The cache's files: (path, bytes, last used), entries and temporary
+/// files (these only once stale, unless `all`).
+fn files(dir: &Path, all: bool) -> io::Result<Vec<(PathBuf, u64, std::time::SystemTime)>> {
+    let mut out = Vec::new();
+    let read = match std::fs::read_dir(dir) {
+        Ok(r) => r,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(out),
+        Err(e) => return Err(e),
+    };
+    let now = std::time::SystemTime::now();
+    for item in read.flatten() {
+        let path = item.path();
+        let Ok(meta) = item.metadata() else { continue };
+        if !meta.is_file() {
+            continue;
+        }
+        let name = item.file_name().to_string_lossy().into_owned();
+        let used = meta.modified().unwrap_or(now);
+        let entry = ours(&name);
+        let temp = name.starts_with(TEMP_PREFIX)
+            && (all || now.duration_since(used).is_ok_and(|d| d > STALE));
+        if entry.is_some() || temp {
+            out.push((path, meta.len(), used));
+        }
+    }
+    Ok(out)
+}
+
+/// The kind of entry a file name is (its extension), when it is one of
+/// this cache's: 32 hex digits and a known extension.
+fn ours(name: &str) -> Option<&str> {
+    let (stem, ext) = name.split_once('.')?;
+    (stem.len() == 32
+        && stem.bytes().all(|b| b.is_ascii_hexdigit())
+        && (ext == PAPERS_EXT || ext == INDEX_EXT))
+        .then_some(ext)
+}
+
+/// What the cache in `dir` holds.
+pub fn usage(dir: &Path) -> io::Result<Usage> {
+    let mut u = Usage::default();
+    for (path, bytes, _) in files(dir, true)? {
+        u.bytes += bytes;
+        match path
+            .file_name()
+            .and_then(|n| ours(&n.to_string_lossy()).map(str::to_owned))
+        {
+            Some(e) if e == PAPERS_EXT => u.papers += 1,
+            Some(_) => u.indexes += 1,
+            None => {}
+        }
+    }
+    Ok(u)
+}
+
+/// Removes the cache's entries (and temporary files) from `dir`, nothing
+/// else; returns the bytes freed.
+pub fn clear(dir: &Path) -> io::Result<u64> {
+    let mut freed = 0;
+    for (path, bytes, _) in files(dir, true)? {
+        match std::fs::remove_file(&path) {
+            Ok(()) => freed += bytes,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(freed)
+}
+
+/// Removes the least recently used entries until those left take at most
+/// `limit` bytes (and stale temporary files). Another process removing
+/// the same files meanwhile is harmless.
+fn evict(dir: &Path, limit: u64) {
+    let Ok(mut all) = files(dir, false) else {
+        return;
+    };
+    all.sort_by_key(|&(_, _, used)| used);
+    let mut total: u64 = all.iter().map(|(_, b, _)| b).sum();
+    for (path, bytes, _) in all {
+        let stale = path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with(TEMP_PREFIX));
+        if total <= limit && !stale {
+            break;
+        }
+        if std::fs::remove_file(&path).is_ok() || !path.exists() {
+            total = total.saturating_sub(bytes);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write_file(dir: &Path, name: &str, bytes: usize) -> PathBuf {
+        let p = dir.join(name);
+        std::fs::write(&p, vec![b'x'; bytes]).unwrap();
+        p
+    }
+
+    #[test]
+    fn index_bytes_come_back_for_the_same_file_and_papers_only() {
+        let src = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let cache = CacheOptions {
+            dir: dir.path().join("c"),
+            limit: 1 << 30,
+        };
+        let file = write_file(src.path(), "a.jsonl", 5000);
+        assert!(index_for(&cache, &file, None, 10).is_none());
+        store_index(&cache, &file, None, 10, &mut |w| {
+            w.write_all(b"index bytes")?;
+            Ok(11)
+        })
+        .unwrap();
+        let got = index_for(&cache, &file, None, 10).unwrap();
+        assert_eq!((*got).as_ref(), b"index bytes");
+        assert!(index_for(&cache, &file, None, 11).is_none(), "other papers");
+        let jsonl = Format::named("jsonl");
+        assert!(
+            index_for(&cache, &file, jsonl, 10).is_none(),
+            "other format"
+        );
+        // Rewritten: the same length, another time.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(&file, vec![b'y'; 5000]).unwrap();
+        assert!(index_for(&cache, &file, None, 10).is_none(), "changed");
+        // Bytes still mapped stay readable after the entry is removed.
+        assert!(clear(&cache.dir).unwrap() > 0);
+        assert_eq!((*got).as_ref(), b"index bytes");
+        assert_eq!(usage(&cache.dir).unwrap(), Usage::default());
+    }
+
+    #[test]
+    fn the_least_recently_used_entries_go_first_and_only_ours() {
+        let dir = tempfile::tempdir().unwrap();
+        let hex = |k: u32| format!("{k:032x}");
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(100);
+        for k in 0..4u32 {
+            let p = write_file(dir.path(), &format!("{}.papers", hex(k)), 1000);
+            // Entry 0 used last, then 3, 2, 1.
+            let age = if k == 0 { 0 } else { 10 * (4 - k as u64) };
+            let f = File::options().write(true).open(&p).unwrap();
+            f.set_modified(old + std::time::Duration::from_secs(50 - age))
+                .unwrap();
+        }
+        write_file(dir.path(), "notes.txt", 5000);
+        evict(dir.path(), 2500);
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            vec![
+                format!("{}.papers", hex(0)),
+                format!("{}.papers", hex(3)),
+                "notes.txt".to_string()
+            ]
+        );
+        let u = usage(dir.path()).unwrap();
+        assert_eq!((u.bytes, u.papers, u.indexes), (2000, 2, 0));
+        clear(dir.path()).unwrap();
+        assert!(dir.path().join("notes.txt").exists());
+    }
+}

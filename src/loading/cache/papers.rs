@@ -1,0 +1,399 @@
+//! Papers to bytes and back, as the parse made them: every field of a
+//! [`Paper`] but its position (the loader numbers papers as it hands them
+//! on). Written by hand, length-prefixed (LEB128 lengths and numbers,
+//! little-endian hashes): a serde format would go through the same fields
+//! one by one, and this one knows that lists are few (a table per block)
+//! and that an abstract left in its file is two numbers. Reading is
+//! bounds-checked at every step: bytes that do not decode are an error,
+//! never a panic.
+
+use std::sync::Arc;
+
+use crate::corpus::abstracts::{Abstract, FileText};
+use crate::corpus::{Authors, Paper, PaperId, Variant};
+
+/// Bytes that do not decode.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Bad;
+
+const DERIVED: u8 = 1;
+const IN_FILE: u8 = 2;
+const YEAR: u8 = 4;
+const VENUE: u8 = 8;
+const FORMER: u8 = 16;
+const VARIANT: u8 = 32;
+
+/// Appends `n` as LEB128.
+pub(super) fn put_uint(buf: &mut Vec<u8>, mut n: u64) {
+    while n >= 0x80 {
+        buf.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    buf.push(n as u8);
+}
+
+/// Appends a length-prefixed string.
+pub(super) fn put_str(buf: &mut Vec<u8>, s: &str) {
+    put_uint(buf, s.len() as u64);
+    buf.extend_from_slice(s.as_bytes());
+}
+
+/// Papers of one piece, encoded as they are parsed.
+pub(crate) struct Encoder {
+    pub(super) bytes: Vec<u8>,
+    /// Papers encoded.
+    pub(super) count: usize,
+    /// True when an abstract was left in the file.
+    pub(super) in_file: bool,
+    /// Lists met so far; the first is the input's own.
+    lists: Vec<Arc<str>>,
+}
+
+impl Encoder {
+    /// An encoder for papers whose list is mostly `list`.
+    pub(crate) fn new(list: &Arc<str>) -> Encoder {
+        Encoder {
+            bytes: Vec::new(),
+            count: 0,
+            in_file: false,
+            lists: vec![list.clone()],
+        }
+    }
+
+    fn list(&mut self, list: &Arc<str>) {
+        match self
+            .lists
+            .iter()
+            .position(|l| Arc::ptr_eq(l, list) || **l == **list)
+        {
+            Some(i) => put_uint(&mut self.bytes, i as u64 + 1),
+            None => {
+                put_uint(&mut self.bytes, 0);
+                put_str(&mut self.bytes, list);
+                self.lists.push(list.clone());
+            }
+        }
+    }
+
+    /// Appends `p`.
+    pub(crate) fn paper(&mut self, p: &Paper) {
+        self.count += 1;
+        let b = &mut self.bytes;
+        put_str(b, p.id.as_str());
+        put_str(b, &p.title);
+        let mut flags = 0;
+        if p.title_derived {
+            flags |= DERIVED;
+        }
+        if matches!(p.abstract_text, Abstract::Json { .. }) {
+            flags |= IN_FILE;
+            self.in_file = true;
+        }
+        if p.year.is_some() {
+            flags |= YEAR;
+        }
+        if p.venue.is_some() {
+            flags |= VENUE;
+        }
+        if p.former_id.is_some() {
+            flags |= FORMER;
+        }
+        if !p.variant.is_empty() {
+            flags |= VARIANT;
+        }
+        b.push(flags);
+        match &p.abstract_text {
+            Abstract::Text(t) => put_str(b, t),
+            Abstract::Json { at, len, .. } => {
+                put_uint(b, *at);
+                put_uint(b, u64::from(*len));
+            }
+        }
+        self.list(&p.source);
+        let b = &mut self.bytes;
+        put_str(b, p.authors.joined());
+        if let Some(y) = p.year {
+            // Zigzag: small negative years stay short.
+            put_uint(b, ((y << 1) ^ (y >> 31)) as u32 as u64);
+        }
+        if let Some(v) = &p.venue {
+            put_str(b, v);
+        }
+        put_uint(b, p.record_links.len() as u64);
+        for l in &p.record_links {
+            put_str(b, l);
+        }
+        put_uint(b, p.also_in.len() as u64);
+        for l in &p.also_in {
+            self.list(l);
+        }
+        let b = &mut self.bytes;
+        if let Some(f) = &p.former_id {
+            put_str(b, f.as_str());
+        }
+        if flags & VARIANT != 0 {
+            let (key, fields) = p.variant.parts();
+            b.extend_from_slice(&key.to_le_bytes());
+            b.extend_from_slice(&fields.to_le_bytes());
+        }
+    }
+}
+
+/// Reads what [`Encoder`] and [`put_uint`], [`put_str`] wrote.
+pub(crate) struct Decoder<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    lists: Vec<Arc<str>>,
+    /// The file abstracts left in it are read back from, and its length.
+    file: Option<(&'a Arc<FileText>, u64)>,
+}
+
+impl<'a> Decoder<'a> {
+    pub(crate) fn new(
+        bytes: &'a [u8],
+        list: &Arc<str>,
+        file: Option<(&'a Arc<FileText>, u64)>,
+    ) -> Decoder<'a> {
+        Decoder {
+            bytes,
+            at: 0,
+            lists: vec![list.clone()],
+            file,
+        }
+    }
+
+    /// True when every byte is read.
+    pub(crate) fn done(&self) -> bool {
+        self.at == self.bytes.len()
+    }
+
+    fn take(&mut self, n: usize) -> Result<&'a [u8], Bad> {
+        let end = self.at.checked_add(n).ok_or(Bad)?;
+        let out = self.bytes.get(self.at..end).ok_or(Bad)?;
+        self.at = end;
+        Ok(out)
+    }
+
+    fn byte(&mut self) -> Result<u8, Bad> {
+        Ok(self.take(1)?[0])
+    }
+
+    pub(crate) fn uint(&mut self) -> Result<u64, Bad> {
+        let mut n = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            n |= u64::from(b & 0x7f).checked_shl(shift).ok_or(Bad)?;
+            if b & 0x80 == 0 {
+                return Ok(n);
+            }
+        }
+        Err(Bad)
+    }
+
+    /// A count of things each at least `least` bytes long: never more than
+    /// the bytes left could hold (so that garbage reserves no memory).
+    pub(crate) fn count(&mut self, least: usize) -> Result<usize, Bad> {
+        let n = usize::try_from(self.uint()?).map_err(|_| Bad)?;
+        if n.saturating_mul(least.max(1)) > self.bytes.len() - self.at {
+            return Err(Bad);
+        }
+        Ok(n)
+    }
+
+    pub(crate) fn str(&mut self) -> Result<&'a str, Bad> {
+        let n = usize::try_from(self.uint()?).map_err(|_| Bad)?;
+        std::str::from_utf8(self.take(n)?).map_err(|_| Bad)
+    }
+
+    fn u64_le(&mut self) -> Result<u64, Bad> {
+        let b = self.take(8)?;
+        Ok(u64::from_le_bytes(b.try_into().map_err(|_| Bad)?))
+    }
+
+    fn list(&mut self) -> Result<Arc<str>, Bad> {
+        match self.uint()? {
+            0 => {
+                let l: Arc<str> = self.str()?.into();
+                self.lists.push(l.clone());
+                Ok(l)
+            }
+            k => self
+                .lists
+                .get(usize::try_from(k - 1).map_err(|_| Bad)?)
+                .cloned()
+                .ok_or(Bad),
+        }
+    }
+
+    /// The next paper (at position 0).
+    pub(crate) fn paper(&mut self) -> Result<Paper, Bad> {
+        let id = PaperId::parse(self.str()?);
+        let title = self.str()?.to_string();
+        let flags = self.byte()?;
+        if flags >= VARIANT << 1 {
+            return Err(Bad);
+        }
+        let abstract_text = if flags & IN_FILE != 0 {
+            let at = self.uint()?;
+            let len = u32::try_from(self.uint()?).map_err(|_| Bad)?;
+            let (file, size) = self.file.ok_or(Bad)?;
+            if at.checked_add(u64::from(len)).is_none_or(|end| end > size) {
+                return Err(Bad);
+            }
+            Abstract::Json {
+                file: file.clone(),
+                at,
+                len,
+            }
+        } else {
+            Abstract::Text(self.str()?.into())
+        };
+        let source = self.list()?;
+        let authors = Authors::from_joined(self.str()?.to_string());
+        let year = if flags & YEAR != 0 {
+            let z = u32::try_from(self.uint()?).map_err(|_| Bad)?;
+            Some(((z >> 1) as i32) ^ -((z & 1) as i32))
+        } else {
+            None
+        };
+        let venue = if flags & VENUE != 0 {
+            Some(self.str()?.to_string())
+        } else {
+            None
+        };
+        let n = self.count(1)?;
+        let mut record_links = Vec::with_capacity(n);
+        for _ in 0..n {
+            record_links.push(self.str()?.to_string());
+        }
+        let n = self.count(1)?;
+        let mut also_in = Vec::with_capacity(n);
+        for _ in 0..n {
+            also_in.push(self.list()?);
+        }
+        let former_id = if flags & FORMER != 0 {
+            Some(PaperId::parse(self.str()?))
+        } else {
+            None
+        };
+        let variant = if flags & VARIANT != 0 {
+            let key = self.u64_le()?;
+            let fields = self.u64_le()?;
+            Variant::from_parts(key, fields)
+        } else {
+            Variant::default()
+        };
+        Ok(Paper {
+            id,
+            title,
+            title_derived: flags & DERIVED != 0,
+            abstract_text,
+            source,
+            position: 0,
+            authors,
+            year,
+            venue,
+            record_links,
+            also_in,
+            former_id,
+            variant,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(list: &Arc<str>) -> Vec<Paper> {
+        let other: Arc<str> = "other.bib".into();
+        let authors: Authors = ["Ada Lovelace", "Alan Turing"].into_iter().collect();
+        vec![
+            Paper {
+                id: PaperId::parse("arxiv:2401.00001"),
+                title: "Sparse attention".into(),
+                title_derived: false,
+                abstract_text: "We study it.".into(),
+                source: list.clone(),
+                position: 3,
+                authors: authors.clone(),
+                year: Some(2024),
+                venue: Some("ICML".into()),
+                record_links: vec!["https://doi.org/10.1/x".into()],
+                also_in: vec![other.clone()],
+                former_id: Some(PaperId::parse("doi:10.1/x")),
+                variant: Variant::of(Some("key"), &authors, Some(-44), None),
+            },
+            Paper {
+                id: PaperId::from_hash(0xdead_beef),
+                title: "Derived [x]".into(),
+                title_derived: true,
+                abstract_text: Abstract::default(),
+                source: other,
+                position: 0,
+                authors: Authors::default(),
+                year: Some(-44),
+                venue: None,
+                record_links: vec![],
+                also_in: vec![],
+                former_id: None,
+                variant: Variant::default(),
+            },
+        ]
+    }
+
+    #[test]
+    fn papers_come_back_as_they_went_in() {
+        let list: Arc<str> = "a.jsonl".into();
+        let papers = sample(&list);
+        let mut enc = Encoder::new(&list);
+        for p in &papers {
+            enc.paper(p);
+        }
+        assert_eq!(enc.count, 2);
+        let mut dec = Decoder::new(&enc.bytes, &list, None);
+        for p in &papers {
+            let got = dec.paper().unwrap();
+            assert_eq!(
+                got,
+                Paper {
+                    position: 0,
+                    ..p.clone()
+                }
+            );
+            assert_eq!(got.variant, p.variant);
+        }
+        assert!(dec.done());
+    }
+
+    #[test]
+    fn every_cut_and_every_flipped_byte_is_an_error_or_a_paper_never_a_panic() {
+        let list: Arc<str> = "a.jsonl".into();
+        let mut enc = Encoder::new(&list);
+        for p in &sample(&list) {
+            enc.paper(p);
+        }
+        for cut in 0..enc.bytes.len() {
+            let mut dec = Decoder::new(&enc.bytes[..cut], &list, None);
+            let first = dec.paper();
+            let second = dec.paper();
+            assert!(first.is_err() || second.is_err() || !dec.done());
+        }
+        for at in 0..enc.bytes.len() {
+            for bit in 0..8 {
+                let mut bytes = enc.bytes.clone();
+                bytes[at] ^= 1 << bit;
+                let mut dec = Decoder::new(&bytes, &list, None);
+                while !dec.done() && dec.paper().is_ok() {}
+            }
+        }
+        // Abstracts left in a file need the file.
+        let mut b = Vec::new();
+        put_str(&mut b, "id");
+        put_str(&mut b, "t");
+        b.push(IN_FILE);
+        put_uint(&mut b, 0);
+        put_uint(&mut b, 4);
+        assert_eq!(Decoder::new(&b, &list, None).paper().err(), Some(Bad));
+    }
+}

@@ -1,0 +1,326 @@
+//! An input's papers entry: looked up when the input is opened, replayed
+//! when it matches (decoded on every core, handed on in order, the first
+//! block as soon as it is decoded), else recorded as the input is parsed
+//! and stored once the load ends well.
+//!
+//! An entry: its key, then a section a block (a parsed piece: the bytes
+//! of the chunk it ends and the invalid UTF-8 in that chunk, its skipped
+//! records, its papers), then what the load says of the whole input.
+
+use std::fs::File;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::container::{Entry, Writer};
+use super::key::{self, Key};
+use super::papers::{Bad, Decoder, Encoder, put_str, put_uint};
+use super::{CacheOptions, MIN_SIZE, PAPERS_EXT, PAPERS_KIND, evict};
+use crate::corpus::abstracts::FileText;
+use crate::loading::chunks::Piece;
+use crate::loading::{Format, Input};
+
+/// What an input's entry says of the whole input.
+#[derive(Debug, PartialEq, Eq)]
+struct Meta {
+    line_oriented: bool,
+    repaired: usize,
+    blocks: usize,
+    /// True when abstracts were left in the file (to be read back).
+    in_file: bool,
+}
+
+impl Meta {
+    fn write(&self) -> Vec<u8> {
+        let mut b = Vec::new();
+        put_uint(&mut b, u64::from(self.line_oriented));
+        put_uint(&mut b, self.repaired as u64);
+        put_uint(&mut b, self.blocks as u64);
+        put_uint(&mut b, u64::from(self.in_file));
+        b
+    }
+
+    fn read(bytes: &[u8]) -> Result<Meta, Bad> {
+        let list: Arc<str> = "".into();
+        let mut d = Decoder::new(bytes, &list, None);
+        let flag = |n: u64| match n {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(Bad),
+        };
+        let meta = Meta {
+            line_oriented: flag(d.uint()?)?,
+            repaired: usize::try_from(d.uint()?).map_err(|_| Bad)?,
+            blocks: usize::try_from(d.uint()?).map_err(|_| Bad)?,
+            in_file: flag(d.uint()?)?,
+        };
+        if !d.done() {
+            return Err(Bad);
+        }
+        Ok(meta)
+    }
+}
+
+/// What the cache has for an input.
+pub(in crate::loading) enum Lookup {
+    /// An entry for the input as it is now.
+    Replay(Replay),
+    /// None: one is recorded as it loads.
+    Record(Box<Recorder>),
+    /// Not cached (not a file, too small, or the cache cannot be written).
+    Off,
+}
+
+/// Looks `input` (opened as `file`, read as `format` into the list `list`)
+/// up in the cache.
+pub(in crate::loading) fn lookup(
+    cache: &CacheOptions,
+    input: &Input,
+    file: &File,
+    format: Format,
+    list: &Arc<str>,
+    line_oriented: bool,
+) -> Lookup {
+    let Input::Path(path) = input else {
+        return Lookup::Off;
+    };
+    if !file
+        .metadata()
+        .is_ok_and(|m| m.is_file() && m.len() >= MIN_SIZE)
+    {
+        return Lookup::Off;
+    }
+    let Ok(key) = key::of(file, path, format.name(), list) else {
+        return Lookup::Off;
+    };
+    let at = cache.dir.join(format!("{}.{PAPERS_EXT}", key.name));
+    if let Some(entry) = Entry::open(&at, PAPERS_KIND)
+        && entry.len() >= 2
+        && entry.section(0) == key.bytes
+        && let Ok(meta) = Meta::read(entry.section(entry.len() - 1))
+        && meta.blocks + 2 == entry.len()
+        && meta.line_oriented == line_oriented
+    {
+        let file_text = if meta.in_file {
+            match FileText::open(file, path) {
+                Some(f) => Some(f),
+                // No handle to read abstracts back through: parsed as if
+                // there were no cache.
+                None => return Lookup::Off,
+            }
+        } else {
+            None
+        };
+        return Lookup::Replay(Replay {
+            entry,
+            at,
+            meta,
+            file_text,
+            len: key.len,
+            list: list.clone(),
+        });
+    }
+    let Ok(file) = file.try_clone() else {
+        return Lookup::Off;
+    };
+    let start = Writer::create(&cache.dir, PAPERS_KIND).and_then(|mut w| {
+        w.section(&key.bytes)?;
+        Ok(w)
+    });
+    match start {
+        Ok(writer) => Lookup::Record(Box::new(Recorder {
+            writer: Some(writer),
+            key,
+            file,
+            path: path.clone(),
+            format: format.name(),
+            list: list.clone(),
+            cache: cache.clone(),
+            blocks: 0,
+            in_file: false,
+        })),
+        Err(_) => Lookup::Off,
+    }
+}
+
+/// An entry being recorded as its input loads.
+pub(in crate::loading) struct Recorder {
+    /// `None` once something went wrong: nothing is stored.
+    writer: Option<Writer>,
+    key: Key,
+    file: File,
+    path: PathBuf,
+    format: &'static str,
+    list: Arc<str>,
+    cache: CacheOptions,
+    blocks: usize,
+    in_file: bool,
+}
+
+impl Recorder {
+    /// Appends a parsed piece: its papers as encoded (`None`: they were
+    /// not, and nothing is stored), its skipped records (numbered in the
+    /// file), and, for the last piece of a chunk, the chunk's bytes and
+    /// invalid UTF-8 sequences (0 for the others).
+    pub(in crate::loading) fn block(
+        &mut self,
+        papers: Option<&Encoder>,
+        skipped: &[(usize, String)],
+        invalid: usize,
+        consumed: u64,
+    ) {
+        let Some(w) = &mut self.writer else { return };
+        let Some(enc) = papers else {
+            self.writer = None;
+            return;
+        };
+        let mut head = Vec::with_capacity(32);
+        put_uint(&mut head, invalid as u64);
+        put_uint(&mut head, consumed);
+        put_uint(&mut head, skipped.len() as u64);
+        for (line, why) in skipped {
+            put_uint(&mut head, *line as u64);
+            put_str(&mut head, why);
+        }
+        put_uint(&mut head, enc.count as u64);
+        let wrote = w
+            .append(&head)
+            .and_then(|()| w.append(&enc.bytes))
+            .and_then(|()| w.end_section());
+        if wrote.is_err() {
+            self.writer = None;
+        }
+        self.blocks += 1;
+        self.in_file |= enc.in_file;
+    }
+
+    /// Stores the entry, when the input loaded without an error and is
+    /// still as it was when it was opened; `repaired`: the input's rows
+    /// put back together.
+    pub(in crate::loading) fn finish(self, line_oriented: bool, repaired: usize, failed: bool) {
+        let Some(mut w) = self.writer else { return };
+        if failed
+            || key::of(&self.file, &self.path, self.format, &self.list).ok()
+                != Some(self.key.clone())
+        {
+            return;
+        }
+        let meta = Meta {
+            line_oriented,
+            repaired,
+            blocks: self.blocks,
+            in_file: self.in_file,
+        };
+        let to = self
+            .cache
+            .dir
+            .join(format!("{}.{PAPERS_EXT}", self.key.name));
+        if w.section(&meta.write()).is_ok() && w.finish(&to).is_ok() {
+            evict(&self.cache.dir, self.cache.limit);
+        }
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    // Entries replayed on this thread, for tests to tell a warm load from
+    // a cold one.
+    pub(super) static REPLAYS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// An entry that matches its input.
+pub(in crate::loading) struct Replay {
+    entry: Entry,
+    at: PathBuf,
+    meta: Meta,
+    file_text: Option<Arc<FileText>>,
+    len: u64,
+    list: Arc<str>,
+}
+
+/// A decoded block: its piece, the invalid UTF-8 and bytes of its chunk.
+type Block = (Piece, usize, u64);
+
+impl Replay {
+    /// True when the input was read a chunk at a time.
+    pub(in crate::loading) fn line_oriented(&self) -> bool {
+        self.meta.line_oriented
+    }
+
+    /// The input's rows put back together.
+    pub(in crate::loading) fn repaired(&self) -> usize {
+        self.meta.repaired
+    }
+
+    /// Decodes the blocks on every core and calls `each` with them in
+    /// order (titles only, for line-oriented inputs, when `titles`). A
+    /// block that does not decode (the checksums held: a bug) ends it with
+    /// an error and removes the entry.
+    pub(in crate::loading) fn run(
+        &self,
+        titles: bool,
+        each: &mut dyn FnMut(Block),
+    ) -> Result<(), String> {
+        #[cfg(test)]
+        REPLAYS.set(REPLAYS.get() + 1);
+        let n = self.meta.blocks;
+        let threads = crate::parallel::threads().clamp(1, 8).min(n.max(1));
+        let file = self.file_text.as_ref().map(|f| (f, self.len));
+        let decode = |i: usize| decode_block(self.entry.section(i + 1), &self.list, file, titles);
+        let done = std::thread::scope(|s| {
+            let mut rxs = Vec::with_capacity(threads);
+            for w in 0..threads {
+                let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Block, Bad>>(1);
+                rxs.push(rx);
+                let decode = &decode;
+                s.spawn(move || {
+                    for i in (w..n).step_by(threads) {
+                        if tx.send(decode(i)).is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+            for i in 0..n {
+                match rxs[i % threads].recv() {
+                    Ok(Ok(block)) => each(block),
+                    _ => return Err(Bad),
+                }
+            }
+            Ok(())
+        });
+        done.map_err(|Bad| {
+            let _ = std::fs::remove_file(&self.at);
+            "its cache entry could not be read (and was removed): open it again".to_string()
+        })
+    }
+}
+
+fn decode_block(
+    bytes: &[u8],
+    list: &Arc<str>,
+    file: Option<(&Arc<FileText>, u64)>,
+    titles: bool,
+) -> Result<Block, Bad> {
+    let mut d = Decoder::new(bytes, list, file);
+    let invalid = usize::try_from(d.uint()?).map_err(|_| Bad)?;
+    let consumed = d.uint()?;
+    let mut piece = Piece::default();
+    let n = d.count(2)?;
+    piece.skipped.reserve(n);
+    for _ in 0..n {
+        let line = usize::try_from(d.uint()?).map_err(|_| Bad)?;
+        piece.skipped.push((line, d.str()?.to_string()));
+    }
+    let n = d.count(4)?;
+    piece.keys.reserve(n);
+    if !titles {
+        piece.papers.reserve(n);
+    }
+    for _ in 0..n {
+        piece.take(d.paper()?, titles);
+    }
+    if !d.done() {
+        return Err(Bad);
+    }
+    Ok((piece, invalid, consumed))
+}

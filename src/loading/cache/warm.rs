@@ -1,0 +1,239 @@
+//! A warm load (read back from the cache) equals a cold one: the corpus,
+//! the reports, the titles alone and the stream's papers, for every real
+//! corpus and for large files read a chunk at a time.
+
+use std::path::{Path, PathBuf};
+
+use super::record::REPLAYS;
+use super::*;
+use crate::loading::{Event, Input, Options, load, load_titles, stream};
+
+fn cached(dir: &Path, chunk: usize, format: Option<Format>) -> Options {
+    Options {
+        format,
+        chunk,
+        cache: Some(CacheOptions {
+            dir: dir.to_path_buf(),
+            limit: 1 << 40,
+        }),
+        ..Options::default()
+    }
+}
+
+/// Everything a load hands on, as text: papers (every field), reports.
+fn loaded(inputs: &[Input], opts: &Options) -> String {
+    match load(inputs, opts) {
+        Ok(l) => format!("{:#?}\n{:#?}", l.corpus.papers, l.reports),
+        Err(e) => format!("{e}"),
+    }
+}
+
+fn titles(inputs: &[Input], opts: &Options) -> String {
+    match load_titles(inputs, opts) {
+        Ok((list, reports)) => {
+            let mut out = Vec::new();
+            for i in 0..list.len() {
+                list.write_line(&mut out, i);
+            }
+            format!("{}\n{reports:#?}", String::from_utf8_lossy(&out))
+        }
+        Err(e) => format!("{e}"),
+    }
+}
+
+fn streamed(inputs: &[Input], opts: &Options) -> String {
+    let mut out = String::new();
+    stream(inputs, opts, true, &mut |e| match e {
+        Event::Papers(batch, prepared) => {
+            out.push_str(&format!("{:?} {}\n", batch.papers, prepared.is_some()));
+        }
+        Event::Report(r) => out.push_str(&format!("{r:?}\n")),
+        _ => {}
+    });
+    out
+}
+
+/// Loads `inputs` cold, then twice with the cache (recording, then
+/// replaying): all the same, in every mode.
+fn warm_equals_cold(inputs: &[Input], chunk: usize, format: Option<Format>) {
+    let dir = tempfile::tempdir().unwrap();
+    let cold = Options {
+        format,
+        chunk,
+        ..Options::default()
+    };
+    let opts = cached(dir.path(), chunk, format);
+    type Run = fn(&[Input], &Options) -> String;
+    for (what, run) in [
+        ("load", loaded as Run),
+        ("titles", titles as Run),
+        ("stream", streamed as Run),
+    ] {
+        clear(dir.path()).unwrap();
+        let want = run(inputs, &cold);
+        let before = REPLAYS.get();
+        assert_eq!(run(inputs, &opts), want, "{what}: recording");
+        assert_eq!(REPLAYS.get(), before, "{what}");
+        assert_eq!(run(inputs, &opts), want, "{what}: replayed");
+        let files = inputs
+            .iter()
+            .filter(|i| matches!(i, Input::Path(_)))
+            .count();
+        assert!(REPLAYS.get() >= before + files, "{what}");
+    }
+    // Written in one mode, read in another.
+    clear(dir.path()).unwrap();
+    titles(inputs, &opts);
+    assert_eq!(loaded(inputs, &opts), loaded(inputs, &cold));
+    clear(dir.path()).unwrap();
+    loaded(inputs, &opts);
+    assert_eq!(titles(inputs, &opts), titles(inputs, &cold));
+}
+
+fn corpora() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpora");
+    let mut all: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    all.sort();
+    all
+}
+
+#[test]
+fn every_real_corpus_loads_warm_as_it_loads_cold() {
+    let src = tempfile::tempdir().unwrap();
+    for path in corpora() {
+        // A copy: the cache keys the file by its path and time.
+        let copy = src.path().join(path.file_name().unwrap());
+        std::fs::copy(&path, &copy).unwrap();
+        warm_equals_cold(&[Input::Path(copy)], 16 << 20, None);
+    }
+    // All at once (repeats across files), and a directory.
+    let all: Vec<Input> = std::fs::read_dir(src.path())
+        .unwrap()
+        .map(|e| Input::Path(e.unwrap().path()))
+        .collect();
+    warm_equals_cold(&all, 16 << 20, None);
+    warm_equals_cold(&[Input::Path(src.path().to_path_buf())], 4096, None);
+}
+
+#[test]
+fn large_files_read_in_chunks_load_warm_as_cold() {
+    let src = tempfile::tempdir().unwrap();
+    // Mapped (past 4 MiB), cut into chunks and pieces: abstracts left in
+    // the file, escapes, a broken line, invalid UTF-8, a repeat.
+    let mut jsonl = b"\xEF\xBB\xBF".to_vec();
+    let mut lines = String::new();
+    let mut n = 0;
+    while jsonl.len() < (5 << 20) {
+        n += 1;
+        let line = match n % 1000 {
+            7 => "{\"title\": broken\n".to_string(),
+            8 => "{\"id\": \"2401.00003\", \"title\": \"Repeat\"}\n".to_string(),
+            9 => {
+                format!("{{\"title\": \"Untitled {n}\", \"abstract\": \"Hashed \\u00e9 {n}.\"}}\n")
+            }
+            _ => format!(
+                "{{\"id\": \"2401.{n:05}\", \"title\": \"Paper {n} on $\\\\alpha$\", \"authors\": \"A. B. and C. D.\", \"abstract\": \"  We study {n}.\\n More. \", \"doi\": \"10.1/{n}\"}}\n"
+            ),
+        };
+        jsonl.extend_from_slice(line.as_bytes());
+        if n == 40_000 {
+            jsonl.extend_from_slice(b"{\"title\": \"Bad \xFF byte\"}\n");
+        }
+        lines.push_str(&format!("Title {} of a list\n", n % 30_000));
+        if n % 11 == 0 {
+            lines.push('\n');
+        }
+    }
+    let a = src.path().join("big.jsonl");
+    std::fs::write(&a, &jsonl).unwrap();
+    let b = src.path().join("titles.txt");
+    std::fs::write(&b, &lines).unwrap();
+    for chunk in [16 << 20, 300_000] {
+        warm_equals_cold(&[Input::Path(a.clone())], chunk, None);
+        warm_equals_cold(&[Input::Path(b.clone())], chunk, Format::named("lines"));
+    }
+    warm_equals_cold(&[Input::Path(b), Input::Path(a)], 1 << 20, None);
+}
+
+#[test]
+fn a_changed_file_is_read_again() {
+    let src = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let path = src.path().join("a.jsonl");
+    let line = |i: usize, t: &str| format!("{{\"id\": \"2401.{i:05}\", \"title\": \"{t} {i}\"}}\n");
+    let text = |t: &str| (0..500).map(|i| line(i, t)).collect::<String>();
+    let opts = cached(cache.path(), 16 << 20, None);
+    let inputs = [Input::Path(path.clone())];
+    let check = |what: &str| {
+        let cold = Options {
+            cache: None,
+            ..opts.clone()
+        };
+        assert_eq!(loaded(&inputs, &opts), loaded(&inputs, &cold), "{what}");
+        assert_eq!(loaded(&inputs, &opts), loaded(&inputs, &cold), "{what}");
+    };
+    std::fs::write(&path, text("Aaaa")).unwrap();
+    check("first");
+    // Rewritten: the same length, other text.
+    std::fs::write(&path, text("Bbbb")).unwrap();
+    check("rewritten");
+    let mut more = text("Bbbb");
+    more.push_str(&line(900, "Cccc"));
+    std::fs::write(&path, &more).unwrap();
+    check("appended");
+    std::fs::write(&path, &more[..more.len() / 2]).unwrap();
+    check("truncated");
+    let other = src.path().join("b.jsonl");
+    std::fs::write(&other, text("Dddd")).unwrap();
+    std::fs::rename(&other, &path).unwrap();
+    check("replaced");
+    assert_eq!(usage(cache.path()).unwrap().papers, 1, "one entry a file");
+}
+
+#[test]
+fn a_damaged_entry_is_rebuilt() {
+    let src = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let path = src.path().join("a.bib");
+    let mut bib = String::new();
+    for i in 0..300 {
+        bib.push_str(&format!(
+            "@article{{k{i}, title={{Paper {i}}}, author={{Lovelace, Ada}}, year={{2020}}, abstract={{About {i}.}}}}\n"
+        ));
+    }
+    std::fs::write(&path, bib).unwrap();
+    let opts = cached(cache.path(), 16 << 20, None);
+    let inputs = [Input::Path(path)];
+    let want = loaded(&inputs, &Options::default());
+    assert_eq!(loaded(&inputs, &opts), want);
+    let entry = std::fs::read_dir(cache.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == PAPERS_EXT))
+        .unwrap();
+    let good = std::fs::read(&entry).unwrap();
+    let step = good.len() / 301 + 1;
+    let mut damaged: Vec<Vec<u8>> = (0..good.len())
+        .step_by(step)
+        .map(|at| {
+            let mut b = good.clone();
+            b[at] ^= 0x41;
+            b
+        })
+        .collect();
+    damaged.push(good[..good.len() / 2].to_vec());
+    damaged.push(Vec::new());
+    damaged.push(vec![0xAB; good.len()]);
+    let mut other_version = good.clone();
+    other_version[8] ^= 1;
+    damaged.push(other_version);
+    for bytes in damaged {
+        std::fs::write(&entry, &bytes).unwrap();
+        assert_eq!(loaded(&inputs, &opts), want);
+        // Rebuilt (when the damage was found).
+        assert_eq!(loaded(&inputs, &opts), want);
+    }
+}

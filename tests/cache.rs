@@ -1,0 +1,385 @@
+//! The cache of large files, through the real binary: a warm open prints
+//! what a cold one prints, whatever happened to the file or to the cache
+//! meanwhile; the commands that show and empty it; `--no-cache`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+struct Env {
+    state: tempfile::TempDir,
+    cache: tempfile::TempDir,
+    files: tempfile::TempDir,
+}
+
+impl Env {
+    fn new() -> Env {
+        Env {
+            state: tempfile::tempdir().unwrap(),
+            cache: tempfile::tempdir().unwrap(),
+            files: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(common::bin());
+        cmd.args(args)
+            .env("PAPERBOAT_STATE_DIR", self.state.path())
+            .env("PAPERBOAT_CACHE_DIR", self.cache.path())
+            .env_remove("PAPERBOAT_CACHE_SIZE")
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        cmd
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.command(args).output().unwrap()
+    }
+
+    /// What the commands that read `file` print (all of it), and their exit
+    /// codes.
+    fn outputs(&self, file: &Path, extra: &[&str]) -> String {
+        let f = file.to_str().unwrap();
+        let mut all = String::new();
+        for args in [
+            vec!["list", f],
+            vec!["check", f],
+            vec!["search", "--scope", "title", "sparse", f],
+            vec!["search", "attention", f],
+        ] {
+            let name = format!("{args:?}");
+            let mut args = args.clone();
+            args.extend_from_slice(extra);
+            let o = self.run(&args);
+            all.push_str(&format!(
+                "{name} {:?}\n{}\n{}\n",
+                o.status.code(),
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            ));
+        }
+        all
+    }
+
+    /// Entries in the cache directory.
+    fn entries(&self) -> Vec<PathBuf> {
+        let mut all: Vec<PathBuf> = std::fs::read_dir(self.cache.path())
+            .map(|r| r.map(|e| e.unwrap().path()).collect())
+            .unwrap_or_default();
+        all.retain(|p| p.extension().is_some_and(|e| e == "papers"));
+        all.sort();
+        all
+    }
+
+    fn file(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.files.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+}
+
+/// Asserts `got == want`, showing the first line that differs.
+#[track_caller]
+fn same(got: &str, want: &str, what: &str) {
+    if got != want {
+        let at = got.lines().zip(want.lines()).position(|(a, b)| a != b);
+        let line = at.unwrap_or(got.lines().count().min(want.lines().count()));
+        panic!(
+            "{what}: differs at line {line}:\n got: {:?}\nwant: {:?}",
+            got.lines().nth(line),
+            want.lines().nth(line)
+        );
+    }
+}
+
+/// A file of `format` past 1 MiB: records with distinct ids, some without
+/// an abstract, a repeat, and one broken record where the format has them.
+fn corpus(format: &str, salt: &str) -> String {
+    let mut out = String::new();
+    let mut i = 0;
+    while out.len() < (1 << 20) + 4096 {
+        i += 1;
+        let title = format!("Paper {i} {salt} on sparse attention for long contexts");
+        let abs = if i % 9 == 0 {
+            String::new()
+        } else {
+            format!("We study attention {i} in depth, with $\\alpha$ and *more* words to read.")
+        };
+        out.push_str(&match format {
+            "jsonl" => match i % 500 {
+                17 => "{\"title\": broken\n".to_string(),
+                18 => "{\"id\": \"2401.00003\", \"title\": \"Repeat\"}\n".to_string(),
+                _ => format!(
+                    "{{\"id\": \"2401.{i:05}\", \"title\": \"{title}\", \"authors\": \"A. Lovelace and A. Turing\", \"abstract\": \"{abs}\", \"journal-ref\": \"ICML 2024\"}}\n"
+                ),
+            },
+            "bib" => format!(
+                "@article{{k{i},\n  title = {{{title}}},\n  author = {{Lovelace, Ada and Turing, Alan}},\n  year = {{{}}},\n  doi = {{10.1000/{i}}},\n  abstract = {{{abs}}}\n}}\n\n",
+                2000 + i % 25
+            ),
+            "ris" => format!(
+                "TY  - JOUR\nTI  - {title}\nAU  - Lovelace, Ada\nPY  - 2020\nDO  - 10.2000/{i}\nAB  - {abs}\nER  - \n\n"
+            ),
+            "csv" => {
+                let head = if i == 1 { "title,abstract,doi,year\n" } else { "" };
+                format!("{head}\"{title}\",\"{abs}\",10.3000/{i},2021\n")
+            }
+            _ => format!("{title}\n"),
+        });
+    }
+    out
+}
+
+#[test]
+fn a_warm_open_prints_what_a_cold_one_prints_in_every_format() {
+    let env = Env::new();
+    for (ext, format) in [
+        ("jsonl", "jsonl"),
+        ("bib", "bib"),
+        ("ris", "ris"),
+        ("csv", "csv"),
+        ("txt", "lines"),
+    ] {
+        let file = env.file(&format!("big.{ext}"), &corpus(format, "x"));
+        let cold = env.outputs(&file, &["--no-cache"]);
+        assert!(env.entries().is_empty(), "--no-cache writes nothing");
+        assert!(cold.contains("Paper 12 x"), "{cold}");
+        same(&env.outputs(&file, &[]), &cold, &format!("{ext}: recorded"));
+        assert_eq!(env.entries().len(), 1, "{ext}");
+        same(&env.outputs(&file, &[]), &cold, &format!("{ext}: replayed"));
+        std::fs::remove_file(env.entries().pop().unwrap()).unwrap();
+    }
+}
+
+#[test]
+fn a_changed_file_is_read_again() {
+    let env = Env::new();
+    let file = env.file("a.jsonl", &corpus("jsonl", "first"));
+    let check = |what: &str| {
+        let cold = env.outputs(&file, &["--no-cache"]);
+        same(&env.outputs(&file, &[]), &cold, what);
+        same(&env.outputs(&file, &[]), &cold, what);
+    };
+    check("first");
+    // Rewritten in place: the same length, another time, other text in
+    // the middle only.
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    let mid = text.find("Paper 3000 first").unwrap();
+    text.replace_range(mid..mid + 16, "Paper 3000 ZZZZZ");
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    std::fs::write(&file, &text).unwrap();
+    check("rewritten");
+    assert!(env.outputs(&file, &[]).contains("ZZZZZ"));
+    text.push_str("{\"id\": \"2402.00001\", \"title\": \"Appended sparse paper\"}\n");
+    std::fs::write(&file, &text).unwrap();
+    check("appended");
+    std::fs::write(&file, &text[..text.len() - 300_000]).unwrap();
+    check("truncated");
+    let other = env.file("b.jsonl", &corpus("jsonl", "second"));
+    std::fs::rename(&other, &file).unwrap();
+    check("replaced");
+    assert_eq!(env.entries().len(), 1, "one entry a file");
+}
+
+#[test]
+fn a_damaged_cache_is_rebuilt_without_a_word() {
+    let env = Env::new();
+    let file = env.file("a.bib", &corpus("bib", "x"));
+    let cold = env.outputs(&file, &["--no-cache"]);
+    same(&env.outputs(&file, &[]), &cold, "recorded");
+    let entry = env.entries().pop().unwrap();
+    let good = std::fs::read(&entry).unwrap();
+    let mut damaged = Vec::new();
+    for at in [
+        0,
+        9,
+        13,
+        20,
+        44,
+        64,
+        good.len() / 3,
+        good.len() / 2,
+        good.len() - 30,
+    ] {
+        let mut b = good.clone();
+        b[at] ^= 0x5a;
+        damaged.push(b);
+    }
+    damaged.push(good[..good.len() / 2].to_vec());
+    damaged.push(b"garbage".repeat(1000));
+    let mut version = good.clone();
+    version[8] = version[8].wrapping_add(1);
+    damaged.push(version);
+    for bytes in damaged {
+        std::fs::write(&entry, &bytes).unwrap();
+        same(&env.outputs(&file, &[]), &cold, "damaged");
+        assert_eq!(std::fs::read(&entry).unwrap().len(), good.len(), "rebuilt");
+    }
+}
+
+#[test]
+fn processes_at_once_agree_while_the_entry_is_written_and_replaced() {
+    let env = Env::new();
+    let file = env.file("a.jsonl", &corpus("jsonl", "x"));
+    let f = file.to_str().unwrap();
+    let want = env.run(&["list", "--no-cache", f]);
+    assert_eq!(want.status.code(), Some(0));
+    for round in 0..3 {
+        // An empty cache: every process records, one after another renames
+        // its entry into place while the others read it.
+        let children: Vec<_> = (0..5)
+            .map(|k| {
+                let args: &[&str] = if k == 4 && round > 0 {
+                    &["cache", "clear"]
+                } else {
+                    &["list", f]
+                };
+                (k, env.command(args).spawn().unwrap())
+            })
+            .collect();
+        for (k, child) in children {
+            let o = child.wait_with_output().unwrap();
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            if k < 4 || round == 0 {
+                assert_eq!(o.stdout, want.stdout, "round {round}, process {k}");
+                assert_eq!(o.stderr, want.stderr);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_least_recently_used_entries_go_first() {
+    let env = Env::new();
+    let files: Vec<PathBuf> = (0..3)
+        .map(|k| env.file(&format!("{k}.txt"), &corpus("lines", &k.to_string())))
+        .collect();
+    let limit = limit_for_two(&env);
+    let open = |k: usize| {
+        let o = env
+            .command(&["list", files[k].to_str().unwrap()])
+            .env("PAPERBOAT_CACHE_SIZE", &limit)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0));
+        std::thread::sleep(std::time::Duration::from_millis(30));
+    };
+    let mut names = Vec::new();
+    for k in 0..2 {
+        open(k);
+        let new: Vec<PathBuf> = env
+            .entries()
+            .into_iter()
+            .filter(|e| !names.contains(e))
+            .collect();
+        assert_eq!(new.len(), 1);
+        names.push(new[0].clone());
+    }
+    // 0 is used again, then 2 comes: 1 goes.
+    open(0);
+    open(2);
+    let left = env.entries();
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert!(
+        left.contains(&names[0]) && !left.contains(&names[1]),
+        "{left:?}"
+    );
+}
+
+/// A limit that holds two entries of [`corpus`]`("lines")` but not three.
+fn limit_for_two(env: &Env) -> String {
+    let probe = tempfile::tempdir().unwrap();
+    let file = env.files.path().join("probe.txt");
+    std::fs::write(&file, corpus("lines", "p")).unwrap();
+    let o = env
+        .command(&["list", file.to_str().unwrap()])
+        .env("PAPERBOAT_CACHE_DIR", probe.path())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    std::fs::remove_file(&file).unwrap();
+    let size: u64 = std::fs::read_dir(probe.path())
+        .unwrap()
+        .map(|e| e.unwrap().metadata().unwrap().len())
+        .sum();
+    (size * 5 / 2).to_string()
+}
+
+#[test]
+fn cache_path_size_and_clear() {
+    let env = Env::new();
+    let text = |o: &Output| String::from_utf8_lossy(&o.stdout).into_owned();
+    let o = env.run(&["cache", "path"]);
+    assert_eq!(text(&o).trim(), env.cache.path().to_str().unwrap());
+    let o = env.run(&["cache", "size"]);
+    assert_eq!(
+        text(&o),
+        "0 bytes in 0 entries (0 files' papers, 0 word indexes); limit 4.0 GiB\n"
+    );
+    let file = env.file("a.jsonl", &corpus("jsonl", "x"));
+    let mine = env.cache.path().join("notes.txt");
+    std::fs::write(&mine, "not paperboat's").unwrap();
+    env.run(&["check", file.to_str().unwrap()]);
+    let o = env
+        .command(&["cache", "size"])
+        .env("PAPERBOAT_CACHE_SIZE", "2G")
+        .output()
+        .unwrap();
+    let size = text(&o);
+    assert!(
+        size.contains(" in 1 entry (1 file's papers, 0 word indexes); limit 2.0 GiB"),
+        "{size}"
+    );
+    let o = env.run(&["cache", "clear"]);
+    assert!(text(&o).starts_with("removed "), "{}", text(&o));
+    assert!(env.entries().is_empty());
+    assert!(mine.exists(), "only paperboat's entries go");
+}
+
+#[test]
+fn the_cache_size_comes_from_the_config_file() {
+    let env = Env::new();
+    std::fs::write(
+        env.state.path().join("config.toml"),
+        "[cache]\nmax_size = \"300M\"\n",
+    )
+    .unwrap();
+    let o = env.run(&["cache", "size"]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(out.ends_with("limit 300.0 MiB\n"), "{out}");
+}
+
+#[test]
+fn xdg_cache_home_is_honoured() {
+    let env = Env::new();
+    let xdg = tempfile::tempdir().unwrap();
+    let file = env.file("a.jsonl", &corpus("jsonl", "x"));
+    let cmd = |args: &[&str]| {
+        env.command(args)
+            .env_remove("PAPERBOAT_CACHE_DIR")
+            .env("XDG_CACHE_HOME", xdg.path())
+            .output()
+            .unwrap()
+    };
+    let o = cmd(&["cache", "path"]);
+    let dir = xdg.path().join("paperboat");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).trim(),
+        dir.to_str().unwrap()
+    );
+    assert_eq!(
+        cmd(&["check", file.to_str().unwrap()]).status.code(),
+        Some(0)
+    );
+    let written = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(written, 1);
+    cmd(&["cache", "clear"]);
+}
