@@ -56,6 +56,32 @@ fn install_panic_hook() {
 pub struct Session {
     /// The ratatui terminal.
     pub terminal: Terminal<CrosstermBackend<Stdout>>,
+    /// Where the word index goes once built (see [`Effect::StoreIndex`]):
+    /// the cache, for a single file.
+    index_to: Option<IndexTarget>,
+    /// Threads writing to the cache, waited for when the reader quits.
+    writers: Vec<std::thread::JoinHandle<()>>,
+}
+
+/// The cache and the file a word index is stored for.
+struct IndexTarget {
+    cache: load::cache::CacheOptions,
+    path: std::path::PathBuf,
+    format: Option<load::Format>,
+}
+
+impl IndexTarget {
+    /// The target for a load of `inputs`: a single file, with the cache on.
+    fn of(inputs: &[Input], options: &load::Options) -> Option<IndexTarget> {
+        match (inputs, &options.cache) {
+            ([Input::Path(path)], Some(cache)) if path.is_file() => Some(IndexTarget {
+                cache: cache.clone(),
+                path: path.clone(),
+                format: options.format,
+            }),
+            _ => None,
+        }
+    }
 }
 
 impl Session {
@@ -69,7 +95,11 @@ impl Session {
             return Err(e);
         }
         match Terminal::new(CrosstermBackend::new(stdout())) {
-            Ok(terminal) => Ok(Session { terminal }),
+            Ok(terminal) => Ok(Session {
+                terminal,
+                index_to: None,
+                writers: Vec::new(),
+            }),
             Err(e) => {
                 restore();
                 Err(e)
@@ -330,6 +360,25 @@ fn run_effects(
                         let _ = tx.send(Wake::Seen(result));
                     })?;
             }
+            Effect::StoreIndex(index) => {
+                if let Some(to) = &session.index_to {
+                    let (cache, path, format) = (to.cache.clone(), to.path.clone(), to.format);
+                    session.writers.push(
+                        std::thread::Builder::new()
+                            .name("paperboat-cache".into())
+                            .spawn(move || {
+                                let papers = index.indexed().1;
+                                let _ = load::cache::store_index(
+                                    &cache,
+                                    &path,
+                                    format,
+                                    papers,
+                                    &mut |out| index.write_to(out),
+                                );
+                            })?,
+                    );
+                }
+            }
             Effect::Suspend => suspend(session, app)?,
             Effect::EditNote { id, text } => {
                 let result = edit_in_editor(session, &text)?;
@@ -394,6 +443,7 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
                 }
             }
         })?;
+    let index_to = IndexTarget::of(&start.inputs, &start.options);
     spawn_loader(start, tx.clone())?;
     let effects_tx = tx.clone();
     // A small corpus is whole before the first frame is due.
@@ -423,6 +473,7 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
     app.search().wait(FIRST_FRAME_WAIT);
     app.update(Message::Tick);
     let mut session = Session::start()?;
+    session.index_to = index_to;
     let size = session.terminal.size()?;
     app.update(Message::Resize(size.width, size.height));
     std::thread::Builder::new()
@@ -466,7 +517,9 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
     let mut exit = Exit::Quit;
     let mut first_frame = true;
     'outer: loop {
-        app.update(Message::Tick);
+        // What a tick asks for (the word index stored, once built).
+        let effects = app.update(Message::Tick);
+        run_effects(&mut app, &mut session, effects, &effects_tx)?;
         if app.mode() == crate::vocabulary::Mode::Help {
             // The help scrolls no further than its end, at this width.
             let width = session.terminal.size()?.width;
@@ -536,7 +589,16 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
         run_effects(&mut app, &mut session, effects, &effects_tx)?;
     }
     signal_handle.close();
+    let writers = std::mem::take(&mut session.writers);
     drop(session);
+    // A word index being written to the cache is finished (a second or
+    // two for a million papers), unless a signal ends the reader: the next
+    // open would otherwise index every abstract again.
+    if matches!(exit, Exit::Quit) {
+        for w in writers {
+            let _ = w.join();
+        }
+    }
     if let Some(e) = app.take_failure() {
         exit = Exit::NoPapers(e);
     }

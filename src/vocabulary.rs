@@ -166,6 +166,10 @@ pub enum Effect {
         ids: Vec<String>,
         now: crate::store::Stamp,
     },
+    /// The word index is complete and did not come from the cache: store
+    /// it there (off the UI thread), so that the next open of the same
+    /// file has it at once.
+    StoreIndex(crate::search::IndexHandle),
     /// Draw the screen again: it changed without input (a ranking came,
     /// another instance saved marks, a failed save went through).
     Redraw,

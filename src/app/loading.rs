@@ -73,6 +73,7 @@ impl App {
             corpus: Corpus::default(),
             reports: Vec::new(),
             key,
+            index: None,
         };
         let mut app = App::new(empty, store, notify);
         // Titles first: abstracts are indexed once every paper is in.
@@ -138,6 +139,7 @@ impl App {
             load::Event::Report(r) => self.reports.push(r),
             // Only a load for titles alone hands titles on.
             load::Event::Titles(_) => {}
+            load::Event::Index(index) => self.take_index(index),
         }
     }
 

@@ -10,6 +10,7 @@
 
 pub mod detail;
 mod export;
+mod index;
 mod input;
 pub mod layout;
 mod loading;
@@ -150,6 +151,8 @@ pub struct App {
     announce_reports: bool,
     /// Tags or notes changed since the matcher was last given them.
     labels_dirty: bool,
+    /// The word index came from the cache, or was handed on to be stored.
+    index_stored: bool,
 }
 
 impl App {
@@ -208,6 +211,7 @@ impl App {
             failed: None,
             announce_reports: false,
             labels_dirty: true,
+            index_stored: false,
         };
         // Before the place is read: it may name a paper by its old id.
         app.adopt_former_ids(0);
@@ -438,6 +442,7 @@ impl App {
             self.retry_save();
         }
         self.sync_labels();
+        self.offer_index();
         if self.take_ranking() {
             self.redraw();
         }

@@ -159,21 +159,42 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
-    // Field atoms and `|` groups ask for more than titles; marks, tags and
-    // orders other than the score ask for ids.
+    // `<id>\t<title>` lines need only titles and ids, and the word index
+    // where the ranking reads it (every field, field atoms, `|` groups):
+    // papers are not kept. Without a stored index, or for JSON, marks,
+    // tags and orders other than the score, whole papers are loaded.
+    let indexed = plan.scope == ScopeArg::All || !query.filters.is_empty();
+    let opts = load_options(&args.load);
+    let stored = match (&opts.cache, plan.files.as_slice()) {
+        (Some(cache), [file]) if indexed => loading::cache::stored_index(cache, file, opts.format),
+        _ => None,
+    };
     if args.json
-        || plan.scope == ScopeArg::All
-        || !query.filters.is_empty()
+        || (indexed && stored.is_none())
+        || query.asks_labels()
         || !plan.filter.is_empty()
         || args.sort != SortKey::Score
     {
         return search_papers(cli, args, plan);
     }
-    // `<id>\t<title>` lines need only titles and ids: papers are not kept.
-    let (list, reports) =
-        loading::load_titles(&Input::from_args(&plan.files), &load_options(&args.load))?;
+    let (list, reports) = loading::load_titles(&Input::from_args(&plan.files), &opts)?;
     say_reports(&reports);
-    let matches = list.rank(&plan.query);
+    let matches = match stored {
+        None => list.rank(&plan.query),
+        Some((papers, bytes)) => {
+            let ranked = (papers == list.len())
+                .then(|| search::WordIndex::from_bytes(bytes).ok())
+                .flatten()
+                .and_then(|ix| {
+                    search::rank_titles_indexed(&list, &plan.query, plan.scope.into(), &ix)
+                });
+            match ranked {
+                Some(matches) => matches,
+                // The file changed since the index was stored.
+                None => return search_papers(cli, args, plan),
+            }
+        }
+    };
     let ahead = |m: &search::Match, far| list.prefetch_line(m.idx as usize, far);
     print_matches(args, &matches, ahead, |out, m| {
         list.write_line(out, m.idx as usize);
@@ -208,8 +229,13 @@ fn search_papers(cli: &Cli, args: &SearchArgs, plan: Plan) -> anyhow::Result<Exi
         ),
         _ => search::Labels::default(),
     };
-    let mut matches =
-        search::rank_labelled(&corpus.papers, &plan.query, plan.scope.into(), &labels);
+    let mut matches = search::rank_labelled(
+        &corpus.papers,
+        &plan.query,
+        plan.scope.into(),
+        &labels,
+        loaded.index.as_ref(),
+    );
     if let Some(store) = store.filter(|_| !plan.filter.is_empty() || args.sort != SortKey::Score) {
         let keep = plan.filter.keeper(corpus, &store);
         matches.retain(|m| keep(m.idx as usize));

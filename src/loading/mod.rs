@@ -35,7 +35,7 @@ pub use self::stream::{Event, expected_papers};
 use crate::corpus::Corpus;
 pub use crate::corpus::Format;
 pub use crate::corpus::readers::{detect, parse};
-use crate::search::TitleList;
+use crate::search::{TitleList, WordIndex};
 use crate::text::sanitize;
 
 /// The bundled lists, embedded in the binary: (file name, contents).
@@ -252,6 +252,9 @@ pub struct Loaded {
     /// Names this set of inputs, so that the reader can return to where it
     /// was left: `bundled`, or the files' absolute paths.
     pub key: String,
+    /// The word index over every paper, when the cache had it (a file
+    /// loaded alone; see [`Event::Index`]).
+    pub index: Option<WordIndex>,
 }
 
 /// The key for a set of inputs (see [`Loaded::key`]).
@@ -317,9 +320,12 @@ pub fn stream(inputs: &[Input], opts: &Options, prepare: bool, out: &mut dyn FnM
 /// load; it is an error only when no input yields a paper.
 pub fn load(inputs: &[Input], opts: &Options) -> Result<Loaded, LoadError> {
     let mut corpus = Corpus::default();
+    let mut index = None;
     let reports = gather(inputs, opts, Keep::Papers, &mut |event, expected| {
-        if let Some(Event::Papers(batch, _)) = event {
-            corpus.push(batch);
+        match event {
+            Some(Event::Papers(batch, _)) => corpus.push(batch),
+            Some(Event::Index(ix)) => index = Some(ix),
+            _ => {}
         }
         // Room for the papers the rest of the input will likely hold, so
         // the corpus is not copied as it grows.
@@ -337,6 +343,7 @@ pub fn load(inputs: &[Input], opts: &Options) -> Result<Loaded, LoadError> {
         corpus,
         reports,
         key: corpus_key(inputs),
+        index,
     })
 }
 

@@ -10,8 +10,8 @@ use super::chunks::{self, Chunk, How, Keep, Piece};
 use super::input::{HEAD, Source, decode, expand, open_head, too_big, too_big_whole};
 use super::{BUNDLED, Format, Input, Options, Report, detect, parse};
 use crate::corpus::{Batch, Dedup, Paper, Parsed, Variant, id_key};
-use crate::search::Prepared;
 use crate::search::TitleList;
+use crate::search::{Prepared, WordIndex};
 use crate::text::sanitize;
 
 /// Turns parsed records into papers, filling in the report.
@@ -64,6 +64,9 @@ pub enum Event {
     },
     /// One input is done.
     Report(Report),
+    /// The word index over every paper, read back from the cache: a file
+    /// loaded alone whose index was stored by an earlier open. Comes last.
+    Index(WordIndex),
 }
 
 /// The papers a load will likely end with, from the papers and bytes read
@@ -342,6 +345,11 @@ pub(super) fn stream_keeping(
             Err(_) => Some(0),
         })
         .sum();
+    // A file loaded alone may have its word index in the cache.
+    let alone = match (&opts.cache, items.as_slice()) {
+        (Some(_), [Ok(Input::Path(p))]) if keep != Keep::Titles => Some(p.clone()),
+        _ => None,
+    };
     let mut sink = Sink {
         dedup: Dedup::default(),
         keep,
@@ -359,5 +367,12 @@ pub(super) fn stream_keeping(
         if let Some(store) = store {
             store();
         }
+    }
+    if let (Some(cache), Some(path)) = (&opts.cache, alone)
+        && sink.papers > 0
+        && let Some(bytes) = cache::index_for(cache, &path, opts.format, sink.papers)
+        && let Ok(index) = WordIndex::from_bytes(bytes)
+    {
+        (sink.out)(Event::Index(index));
     }
 }

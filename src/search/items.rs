@@ -22,7 +22,7 @@ pub(super) struct TitleSpan {
 /// What the matcher keeps of each paper's title. The titles' text lies
 /// end to end in two buffers rather than in an allocation each, so that a
 /// pass reads memory in order instead of chasing a pointer per title.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(super) struct Items {
     /// ASCII titles' bytes.
     pub(super) ascii: Vec<u8>,

@@ -326,6 +326,28 @@ impl Search {
         self.shared.hold.store(hold, Ordering::Release);
     }
 
+    /// Installs a word index built before (read back from the cache) over
+    /// the first `index.indexed` papers, in place of a smaller one: the
+    /// indexer passes over those papers, and the query runs again.
+    pub fn install_index(&mut self, index: WordIndex) {
+        let installed = match self.shared.index.write() {
+            Ok(mut ix) if index.indexed > ix.indexed => {
+                *ix = index;
+                true
+            }
+            _ => false,
+        };
+        if installed {
+            self.request();
+        }
+    }
+
+    /// A handle on the word index for another thread: to write it out
+    /// once it is complete.
+    pub fn index_handle(&self) -> IndexHandle {
+        IndexHandle(self.shared.clone())
+    }
+
     /// The papers' tags and notes (by index), for `tag:` and `note:`;
     /// a query that asks for them is run again.
     pub fn set_labels(&mut self, labels: Labels) {
@@ -492,9 +514,7 @@ impl Search {
 
     /// Papers whose abstracts are indexed, of those added.
     pub fn indexed(&self) -> (usize, usize) {
-        let items = self.shared.state.lock().map_or(0, |s| s.items);
-        let ix = self.shared.index.read().map_or(0, |ix| ix.indexed);
-        (ix.min(items), items)
+        indexed_of(&self.shared)
     }
 
     /// Highlight positions of the current query in a title (its readable
@@ -525,27 +545,91 @@ impl Drop for Search {
     }
 }
 
+/// Papers whose abstracts are indexed, of those added.
+fn indexed_of(shared: &Inner) -> (usize, usize) {
+    let items = shared.state.lock().map_or(0, |s| s.items);
+    let ix = shared.index.read().map_or(0, |ix| ix.indexed);
+    (ix.min(items), items)
+}
+
+/// The matcher's word index, reachable from another thread (see
+/// [`Search::index_handle`]).
+#[derive(Clone)]
+pub struct IndexHandle(Arc<Inner>);
+
+impl PartialEq for IndexHandle {
+    /// The same matcher's.
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for IndexHandle {}
+
+impl std::fmt::Debug for WordIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "WordIndex({} papers)", self.indexed)
+    }
+}
+
+impl std::fmt::Debug for IndexHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (indexed, papers) = self.indexed();
+        write!(f, "IndexHandle({indexed}/{papers})")
+    }
+}
+
+impl IndexHandle {
+    /// Papers indexed, and papers added.
+    pub fn indexed(&self) -> (usize, usize) {
+        indexed_of(&self.0)
+    }
+
+    /// Writes the index in its on-disk form (see [`WordIndex::write_to`]);
+    /// the bytes written.
+    pub fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<u64> {
+        match self.0.index.read() {
+            Ok(ix) => ix.write_to(out),
+            Err(_) => Err(std::io::Error::other("the index is unusable")),
+        }
+    }
+}
+
 /// Ranks `papers` for `query` on the caller's thread, using every core:
 /// the engine behind `paperboat search`.
 pub fn rank_papers(papers: &[Paper], query: &str, scope: Scope) -> Vec<Match> {
-    rank_labelled(papers, query, scope, &Labels::default())
+    rank_labelled(papers, query, scope, &Labels::default(), None)
 }
 
 /// [`rank_papers`], with the papers' tags and notes for `tag:` and
-/// `note:`.
-pub fn rank_labelled(papers: &[Paper], query: &str, scope: Scope, labels: &Labels) -> Vec<Match> {
+/// `note:`, and the word index over the papers when one is at hand (read
+/// back from the cache); else the part of it the query reads is built.
+pub fn rank_labelled(
+    papers: &[Paper],
+    query: &str,
+    scope: Scope,
+    labels: &Labels,
+    index: Option<&WordIndex>,
+) -> Vec<Match> {
     let items = Items::build(papers, match_threads(), |p| &p.title);
     let parsed = Query::parse(query);
     if parsed.error.is_some() {
         return Vec::new();
     }
     let needs_index = scope == Scope::All || !parsed.filters.is_empty();
-    let index = if needs_index && !parsed.is_empty() {
-        index_papers_for(papers, &parsed)
-    } else {
-        WordIndex::default()
+    let built;
+    let index = match index {
+        Some(ix) if ix.indexed == papers.len() => ix,
+        _ => {
+            built = if needs_index && !parsed.is_empty() {
+                index_papers_for(papers, &parsed)
+            } else {
+                WordIndex::default()
+            };
+            &built
+        }
     };
-    rank_items(&items, &parsed, scope, (&index, labels))
+    rank_items(&items, &parsed, scope, (index, labels))
 }
 
 /// The word index of `papers`, built on every core.
@@ -596,6 +680,32 @@ fn index_into(papers: &[Paper], blank: &WordIndex) -> WordIndex {
     let metas: Vec<_> = papers.iter().map(items::doc_meta).collect();
     index_piece(0, &metas, &abstracts, match_threads(), &|| false, blank)
         .unwrap_or_else(|| blank.empty_like())
+}
+
+/// Ranks the papers of a title list for `query` in `scope` with `index`,
+/// the word index over the same papers (read back from the cache): as
+/// [`rank_papers`] ranks them, without the papers. `None` when the index
+/// is over another number of papers.
+pub fn rank_titles_indexed(
+    list: &TitleList,
+    query: &str,
+    scope: Scope,
+    index: &WordIndex,
+) -> Option<Vec<Match>> {
+    if index.indexed != list.len() {
+        return None;
+    }
+    let parsed = Query::parse(query);
+    if parsed.error.is_some() {
+        return Some(Vec::new());
+    }
+    let items = list.merged_items();
+    Some(rank_items(
+        &items,
+        &parsed,
+        scope,
+        (index, &Labels::default()),
+    ))
 }
 
 fn rank_items(
@@ -1122,7 +1232,7 @@ mod tests {
         got.sort();
         // Paper 1 has graph in its title, 4 in its abstract; 0 and 8 not.
         assert_eq!(got, [1, 4]);
-        let want: Vec<u32> = rank_labelled(&papers, "tag:keep graph", Scope::All, &labels)
+        let want: Vec<u32> = rank_labelled(&papers, "tag:keep graph", Scope::All, &labels, None)
             .iter()
             .map(|m| m.idx)
             .collect();

@@ -255,6 +255,17 @@ impl TitleList {
         }
     }
 
+    /// Every title in one matcher buffer (a copy), numbered as the list
+    /// numbers them: for a ranking that reads the word index, which
+    /// numbers papers across the parts.
+    pub(super) fn merged_items(&self) -> super::items::Items {
+        let mut all = super::items::Items::default();
+        for part in &self.parts {
+            all.append_expecting(part.titles.items().clone(), self.len);
+        }
+        all
+    }
+
     /// The titles matching `query`, best first (as
     /// [`rank_papers`](super::rank_papers) in the title scope).
     pub fn rank(&self, query: &str) -> Vec<super::Match> {

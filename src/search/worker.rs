@@ -556,9 +556,19 @@ pub(super) fn indexer(shared: Arc<Shared>, rx: mpsc::Receiver<ToIndex>) {
             if stopped() {
                 return;
             }
-            let at = first + (k * INDEX_STEP) as u32;
-            let from = (k * INDEX_STEP).min(metas.len());
-            let to = (from + INDEX_STEP).min(metas.len());
+            // Papers an index installed meanwhile covers (read back from
+            // the cache) are passed over.
+            let covered = shared.index.read().map_or(0, |ix| ix.indexed);
+            let skip = covered
+                .saturating_sub((first as usize) + k * INDEX_STEP)
+                .min(step.len());
+            if skip == step.len() {
+                continue;
+            }
+            let at = first + (k * INDEX_STEP + skip) as u32;
+            let from = (k * INDEX_STEP + skip).min(metas.len());
+            let to = (k * INDEX_STEP + step.len()).min(metas.len());
+            let step = &step[skip..];
             let Some(piece) =
                 index_piece(at, &metas[from..to], step, shared.threads, &stopped, &blank)
             else {

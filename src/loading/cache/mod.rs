@@ -104,21 +104,34 @@ pub fn index_for(
     format: Option<Format>,
     papers: usize,
 ) -> Option<Shared> {
+    stored_index(cache, path, format)
+        .filter(|&(n, _)| n == papers)
+        .map(|(_, bytes)| bytes)
+}
+
+/// The stored word index for `path` as it is now, if any (key and
+/// checksum checked): the number of papers it is over, and its bytes.
+pub fn stored_index(
+    cache: &CacheOptions,
+    path: &Path,
+    format: Option<Format>,
+) -> Option<(usize, Shared)> {
     let (_, key) = index_key(path, format)?;
     let at = cache.dir.join(format!("{}.{INDEX_EXT}", key.name));
     let entry = Entry::open(&at, INDEX_KIND)?;
-    if entry.len() != 3
-        || entry.section(0) != key.bytes
-        || entry.section(1) != (papers as u64).to_le_bytes()
-    {
+    if entry.len() != 3 || entry.section(0) != key.bytes {
         return None;
     }
+    let papers = u64::from_le_bytes(entry.section(1).try_into().ok()?);
     let (start, len) = entry.range(2)?;
-    Some(Arc::new(Mapped {
-        map: entry.into_map(),
-        start,
-        len,
-    }))
+    Some((
+        usize::try_from(papers).ok()?,
+        Arc::new(Mapped {
+            map: entry.into_map(),
+            start,
+            len,
+        }),
+    ))
 }
 
 /// Appends what is written to it to the section being written.
