@@ -139,7 +139,7 @@ impl App {
             load::Event::Report(r) => self.reports.push(r),
             // Only a load for titles alone hands titles on.
             load::Event::Titles(_) => {}
-            load::Event::Index(index) => self.take_index(index),
+            load::Event::Index(index) => self.take_index(*index),
         }
     }
 

@@ -324,7 +324,7 @@ pub fn load(inputs: &[Input], opts: &Options) -> Result<Loaded, LoadError> {
     let reports = gather(inputs, opts, Keep::Papers, &mut |event, expected| {
         match event {
             Some(Event::Papers(batch, _)) => corpus.push(batch),
-            Some(Event::Index(ix)) => index = Some(ix),
+            Some(Event::Index(ix)) => index = Some(*ix),
             _ => {}
         }
         // Room for the papers the rest of the input will likely hold, so

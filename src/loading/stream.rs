@@ -66,7 +66,7 @@ pub enum Event {
     Report(Report),
     /// The word index over every paper, read back from the cache: a file
     /// loaded alone whose index was stored by an earlier open. Comes last.
-    Index(WordIndex),
+    Index(Box<WordIndex>),
 }
 
 /// The papers a load will likely end with, from the papers and bytes read
@@ -373,6 +373,6 @@ pub(super) fn stream_keeping(
         && let Some(bytes) = cache::index_for(cache, &path, opts.format, sink.papers)
         && let Ok(index) = WordIndex::from_bytes(bytes)
     {
-        (sink.out)(Event::Index(index));
+        (sink.out)(Event::Index(Box::new(index)));
     }
 }
