@@ -76,7 +76,8 @@ fn reader(bin: &str, file: &Path, env: &[(&str, &Path)], extra: &[&str]) -> Read
     drop(pair.slave);
     let mut out = pair.master.try_clone_reader().unwrap();
     let mut input = pair.master.take_writer().unwrap();
-    let mut screen = vt100::Parser::new(40, 120, 0);
+    let nz = |n: u16| std::num::NonZeroU16::new(n).unwrap();
+    let mut screen = vt100::Parser::new(nz(40), nz(120), 0);
     let mut buf = vec![0u8; 1 << 16];
     let (mut first_rows, mut whole_list, mut indexed) = (None, None, None);
     let deadline = Duration::from_secs(600);
