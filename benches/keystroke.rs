@@ -44,6 +44,7 @@ fn main() {
                 corpus: Corpus::new(papers),
                 reports: Vec::new(),
                 key: format!("bench {f}"),
+                index: None,
             }
         } else {
             let inputs = [Input::Path(f.clone().into())];
