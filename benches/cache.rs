@@ -14,7 +14,7 @@
 //! `fzf --filter QUERY` over the file's lines is timed too, as what a
 //! user without paperboat would run.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -92,21 +92,26 @@ fn reader(bin: &str, file: &Path, env: &[(&str, &Path)], extra: &[&str]) -> Read
         screen.process(&buf[..n]);
         let text = screen.screen().contents();
         let top = text.lines().next().unwrap_or("");
+        let bottom = text.lines().last().unwrap_or("");
         // The list's first row holds a title once papers are listed.
         let row = text.lines().nth(2).unwrap_or("");
         if first_rows.is_none() && row.chars().filter(|c| c.is_alphanumeric()).count() > 3 {
             first_rows = Some(start.elapsed());
         }
-        // While loading, the top line says `loading N`; then `N/N`.
+        // While loading, the top line says `loading N`; then `N/N`. Then
+        // a search, whose status line says `indexing words N%` until every
+        // abstract is indexed.
         if whole_list.is_none() && first_rows.is_some() && !top.contains("loading") {
             whole_list = Some(start.elapsed());
+            input.write_all(b"/s").unwrap();
+            input.flush().unwrap();
         }
-        if whole_list.is_some() && !top.contains("indexing") {
+        if whole_list.is_some() && bottom.contains("papers in") && !bottom.contains("indexing") {
             indexed = Some(start.elapsed());
         }
     }
-    use std::io::Write;
-    let _ = input.write_all(b"q");
+    // Esc leaves the search, q quits.
+    let _ = input.write_all(b"\x1bq");
     let _ = input.flush();
     let _ = child.wait();
     Reader {
@@ -251,10 +256,9 @@ fn main() {
             .collect(),
     );
     clear();
+    // The reader stores the index once it is built, and finishes storing
+    // it before it quits.
     let cold = reader(bin, file, &env, &[]);
-    // The reader writes the index once it is built, on a thread of its
-    // own; wait for the writing to end.
-    std::thread::sleep(Duration::from_secs(5));
     show_reader("cache empty (cold)", vec![cold]);
     show_reader(
         "cache filled (warm)",
