@@ -29,3 +29,93 @@ impl App {
             .push(Effect::StoreIndex(self.search.index_handle()));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use crate::loading as load;
+    use crate::search::{Scope, WordIndex, index_papers};
+    use crate::vocabulary::{Action, Effect, Message, View};
+
+    /// The effects of ticks until `want` says yes (or a few seconds).
+    fn tick_until(app: &mut super::App, want: impl Fn(&[Effect]) -> bool) -> Vec<Effect> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            let effects = app.update(Message::Tick);
+            if want(&effects) || std::time::Instant::now() > deadline {
+                return effects;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+
+    fn stores(effects: &[Effect]) -> usize {
+        effects
+            .iter()
+            .filter(|e| matches!(e, Effect::StoreIndex(_)))
+            .count()
+    }
+
+    #[test]
+    fn an_index_built_here_is_offered_for_storing_once_complete_and_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = streaming_app(dir.path());
+        let (events, _) = two_batches();
+        for e in events {
+            app.update(Message::Load(e));
+        }
+        // Not while loading: the index is held back until the corpus is whole.
+        assert_eq!(stores(&app.update(Message::Tick)), 0);
+        app.update(Message::Loaded);
+        let effects = tick_until(&mut app, |e| stores(e) > 0);
+        assert_eq!(stores(&effects), 1, "{effects:?}");
+        let Some(Effect::StoreIndex(handle)) = effects
+            .into_iter()
+            .find(|e| matches!(e, Effect::StoreIndex(_)))
+        else {
+            unreachable!()
+        };
+        assert_eq!(handle.indexed(), (38, 38));
+        // What it writes reads back as the index of these papers.
+        let mut bytes = Vec::new();
+        handle.write_to(&mut bytes).unwrap();
+        let back = WordIndex::from_bytes(std::sync::Arc::new(bytes)).unwrap();
+        assert_eq!(back.indexed, 38);
+        // Offered once only.
+        for _ in 0..5 {
+            assert_eq!(stores(&app.update(Message::Tick)), 0);
+        }
+    }
+
+    #[test]
+    fn an_index_from_the_cache_is_used_at_once_and_not_stored_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = streaming_app(dir.path());
+        let (events, _) = two_batches();
+        for e in events {
+            app.update(Message::Load(e));
+        }
+        let papers = load::bundled().corpus.papers;
+        let index = index_papers(&papers);
+        app.update(Message::Load(load::Event::Index(Box::new(index))));
+        // The index is whole before the load ends: nothing is left to do.
+        assert_eq!(app.search().indexed(), (38, 38));
+        app.update(Message::Loaded);
+        app.update(Message::Configured {
+            scope: Scope::All,
+            view: View::All,
+        });
+        app.apply(Action::StartSearch);
+        for c in "language model".chars() {
+            app.apply(Action::Insert(c));
+        }
+        settle(&mut app);
+        assert_eq!(app.search().scope(), Scope::All);
+        let want = crate::search::rank_papers(&papers, "language model", Scope::All);
+        assert_eq!(app.rows(), want.len());
+        assert!(want.len() > 1);
+        for _ in 0..5 {
+            assert_eq!(stores(&app.update(Message::Tick)), 0);
+        }
+    }
+}
