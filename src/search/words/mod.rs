@@ -456,7 +456,9 @@ impl WordIndex {
     }
 
     /// Writes the whole index in its on-disk form (see `frozen`); returns
-    /// the bytes written.
+    /// the bytes written. An index built for one query
+    /// ([`WordIndex::keeping`]) is written as it is, without saying what
+    /// it lacks: [`WordIndex::kept_prefixes`] tells it apart.
     pub fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<u64> {
         let mut out = Out::new(out);
         out.header(self.indexed, self.totals)?;
