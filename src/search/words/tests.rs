@@ -149,8 +149,10 @@ fn counts_are_kept_per_field() {
     assert_eq!(ix.document_frequency("attention"), 2);
 }
 
-// The index on disk, and the index built for one query.
+// The index on disk, and the index built for one query, over real
+// exports.
 
+#[cfg(test)]
 mod on_disk {
     use std::sync::{Arc, OnceLock};
 
