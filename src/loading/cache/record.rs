@@ -265,7 +265,11 @@ impl Replay {
         let n = self.meta.blocks;
         let threads = crate::parallel::threads().clamp(1, 8).min(n.max(1));
         let file = self.file_text.as_ref().map(|f| (f, self.len));
-        let decode = |i: usize| decode_block(self.entry.section(i + 1), &self.list, file, titles);
+        let decode = |i: usize| {
+            let block = decode_block(self.entry.section(i + 1), &self.list, file, titles);
+            self.entry.release(i + 1);
+            block
+        };
         let done = std::thread::scope(|s| {
             let mut rxs = Vec::with_capacity(threads);
             for w in 0..threads {
