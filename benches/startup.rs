@@ -23,6 +23,7 @@ fn once(bin: &str, args: &[String], state: &std::path::Path) -> Duration {
     cmd.args(args);
     cmd.env("TERM", "xterm-256color");
     cmd.env("PAPERBOAT_STATE_DIR", state);
+    cmd.env("PAPERBOAT_CACHE_DIR", state.join("cache"));
     let start = Instant::now();
     let mut child = pair.slave.spawn_command(cmd).expect("spawn");
     drop(pair.slave);

@@ -249,7 +249,8 @@ fn color_flag_for_printed_output() {
     assert!(colour_codes(&always.stdout).is_empty(), "{text}");
     let mut cmd = std::process::Command::new(common::bin());
     cmd.args(["--color", "always", "show", id])
-        .env("PAPERBOAT_STATE_DIR", state.path());
+        .env("PAPERBOAT_STATE_DIR", state.path())
+        .env("PAPERBOAT_CACHE_DIR", state.path().join("cache"));
     let o = cmd.output().unwrap();
     assert!(
         !colour_codes(&o.stdout).is_empty(),

@@ -161,6 +161,7 @@ fn a_closed_pipe_is_not_an_error() {
     let mut child = std::process::Command::new(common::bin())
         .args(["search", ""])
         .env("PAPERBOAT_STATE_DIR", state.path())
+        .env("PAPERBOAT_CACHE_DIR", state.path().join("cache"))
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -180,6 +181,7 @@ fn show_prints_the_paper_wrapped_and_plain_when_piped() {
     let mut cmd = std::process::Command::new(common::bin());
     cmd.args(["show", &id])
         .env("PAPERBOAT_STATE_DIR", state.path())
+        .env("PAPERBOAT_CACHE_DIR", state.path().join("cache"))
         .env("COLUMNS", "50");
     let o = cmd.output().unwrap();
     assert_eq!(o.status.code(), Some(0));

@@ -215,6 +215,7 @@ fn kill_9_during_saves_never_breaks_the_file_or_loses_an_acknowledged_mark() {
         let mut child = Command::new(common::bin())
             .args(["mark", id, "--bookmark", &file])
             .env("PAPERBOAT_STATE_DIR", state.path())
+            .env("PAPERBOAT_CACHE_DIR", state.path().join("cache"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()

@@ -203,6 +203,7 @@ fn kill_marks_midway(state: &Path, file: &str, ids: &[String], check: impl Fn(&P
         let mut child = Command::new(common::bin())
             .args(["mark", id, "--bookmark", file])
             .env("PAPERBOAT_STATE_DIR", state)
+            .env("PAPERBOAT_CACHE_DIR", state.join("cache"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()

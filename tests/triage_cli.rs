@@ -43,6 +43,7 @@ impl Setup {
         let mut cmd = Command::new(bin());
         cmd.args(args)
             .env("PAPERBOAT_STATE_DIR", self.state())
+            .env("PAPERBOAT_CACHE_DIR", self.state().join("cache"))
             .env("NO_COLOR", "1")
             .env_remove("VISUAL")
             .env_remove("EDITOR")

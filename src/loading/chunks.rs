@@ -74,12 +74,16 @@ impl Piece {
 }
 
 /// How pieces are parsed: the list their papers are in, what is kept,
-/// and whether the papers are encoded for the cache.
+/// whether the papers are encoded for the cache, and where in the input
+/// to start (a byte offset at a line start, and that line's number: past
+/// the lines a cache entry had already, for a file that grew).
 #[derive(Clone, Copy)]
 pub(super) struct How<'a> {
     pub(super) list: &'a Arc<str>,
     pub(super) keep: Keep,
     pub(super) encode: bool,
+    pub(super) from: u64,
+    pub(super) first_line: usize,
 }
 
 /// Parses a piece of a line-oriented input whose first line is `first_line`
@@ -309,6 +313,8 @@ fn memchr_count(bytes: &[u8]) -> usize {
 /// A parsed chunk of a line-oriented input.
 pub(super) struct Chunk {
     pub(super) pieces: Vec<Piece>,
+    /// Line ends in it.
+    pub(super) lines: usize,
     pub(super) invalid: usize,
     pub(super) consumed: u64,
 }
@@ -415,6 +421,13 @@ pub(super) fn read_chunks(
         };
         return read_mapped(&map, opts, format, how, in_file.as_ref(), tx);
     }
+    if how.from > 0 {
+        // Only a mapped file is read from the middle.
+        let _ = tx.send(Err(
+            "could not map the file to read what was added to it".into()
+        ));
+        return;
+    }
     let (text_tx, text_rx) = std::sync::mpsc::sync_channel(1);
     std::thread::scope(|s| {
         s.spawn(move || read_texts(source, buf, more, known, opts, text_tx));
@@ -428,6 +441,7 @@ pub(super) fn read_chunks(
                     line += lines_here;
                     tx.send(Ok(Chunk {
                         pieces,
+                        lines: lines_here,
                         invalid,
                         consumed,
                     }))
@@ -460,14 +474,14 @@ fn read_mapped(
     tx: std::sync::mpsc::SyncSender<Result<Chunk, String>>,
 ) {
     let bytes = &map[..];
-    let mut at = 0;
+    let mut at = usize::try_from(how.from).map_or(bytes.len(), |f| f.min(bytes.len()));
     // A byte-order mark is no part of the first line.
-    let mut skip = if bytes.starts_with(b"\xEF\xBB\xBF") {
+    let mut skip = if at == 0 && bytes.starts_with(b"\xEF\xBB\xBF") {
         3
     } else {
         0
     };
-    let mut line = 1;
+    let mut line = how.first_line;
     while at < bytes.len() {
         let want = (at + opts.chunk.max(1)).min(bytes.len());
         let end = if want == bytes.len() {
@@ -491,6 +505,7 @@ fn read_mapped(
         skip = 0;
         let chunk = Chunk {
             pieces,
+            lines: lines_here,
             invalid,
             consumed: (end - at) as u64,
         };

@@ -164,6 +164,32 @@ fn take_piece(
     };
 }
 
+/// Replays a cache entry into `sink`; false when it failed (the report
+/// says why).
+fn replay_into(
+    replay: &cache::Replay,
+    report: &mut Report,
+    sink: &mut Sink,
+    position: &mut u32,
+) -> bool {
+    let titles = sink.keep == Keep::Titles && replay.line_oriented();
+    report.repaired = replay.repaired();
+    let replayed = replay.run(titles, &mut |(piece, invalid, consumed)| {
+        report.invalid_utf8 += invalid;
+        take_piece(report, sink, piece, titles, position);
+        if consumed > 0 {
+            sink.progress(consumed);
+        }
+    });
+    match replayed {
+        Ok(()) => true,
+        Err(e) => {
+            report.error = Some(e);
+            false
+        }
+    }
+}
+
 /// What is left to do once an input's report is out: storing its cache
 /// entry (a sync of the file may take a while).
 type Store = Box<dyn FnOnce()>;
@@ -212,22 +238,27 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> (Report, Option
     }
     let mut position = 0u32;
     let mut recorder = None;
+    // Where a line-oriented input is read from: past what a cache entry
+    // had of it when it grew.
+    let (mut from, mut first_line) = (0, 1);
     if let (Some(cache), Source::File(file)) = (&opts.cache, &source) {
         match cache::lookup(cache, input, file, format, &list, line_oriented) {
             Lookup::Replay(replay) => {
-                let titles = sink.keep == Keep::Titles && replay.line_oriented();
-                report.repaired = replay.repaired();
-                let replayed = replay.run(titles, &mut |(piece, invalid, consumed)| {
-                    report.invalid_utf8 += invalid;
-                    take_piece(&mut report, sink, piece, titles, &mut position);
-                    if consumed > 0 {
-                        sink.progress(consumed);
-                    }
-                });
-                if let Err(e) = replayed {
-                    report.error = Some(e);
-                }
+                replay_into(&replay, &mut report, sink, &mut position);
                 return (finish_report(report, format), None);
+            }
+            Lookup::Grown {
+                replay,
+                recorder: mut r,
+                from: at,
+                first_line: line,
+            } => {
+                if !replay_into(&replay, &mut report, sink, &mut position) {
+                    return (finish_report(report, format), None);
+                }
+                replay.copy_into(&mut r);
+                (from, first_line) = (at, line);
+                recorder = Some(r);
             }
             Lookup::Record(r) => recorder = Some(r),
             Lookup::Off => {}
@@ -243,6 +274,8 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> (Report, Option
             list: &list,
             keep,
             encode: recorder.is_some(),
+            from,
+            first_line,
         };
         std::thread::scope(|s| {
             s.spawn(move || {
@@ -252,6 +285,9 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> (Report, Option
                 match chunk {
                     Ok(c) => {
                         report.invalid_utf8 += c.invalid;
+                        if let Some(r) = &mut recorder {
+                            r.lines(c.lines);
+                        }
                         let n = c.pieces.len();
                         for (k, piece) in c.pieces.into_iter().enumerate() {
                             if let Some(r) = &mut recorder {

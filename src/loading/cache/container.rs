@@ -256,6 +256,20 @@ impl Entry {
             .map_or(&[][..], |&(s, l)| &self.map[s..s + l])
     }
 
+    /// Gives back the memory section `i` took once it is read: the
+    /// process's share of it goes, the page cache keeps it.
+    pub(super) fn release(&self, i: usize) {
+        if let Some(&(s, l)) = self.sections.get(i) {
+            // SAFETY: a read-only file mapping given up this way reads
+            // again from the file if touched; nothing decoded refers into
+            // it (papers own their text).
+            let _ = unsafe {
+                self.map
+                    .unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, s, l)
+            };
+        }
+    }
+
     /// Where section `i` is in the file.
     pub(super) fn range(&self, i: usize) -> Option<(usize, usize)> {
         self.sections.get(i).copied()

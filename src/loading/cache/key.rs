@@ -10,7 +10,7 @@ use std::fs::File;
 use std::io;
 use std::path::Path;
 
-use super::papers::{put_str, put_uint};
+use super::papers::{Decoder, put_str, put_uint};
 
 /// Bytes hashed at each end of the file.
 const END: u64 = 64 << 10;
@@ -25,6 +25,65 @@ pub(crate) struct Key {
     pub(super) name: String,
     /// The file's length.
     pub(super) len: u64,
+}
+
+/// The parts of a key that say whether a file only grew since.
+#[derive(PartialEq, Eq, Debug)]
+struct Parts<'a> {
+    path: &'a str,
+    len: u64,
+    dev: u64,
+    ino: u64,
+    head: u64,
+    tail: u64,
+    format: &'a str,
+    list: &'a str,
+}
+
+impl Parts<'_> {
+    fn of(bytes: &[u8]) -> Option<Parts<'_>> {
+        let list: std::sync::Arc<str> = "".into();
+        let mut d = Decoder::new(bytes, &list, None);
+        if d.uint().ok()? != u64::from(super::VERSION) {
+            return None;
+        }
+        let path = d.str().ok()?;
+        let len = d.uint().ok()?;
+        for _ in 0..16 {
+            d.uint().ok().filter(|&b| b < 256)?;
+        }
+        Some(Parts {
+            path,
+            len,
+            dev: d.uint().ok()?,
+            ino: d.uint().ok()?,
+            head: d.uint().ok()?,
+            tail: d.uint().ok()?,
+            format: d.str().ok()?,
+            list: d.str().ok()?,
+        })
+    }
+}
+
+/// The length the file had when the key `old` was taken, when `file`
+/// (whose key is `now`) is that file with lines appended since: the same
+/// path, inode, format and list; longer; the same first 64 KiB, the same
+/// 64 KiB where it used to end, and that end a line end.
+pub(super) fn grown_from(old: &[u8], now: &Key, file: &File) -> Option<u64> {
+    let (old, new) = (Parts::of(old)?, Parts::of(&now.bytes)?);
+    let same = old.path == new.path
+        && (old.dev, old.ino) == (new.dev, new.ino)
+        && old.format == new.format
+        && old.list == new.list
+        && old.len >= END
+        && new.len > old.len
+        && old.head == new.head;
+    if !same {
+        return None;
+    }
+    let tail = read_at(file, old.len - END, END).ok()?;
+    (tail.last() == Some(&b'\n') && xxhash_rust::xxh3::xxh3_64(&tail) == old.tail)
+        .then_some(old.len)
 }
 
 /// The key of `file`, opened from `path`, read as `format` into a list
@@ -46,7 +105,9 @@ pub(crate) fn of(file: &File, path: &Path, format: &str, list: &str) -> io::Resu
     put_uint(&mut bytes, u64::from(super::VERSION));
     put_str(&mut bytes, &canonical);
     put_uint(&mut bytes, len);
-    bytes.extend_from_slice(&nanos.to_le_bytes());
+    for b in nanos.to_le_bytes() {
+        put_uint(&mut bytes, u64::from(b));
+    }
     put_uint(&mut bytes, dev);
     put_uint(&mut bytes, ino);
     put_uint(&mut bytes, xxhash_rust::xxh3::xxh3_64(&head));

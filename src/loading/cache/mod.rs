@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use self::container::{Entry, Writer};
 pub(crate) use self::papers::Encoder;
-pub(super) use self::record::{Lookup, lookup};
+pub(super) use self::record::{Lookup, Replay, lookup};
 use super::Format;
 
 /// The version of the entries' layout and of what they hold: entries of

@@ -16,7 +16,7 @@ use super::key::{self, Key};
 use super::papers::{Bad, Decoder, Encoder, put_str, put_uint};
 use super::{CacheOptions, MIN_SIZE, PAPERS_EXT, PAPERS_KIND, evict};
 use crate::corpus::abstracts::FileText;
-use crate::loading::chunks::Piece;
+use crate::loading::chunks::{MAP_FROM, Piece};
 use crate::loading::{Format, Input};
 
 /// What an input's entry says of the whole input.
@@ -27,6 +27,8 @@ struct Meta {
     blocks: usize,
     /// True when abstracts were left in the file (to be read back).
     in_file: bool,
+    /// Line ends read (line-oriented inputs).
+    lines: usize,
 }
 
 impl Meta {
@@ -36,6 +38,7 @@ impl Meta {
         put_uint(&mut b, self.repaired as u64);
         put_uint(&mut b, self.blocks as u64);
         put_uint(&mut b, u64::from(self.in_file));
+        put_uint(&mut b, self.lines as u64);
         b
     }
 
@@ -52,6 +55,7 @@ impl Meta {
             repaired: usize::try_from(d.uint()?).map_err(|_| Bad)?,
             blocks: usize::try_from(d.uint()?).map_err(|_| Bad)?,
             in_file: flag(d.uint()?)?,
+            lines: usize::try_from(d.uint()?).map_err(|_| Bad)?,
         };
         if !d.done() {
             return Err(Bad);
@@ -66,6 +70,15 @@ pub(in crate::loading) enum Lookup {
     Replay(Replay),
     /// None: one is recorded as it loads.
     Record(Box<Recorder>),
+    /// An entry for the input before lines were added to it: replayed,
+    /// then the input read from `from` (line `first_line`) on, and the
+    /// whole recorded.
+    Grown {
+        replay: Replay,
+        recorder: Box<Recorder>,
+        from: u64,
+        first_line: usize,
+    },
     /// Not cached (not a file, too small, or the cache cannot be written).
     Off,
 }
@@ -93,53 +106,85 @@ pub(in crate::loading) fn lookup(
         return Lookup::Off;
     };
     let at = cache.dir.join(format!("{}.{PAPERS_EXT}", key.name));
-    if let Some(entry) = Entry::open(&at, PAPERS_KIND)
-        && entry.len() >= 2
-        && entry.section(0) == key.bytes
+    let entry = Entry::open(&at, PAPERS_KIND).filter(|e| e.len() >= 2);
+    if let Some(entry) = entry
         && let Ok(meta) = Meta::read(entry.section(entry.len() - 1))
         && meta.blocks + 2 == entry.len()
         && meta.line_oriented == line_oriented
     {
-        let file_text = if meta.in_file {
-            match FileText::open(file, path) {
-                Some(f) => Some(f),
-                // No handle to read abstracts back through: parsed as if
-                // there were no cache.
-                None => return Lookup::Off,
-            }
+        // `Some(None)`: the entry is for the file as it is; `Some(Some(n))`:
+        // for its first `n` bytes, lines having been added since.
+        let usable = if entry.section(0) == key.bytes {
+            Some(None)
+        } else if line_oriented && key.len >= MAP_FROM {
+            key::grown_from(entry.section(0), &key, file).map(Some)
         } else {
             None
         };
-        return Lookup::Replay(Replay {
-            entry,
-            at,
-            meta,
-            file_text,
-            len: key.len,
-            list: list.clone(),
-        });
+        if let Some(grown) = usable {
+            let file_text = if meta.in_file {
+                match FileText::open(file, path) {
+                    Some(f) => Some(f),
+                    // No handle to read abstracts back through: parsed as
+                    // if there were no cache.
+                    None => return Lookup::Off,
+                }
+            } else {
+                None
+            };
+            let first_line = meta.lines + 1;
+            let replay = Replay {
+                entry,
+                at,
+                meta,
+                file_text,
+                len: key.len,
+                list: list.clone(),
+            };
+            let Some(from) = grown else {
+                return Lookup::Replay(replay);
+            };
+            return match recorder(cache, key, file, path, format, list) {
+                Some(recorder) => Lookup::Grown {
+                    replay,
+                    recorder,
+                    from,
+                    first_line,
+                },
+                None => Lookup::Off,
+            };
+        }
     }
-    let Ok(file) = file.try_clone() else {
-        return Lookup::Off;
-    };
-    let start = Writer::create(&cache.dir, PAPERS_KIND).and_then(|mut w| {
-        w.section(&key.bytes)?;
-        Ok(w)
-    });
-    match start {
-        Ok(writer) => Lookup::Record(Box::new(Recorder {
-            writer: Some(writer),
-            key,
-            file,
-            path: path.clone(),
-            format: format.name(),
-            list: list.clone(),
-            cache: cache.clone(),
-            blocks: 0,
-            in_file: false,
-        })),
-        Err(_) => Lookup::Off,
+    match recorder(cache, key, file, path, format, list) {
+        Some(r) => Lookup::Record(r),
+        None => Lookup::Off,
     }
+}
+
+/// Starts recording an entry for `file` under `key`.
+fn recorder(
+    cache: &CacheOptions,
+    key: Key,
+    file: &File,
+    path: &std::path::Path,
+    format: Format,
+    list: &Arc<str>,
+) -> Option<Box<Recorder>> {
+    let file = file.try_clone().ok()?;
+    let mut writer = Writer::create(&cache.dir, PAPERS_KIND).ok()?;
+    writer.section(&key.bytes).ok()?;
+    Some(Box::new(Recorder {
+        writer: Some(writer),
+        key,
+        file,
+        path: path.to_path_buf(),
+        format: format.name(),
+        list: list.clone(),
+        cache: cache.clone(),
+        blocks: 0,
+        in_file: false,
+        lines: 0,
+    }))
 }
 
 /// An entry being recorded as its input loads.
@@ -154,9 +199,15 @@ pub(in crate::loading) struct Recorder {
     cache: CacheOptions,
     blocks: usize,
     in_file: bool,
+    lines: usize,
 }
 
 impl Recorder {
+    /// Counts the line ends of a chunk read.
+    pub(in crate::loading) fn lines(&mut self, n: usize) {
+        self.lines += n;
+    }
+
     /// Appends a parsed piece: its papers as encoded (`None`: they were
     /// not, and nothing is stored), its skipped records (numbered in the
     /// file), and, for the last piece of a chunk, the chunk's bytes and
@@ -209,6 +260,7 @@ impl Recorder {
             repaired,
             blocks: self.blocks,
             in_file: self.in_file,
+            lines: self.lines,
         };
         let to = self
             .cache
@@ -251,6 +303,24 @@ impl Replay {
         self.meta.repaired
     }
 
+    /// Copies the entry's blocks, as they are, into the entry `to`
+    /// records (the input having grown, the rest follows).
+    pub(in crate::loading) fn copy_into(&self, to: &mut Recorder) {
+        let Some(w) = &mut to.writer else { return };
+        for i in 1..=self.meta.blocks {
+            if w.append(self.entry.section(i))
+                .and_then(|()| w.end_section())
+                .is_err()
+            {
+                to.writer = None;
+                return;
+            }
+        }
+        to.blocks += self.meta.blocks;
+        to.in_file |= self.meta.in_file;
+        to.lines += self.meta.lines;
+    }
+
     /// Decodes the blocks on every core and calls `each` with them in
     /// order (titles only, for line-oriented inputs, when `titles`). A
     /// block that does not decode (the checksums held: a bug) ends it with
@@ -265,7 +335,11 @@ impl Replay {
         let n = self.meta.blocks;
         let threads = crate::parallel::threads().clamp(1, 8).min(n.max(1));
         let file = self.file_text.as_ref().map(|f| (f, self.len));
-        let decode = |i: usize| decode_block(self.entry.section(i + 1), &self.list, file, titles);
+        let decode = |i: usize| {
+            let block = decode_block(self.entry.section(i + 1), &self.list, file, titles);
+            self.entry.release(i + 1);
+            block
+        };
         let done = std::thread::scope(|s| {
             let mut rxs = Vec::with_capacity(threads);
             for w in 0..threads {

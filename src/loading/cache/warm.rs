@@ -41,11 +41,19 @@ fn titles(inputs: &[Input], opts: &Options) -> String {
     }
 }
 
+/// What the stream hands on, as text: every paper (and whether it was
+/// made ready for the matcher), the lists that earlier papers are in too,
+/// the reports (not how the papers were cut into batches).
 fn streamed(inputs: &[Input], opts: &Options) -> String {
     let mut out = String::new();
     stream(inputs, opts, true, &mut |e| match e {
         Event::Papers(batch, prepared) => {
-            out.push_str(&format!("{:?} {}\n", batch.papers, prepared.is_some()));
+            for p in &batch.papers {
+                out.push_str(&format!("{p:?} {}\n", prepared.is_some()));
+            }
+            for a in &batch.also_in {
+                out.push_str(&format!("also {a:?}\n"));
+            }
         }
         Event::Report(r) => out.push_str(&format!("{r:?}\n")),
         _ => {}
@@ -236,4 +244,64 @@ fn a_damaged_entry_is_rebuilt() {
         // Rebuilt (when the damage was found).
         assert_eq!(loaded(&inputs, &opts), want);
     }
+}
+
+#[test]
+fn a_file_that_grew_replays_its_old_part_and_reads_the_new() {
+    let src = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let path = src.path().join("a.jsonl");
+    let line = |n: usize| {
+        format!(
+            "{{\"id\": \"2401.{n:05}\", \"title\": \"Paper {n}\", \"abstract\": \"Plain {n} text, long enough to matter.\"}}\n"
+        )
+    };
+    let mut text = String::new();
+    let mut n = 0;
+    while text.len() < (5 << 20) {
+        n += 1;
+        text.push_str(&line(n));
+    }
+    std::fs::write(&path, &text).unwrap();
+    let inputs = [Input::Path(path.clone())];
+    let opts = cached(cache.path(), 1 << 20, None);
+    let cold = Options {
+        cache: None,
+        ..opts.clone()
+    };
+    type Run = fn(&[Input], &Options) -> String;
+    let runs = [loaded as Run, titles as Run, streamed as Run];
+    assert_eq!(loaded(&inputs, &opts), loaded(&inputs, &cold));
+    for (k, tail) in [
+        // A day's new papers: a broken line, a repeat of an old paper,
+        // new ones.
+        "{\"title\": broken\n{\"id\": \"2401.00003\", \"title\": \"Again\"}\n{\"id\": \"2402.00001\", \"title\": \"New\"}\n",
+        "{\"id\": \"2402.00002\", \"title\": \"Newer\", \"abstract\": \"Plain.\"}\n",
+        // No line end at the end: the next append continues this line.
+        "{\"id\": \"2402.00003\", \"title\": \"Unfinished\"}",
+        "\n{\"id\": \"2402.00004\", \"title\": \"After\"}\n",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        text.push_str(tail);
+        let mut f = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+        std::io::Write::write_all(&mut f, tail.as_bytes()).unwrap();
+        drop(f);
+        let before = REPLAYS.get();
+        for run in runs {
+            let (got, want) = (run(&inputs, &opts), run(&inputs, &cold));
+            if got != want {
+                let at = got.lines().zip(want.lines()).position(|(a, b)| a != b);
+                panic!("append {k}: differs at line {at:?}");
+            }
+        }
+        // The first load after the append replayed the old part (unless
+        // the old part did not end a line).
+        let grown = usize::from(k != 3);
+        assert_eq!(REPLAYS.get() - before, 2 + grown, "append {k}");
+        assert_eq!(usage(cache.path()).unwrap().papers, 1);
+    }
+    let want = loaded(&inputs, &cold);
+    assert!(want.contains("2402.00004") && want.contains("invalid JSON"));
 }
