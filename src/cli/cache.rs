@@ -1,12 +1,15 @@
 //! `paperboat cache …`: where the cache of large files is, how much it
-//! holds, and emptying it. What the cache is: docs/CACHE.md.
+//! holds, filling it ahead of time, and emptying it. What the cache is:
+//! docs/CACHE.md.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::Subcommand;
+use clap::{Args, Subcommand};
 
-use super::{Cli, emit};
-use crate::loading::{self, CacheOptions};
+use super::{Cli, LoadArgs, emit, load_options, say_reports};
+use crate::loading::{self, CacheOptions, Input};
+use crate::search;
 
 /// `paperboat cache …`.
 #[derive(Subcommand, Debug)]
@@ -17,6 +20,20 @@ pub enum CacheCommand {
     Size,
     /// Remove paperboat's entries from the cache directory (nothing else).
     Clear,
+    /// Read files into the cache now, with their word index: what the reader stores once it has
+    /// indexed a file, so that `search` over every field and the next open answer at once.
+    Build(BuildArgs),
+}
+
+/// Arguments of `paperboat cache build`.
+#[derive(Args, Debug)]
+pub struct BuildArgs {
+    /// The files (each is cached on its own).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// How to read the files.
+    #[command(flatten)]
+    pub load: LoadArgs,
 }
 
 /// Runs `paperboat cache …`.
@@ -47,6 +64,56 @@ pub fn cache(cli: &Cli, command: &CacheCommand) -> anyhow::Result<ExitCode> {
             let freed = loading::cache::clear(&dir)?;
             emit(|out| writeln!(out, "removed {}", loading::size(freed)))?;
         }
+        CacheCommand::Build(args) => return build(args),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `paperboat cache build`: each file loaded alone (its papers cached),
+/// its whole word index built and stored unless one is stored already.
+fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
+    let opts = load_options(&args.load);
+    let Some(cache) = &opts.cache else {
+        eprintln!("paperboat: the cache is off (--no-cache): nothing to build");
+        return Ok(ExitCode::from(2));
+    };
+    let mut failed = false;
+    for file in &args.files {
+        let loaded = match loading::load(&[Input::Path(file.clone())], &opts) {
+            Ok(loaded) => loaded,
+            Err(e) => {
+                eprintln!("paperboat: {e}");
+                failed = true;
+                continue;
+            }
+        };
+        say_reports(&loaded.reports);
+        let papers = loaded.corpus.len();
+        let name = Input::Path(file.clone()).name();
+        let said = if loaded.index.is_some() {
+            "word index stored already".to_string()
+        } else {
+            let index = search::index_papers(&loaded.corpus.papers);
+            let mut bytes = 0;
+            loading::cache::store_index(cache, file, opts.format, papers, &mut |out| {
+                bytes = index.write_to(out)?;
+                Ok(bytes)
+            })?;
+            if loading::cache::index_for(cache, file, opts.format, papers).is_some() {
+                format!("word index stored ({})", loading::size(bytes))
+            } else {
+                "word index not stored (too small to cache, changed meanwhile, or over the \
+                 cache's limit)"
+                    .to_string()
+            }
+        };
+        emit(|out| writeln!(out, "{name}: {papers} papers, {said}"))?;
+        // As `search`: the process ends next.
+        std::mem::forget(loaded);
+    }
+    Ok(if failed {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
