@@ -383,3 +383,120 @@ fn xdg_cache_home_is_honoured() {
     assert_eq!(written, 1);
     cmd(&["cache", "clear"]);
 }
+
+/// What `search` prints for queries that read the word index (every
+/// field, field atoms, `|` groups; `<id>\t<title>` lines and JSON), with
+/// the exit codes.
+fn searches(env: &Env, file: &Path, extra: &[&str]) -> String {
+    let f = file.to_str().unwrap();
+    let mut all = String::new();
+    for q in [
+        "attention",
+        "sparse lon",
+        "author:lovelace depth",
+        "year:2020.. attention",
+        "attention | nothingsuch",
+        "!contexts",
+    ] {
+        for json in [false, true] {
+            let mut args = vec!["search", q, f];
+            if json {
+                args.push("--json");
+            }
+            args.extend_from_slice(extra);
+            let o = env.run(&args);
+            all.push_str(&format!(
+                "{q} {json} {:?}\n{}\n{}\n",
+                o.status.code(),
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            ));
+        }
+    }
+    all
+}
+
+/// The stored word-index entries.
+fn indexes(env: &Env) -> Vec<PathBuf> {
+    let mut all: Vec<PathBuf> = std::fs::read_dir(env.cache.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "index"))
+        .collect();
+    all.sort();
+    all
+}
+
+fn build(env: &Env, file: &Path) -> String {
+    let o = env.run(&["cache", "build", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn a_stored_word_index_ranks_as_an_index_built_for_the_query() {
+    let env = Env::new();
+    let f = env.file("w.jsonl", &corpus("jsonl", "w"));
+    let cold = searches(&env, &f, &["--no-cache"]);
+    assert!(cold.contains("Lovelace"), "{cold}");
+    assert!(indexes(&env).is_empty());
+    assert!(build(&env, &f).contains("word index stored ("));
+    assert_eq!(indexes(&env).len(), 1);
+    same(&searches(&env, &f, &[]), &cold, "with the stored index");
+    assert!(build(&env, &f).contains("word index stored already"));
+    // `--no-cache` neither reads nor writes it.
+    same(&searches(&env, &f, &["--no-cache"]), &cold, "--no-cache");
+}
+
+#[test]
+fn a_stored_index_of_a_changed_file_or_a_damaged_one_is_never_used() {
+    let env = Env::new();
+    let f = env.file("c.jsonl", &corpus("jsonl", "c"));
+    build(&env, &f);
+    // Papers appended (a daily update): the index no longer covers them.
+    let mut grown = std::fs::read_to_string(&f).unwrap();
+    grown.push_str(
+        "{\"id\": \"2499.00001\", \"title\": \"A late paper\", \"authors\": \"A. Lovelace\", \"abstract\": \"Attention in depth, late.\"}\n",
+    );
+    std::fs::write(&f, &grown).unwrap();
+    let cold = searches(&env, &f, &["--no-cache"]);
+    assert!(cold.contains("A late paper"));
+    same(&searches(&env, &f, &[]), &cold, "after an append");
+    // Rebuilt, then damaged in its middle, then cut short.
+    build(&env, &f);
+    let entry = &indexes(&env)[0];
+    let mut bytes = std::fs::read(entry).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x5a;
+    std::fs::write(entry, &bytes).unwrap();
+    same(&searches(&env, &f, &[]), &cold, "a damaged index");
+    std::fs::write(entry, &bytes[..mid]).unwrap();
+    same(&searches(&env, &f, &[]), &cold, "an index cut short");
+    std::fs::write(entry, b"not an index at all").unwrap();
+    same(
+        &searches(&env, &f, &[]),
+        &cold,
+        "garbage in place of the index",
+    );
+}
+
+#[test]
+fn searches_agree_while_the_index_is_built_and_replaced() {
+    let env = Env::new();
+    let f = env.file("p.jsonl", &corpus("jsonl", "p"));
+    let cold = searches(&env, &f, &["--no-cache"]);
+    let path = f.to_str().unwrap();
+    let builders: Vec<_> = (0..3)
+        .map(|_| env.command(&["cache", "build", path]).spawn().unwrap())
+        .collect();
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| same(&searches(&env, &f, &[]), &cold, "while building"));
+        }
+    });
+    for b in builders {
+        assert!(b.wait_with_output().unwrap().status.success());
+    }
+    same(&searches(&env, &f, &[]), &cold, "once built");
+    assert_eq!(indexes(&env).len(), 1);
+}
