@@ -80,8 +80,8 @@ impl Record {
             .filter(|s| !s.is_empty());
         let doi = self.doi.as_deref().map(str::trim).filter(|s| !s.is_empty());
         let (id, variant) = match (arxiv, doi) {
-            (Some(a), _) => (PaperId::arxiv(&sanitize::line(a)), Variant::default()),
-            (None, Some(d)) => (PaperId::doi(&sanitize::line(d)), Variant::default()),
+            (Some(a), _) => (PaperId::arxiv(&sanitize::line_cow(a)), Variant::default()),
+            (None, Some(d)) => (PaperId::doi(&sanitize::line_cow(d)), Variant::default()),
             (None, None) => (
                 PaperId::from_hash(content_hash(
                     self.title.as_deref(),
@@ -119,8 +119,9 @@ impl Record {
         let mut links: Vec<String> = self
             .urls
             .iter()
-            .map(|u| sanitize::line(u))
+            .map(|u| sanitize::line_cow(u))
             .filter(|u| u.starts_with("http://") || u.starts_with("https://"))
+            .map(String::from)
             .collect();
         if let Some(d) = doi {
             links.push(format!("https://doi.org/{}", sanitize::line(d)));
@@ -140,7 +141,7 @@ impl Record {
             source: source.clone(),
             position,
             // Kept as they are when every name is clean (the common case).
-            authors: if self.authors.iter().all(|a| sanitize::line(a) == a) {
+            authors: if self.authors.iter().all(|a| sanitize::line_cow(a) == a) {
                 self.authors
             } else {
                 self.authors.iter().map(sanitize::line).collect()
@@ -148,8 +149,7 @@ impl Record {
             year: self.year,
             venue: self
                 .venue
-                .as_deref()
-                .map(sanitize::line)
+                .map(sanitize::line_owned)
                 .filter(|v| !v.is_empty()),
             record_links: links,
             also_in: Vec::new(),
@@ -172,4 +172,24 @@ pub struct Parsed {
     /// Records read only once put back together (CSV rows split by
     /// unquoted commas).
     pub repaired: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        /// Authors, ids and links are checked clean without a copy
+        /// (`sanitize::line_cow`): what they are kept as is what cleaning
+        /// a copy of them makes.
+        #[test]
+        fn a_field_checked_clean_in_place_reads_as_cleaned(
+            s in "[ a-zA-Z.,\\-\u{e9}\u{a0}\u{200b}\u{1b}\t\n]{0,24}",
+        ) {
+            prop_assert_eq!(&*sanitize::line_cow(&s), sanitize::line(&s));
+            prop_assert_eq!(sanitize::line_owned(s.clone()), sanitize::line(&s));
+        }
+    }
 }

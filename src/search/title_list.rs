@@ -76,7 +76,15 @@ impl TitlePart {
                 IdSlot::Named((self.names.len() - 1) as u32)
             }
         };
-        self.push(&p.title, p.title_derived, id);
+        if let Some(mask) = super::index::plain_ascii_title_mask(p.title.as_bytes()) {
+            // Shown as it is (most titles): one pass decided it, as for a
+            // title line.
+            self.titles.push_plain_ascii(&p.title, mask);
+            self.derived.push(p.title_derived);
+            self.ids.push(id);
+        } else {
+            self.push(&p.title, p.title_derived, id);
+        }
     }
 
     /// Title `i` as given (before markup is rendered).
@@ -334,5 +342,51 @@ impl ShortId<'_> {
 impl fmt::Display for ShortId<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        /// A paper's title goes in by one pass when it can: what is kept
+        /// of it (readable text, text as given, masks) is what the general
+        /// path keeps.
+        #[test]
+        fn a_title_kept_by_one_pass_is_kept_as_by_the_general_path(
+            titles in proptest::collection::vec(prop_oneof![
+                // Mostly plain (and so the one pass), some not.
+                "[ a-zA-Z0-9'\\-().:/]{0,40}",
+                "[ a-zA-Z0-9'\\-\\\\$*_<\\[`~{}().:/é\u{7}]{0,40}",
+            ], 1..6),
+        ) {
+            let mut fast = TitlePart::default();
+            let mut general = TitlePart::default();
+            for (k, t) in titles.iter().enumerate() {
+                let Some(p) = crate::corpus::Record {
+                    title: Some(t.clone()),
+                    arxiv: Some(format!("2101.{k:05}")),
+                    ..Default::default()
+                }
+                .into_paper(&"t".into(), 0) else {
+                    continue;
+                };
+                general.push(&p.title, p.title_derived, IdSlot::Named(k as u32));
+                fast.push_paper(p);
+            }
+            prop_assert_eq!(fast.len(), general.len());
+            for i in 0..fast.len() {
+                prop_assert_eq!(fast.titles.text(i), general.titles.text(i));
+                prop_assert_eq!(fast.given(i), general.given(i));
+                prop_assert_eq!(fast.derived[i], general.derived[i]);
+                prop_assert_eq!(
+                    fast.titles.items().masks[i],
+                    general.titles.items().masks[i]
+                );
+            }
+        }
     }
 }

@@ -769,14 +769,7 @@ elsewhere: 3 &lt; 4, &#x3b1; &#945; &quot;q&quot;.
                 edits in proptest::collection::vec((any::<usize>(), any::<u8>(), 0u8..3), 1..8),
             ) {
                 let mut bytes = FEED.as_bytes().to_vec();
-                for (at, byte, op) in edits {
-                    let at = at % (bytes.len() + 1);
-                    match op {
-                        0 if at < bytes.len() => bytes[at] = byte,
-                        1 if at < bytes.len() => { bytes.remove(at); }
-                        _ => bytes.insert(at, byte),
-                    }
-                }
+                crate::corpus::readers::mutate(&mut bytes, &edits);
                 check(&String::from_utf8_lossy(&bytes));
             }
         }

@@ -211,6 +211,22 @@ pub(crate) fn start(text: &str) -> &str {
     text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n'])
 }
 
+/// Applies byte edits to `bytes` for the readers' robustness tests:
+/// (position, byte, 0 replace / 1 delete / 2 insert).
+#[cfg(test)]
+pub(crate) fn mutate(bytes: &mut Vec<u8>, edits: &[(usize, u8, u8)]) {
+    for &(at, byte, op) in edits {
+        let at = at % (bytes.len() + 1);
+        match op {
+            0 if at < bytes.len() => bytes[at] = byte,
+            1 if at < bytes.len() => {
+                bytes.remove(at);
+            }
+            _ => bytes.insert(at, byte),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1262,20 +1262,6 @@ mod tests {
             }
         }
 
-        /// Applies byte edits: (position, byte, 0 replace / 1 delete / 2 insert).
-        fn mutate(bytes: &mut Vec<u8>, edits: &[(usize, u8, u8)]) {
-            for &(at, byte, op) in edits {
-                let at = at % (bytes.len() + 1);
-                match op {
-                    0 if at < bytes.len() => bytes[at] = byte,
-                    1 if at < bytes.len() => {
-                        bytes.remove(at);
-                    }
-                    _ => bytes.insert(at, byte),
-                }
-            }
-        }
-
         #[test]
         fn the_base_entry_reads() {
             let p = parse(ENTRY);
@@ -1299,7 +1285,7 @@ mod tests {
                 edits in proptest::collection::vec((any::<usize>(), any::<u8>(), 0u8..3), 1..10),
             ) {
                 let mut bytes = ENTRY.as_bytes().to_vec();
-                mutate(&mut bytes, &edits);
+                crate::corpus::readers::mutate(&mut bytes, &edits);
                 check(&String::from_utf8_lossy(&bytes));
             }
         }
@@ -1313,7 +1299,7 @@ mod tests {
             ) {
                 let mut bytes = corpus("biblatex_zotero_bbt_arxiv_12.bib").into_bytes();
                 bytes.truncate(cut % (bytes.len() + 1));
-                mutate(&mut bytes, &edits);
+                crate::corpus::readers::mutate(&mut bytes, &edits);
                 check(&String::from_utf8_lossy(&bytes));
             }
         }

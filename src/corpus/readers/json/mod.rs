@@ -46,6 +46,7 @@
 mod lenient;
 mod lines;
 mod record;
+mod titles;
 
 use serde::Deserialize;
 use serde::de::{self, IgnoredAny};
@@ -59,6 +60,7 @@ use crate::corpus::Parsed;
 use crate::corpus::json_string::repair_escapes;
 pub use crate::corpus::json_string::string_folded;
 pub use lines::{looks_like_json_lines, parse_line, parse_line_deferring};
+pub use titles::parse_line_titles;
 
 /// Keys under which a wrapper object holds its papers, in no particular
 /// priority: the first met in the object is used. `data` is Semantic
@@ -1454,14 +1456,7 @@ mod tests {
                     format!("{ARXIV_LINE}\n{ARXIV_LINE}\n")
                 };
                 let mut bytes = base.into_bytes();
-                for (at, byte, op) in edits {
-                    let at = at % (bytes.len() + 1);
-                    match op {
-                        0 if at < bytes.len() => bytes[at] = byte,
-                        1 if at < bytes.len() => { bytes.remove(at); }
-                        _ => bytes.insert(at, byte),
-                    }
-                }
+                crate::corpus::readers::mutate(&mut bytes, &edits);
                 let text = String::from_utf8_lossy(&bytes);
                 check(&text);
                 for (i, line) in text.split('\n').enumerate() {

@@ -136,6 +136,64 @@ pub(super) fn arxiv_from_generic_id(id: &str) -> Option<String> {
     arxiv_in(id, false).filter(|_| !starts_with_ignore_case(id.trim(), "arxiv:"))
 }
 
+/// What a paper object's id fields give.
+pub(super) struct Ids {
+    pub(super) arxiv: Option<String>,
+    pub(super) doi: Option<String>,
+    /// The `id` field, folded.
+    pub(super) id: Option<String>,
+    /// True when the arXiv id was found only in the number, the DOI or a
+    /// URL (see `Record::former_id`).
+    pub(super) late: bool,
+}
+
+/// The ids of a paper object, from its fields meant for an arXiv id
+/// (`explicit`), its `id`, its DOI fields, its `number` and its URLs (see
+/// the table on [`JsonRecord`]).
+pub(super) fn ids<'a>(
+    explicit: [Text<'a>; 4],
+    id: Text<'a>,
+    dois: [Text<'a>; 3],
+    number: Text<'a>,
+    urls: &[String],
+) -> Ids {
+    let explicit = first_text(explicit).map(explicit_arxiv);
+    let id = id.into_folded();
+    let explicit = explicit.or_else(|| id.as_deref().and_then(arxiv_from_generic_id));
+    let doi = first_text(dois).and_then(|d| doi(&d));
+    let (arxiv, late) = match explicit {
+        Some(a) => (Some(a), false),
+        None => {
+            let found = number
+                .into_folded()
+                .and_then(|n| arxiv_in(&n, false))
+                .or_else(|| doi.as_deref().and_then(|d| arxiv_in(d, false)))
+                .or_else(|| urls.iter().find_map(|u| arxiv_in(u, false)));
+            let late = found.is_some();
+            (found, late)
+        }
+    };
+    Ids {
+        arxiv,
+        doi,
+        id,
+        late,
+    }
+}
+
+/// The URLs of a paper object's URL fields, folded, each once.
+pub(super) fn urls<const N: usize>(fields: [&Urls<'_>; N]) -> Vec<String> {
+    let mut urls: Vec<String> = Vec::new();
+    for url in fields.into_iter().flat_map(|u| &u.0) {
+        if let Some(url) = folded(url)
+            && !urls.contains(&url)
+        {
+            urls.push(url);
+        }
+    }
+    urls
+}
+
 impl<'a> JsonRecord<'a> {
     /// The record, with its abstract decoded.
     pub(super) fn into_record(self, line: usize) -> Record {
@@ -193,8 +251,7 @@ impl<'a> JsonRecord<'a> {
             self.publication_title,
             self.journal_ref,
         ]);
-        let mut urls: Vec<String> = Vec::new();
-        for url in [
+        let urls = urls([
             &self.url,
             &self.url_upper,
             &self.link,
@@ -202,47 +259,34 @@ impl<'a> JsonRecord<'a> {
             &self.pdf_url,
             &self.open_access,
             &self.open_access_pdf,
-        ]
-        .into_iter()
-        .flat_map(|u| &u.0)
-        {
-            if let Some(url) = folded(url)
-                && !urls.contains(&url)
-            {
-                urls.push(url);
-            }
-        }
-        let explicit = first_text([
-            self.arxiv_id,
-            self.arxiv_id_camel,
-            self.arxiv,
-            self.external_ids.arxiv,
-        ])
-        .map(explicit_arxiv);
-        let id = self.id.into_folded();
-        let explicit = explicit.or_else(|| id.as_deref().and_then(arxiv_from_generic_id));
-        let doi =
-            first_text([self.doi, self.doi_upper, self.external_ids.doi]).and_then(|d| doi(&d));
+        ]);
+        let Ids {
+            arxiv,
+            doi,
+            id,
+            late,
+        } = ids(
+            [
+                self.arxiv_id,
+                self.arxiv_id_camel,
+                self.arxiv,
+                self.external_ids.arxiv,
+            ],
+            self.id,
+            [self.doi, self.doi_upper, self.external_ids.doi],
+            self.number,
+            &urls,
+        );
         // CSL-JSON (Zotero) writes an arXiv paper's id only as its number
         // (`arXiv:2106.09685`), its link or arXiv's DOI; such a paper had
         // a hash id (or its DOI's) before these were read.
-        let mut former_id = None;
-        let arxiv = explicit.or_else(|| {
-            let found = self
-                .number
-                .into_folded()
-                .and_then(|n| arxiv_in(&n, false))
-                .or_else(|| doi.as_deref().and_then(|d| arxiv_in(d, false)))
-                .or_else(|| urls.iter().find_map(|u| arxiv_in(u, false)))?;
-            former_id = Some(match &doi {
-                Some(d) => PaperId::doi(d),
-                None => {
-                    let decoded = plain.and_then(string_folded);
-                    let text = decoded.as_deref().or(abstract_text.as_deref());
-                    PaperId::from_hash(content_hash(title.as_deref(), text.unwrap_or("")))
-                }
-            });
-            Some(found)
+        let former_id = late.then(|| match &doi {
+            Some(d) => PaperId::doi(d),
+            None => {
+                let decoded = plain.and_then(string_folded);
+                let text = decoded.as_deref().or(abstract_text.as_deref());
+                PaperId::from_hash(content_hash(title.as_deref(), text.unwrap_or("")))
+            }
         });
         let key = id.filter(|_| arxiv.is_none() && doi.is_none());
         let record = Record {

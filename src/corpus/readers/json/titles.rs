@@ -1,0 +1,408 @@
+//! JSON Lines read for titles and ids alone (what `paperboat search`
+//! prints): only the fields a paper's title, id and abstract come from are
+//! read; authors, years and venues are passed over unread, which on the
+//! arXiv snapshot is half of the parsing. A paper whose id would be a hash
+//! of its text needs those too (its [`Variant`](crate::corpus::Variant)),
+//! so it is read whole, and so is any line this reading refuses: the
+//! outcome is always [`parse_line_deferring`]'s as far as titles and ids go.
+
+use std::marker::PhantomData;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
+
+use super::lenient::{ExternalIds, Key, MaybePlain, Text, Urls, first_text};
+use super::lines::parse_line_deferring;
+use super::record::{Ids, ids, urls};
+use crate::corpus::Record;
+
+/// [`parse_line_deferring`] for a reader that keeps only titles and ids:
+/// the record has the same title, abstract, arXiv id and DOI (and so makes
+/// a paper with the same id and title), but may lack the other fields.
+pub fn parse_line_titles(
+    line: &str,
+    line_no: usize,
+) -> Result<Option<(Record, Option<&str>)>, String> {
+    let line = line.strip_prefix('\u{FEFF}').unwrap_or(line);
+    let trimmed = line.trim();
+    if trimmed.is_empty() {
+        return Ok(None);
+    }
+    if trimmed.starts_with('{')
+        && let Ok(found) = serde_json::from_str::<TitleRecord>(trimmed)
+        && let Some(found) = found.into_record(line_no)
+    {
+        return Ok(Some(found));
+    }
+    parse_line_deferring(line, line_no)
+}
+
+/// The fields of a paper object that its title, abstract and ids come
+/// from (see `JsonRecord`, whose field names these are).
+#[derive(Default)]
+struct TitleRecord<'a> {
+    id: Text<'a>,
+    explicit: [Text<'a>; 3],
+    external_ids: ExternalIds<'a>,
+    dois: [Text<'a>; 2],
+    titles: [Text<'a>; 2],
+    abstract_text: MaybePlain<'a>,
+    abstracts: [Text<'a>; 4],
+    number: Text<'a>,
+    urls: [Urls<'a>; 7],
+}
+
+/// What a key of a paper object is to a [`TitleRecord`]: a field it
+/// reads, one it passes over, or one of neither (any other key).
+enum Field {
+    Id,
+    Explicit(usize),
+    ExternalIds,
+    Doi(usize),
+    Title(usize),
+    Abstract,
+    OtherAbstract(usize),
+    Number,
+    Url(usize),
+    /// A field that `JsonRecord` reads and this passes over; numbered
+    /// for telling a repeat.
+    Unread(u32),
+    Unknown,
+}
+
+impl Field {
+    fn of(key: &str) -> Field {
+        use Field::*;
+        match key {
+            "id" => Id,
+            "arxiv_id" => Explicit(0),
+            "arxivId" => Explicit(1),
+            "arxiv" => Explicit(2),
+            "externalIds" => ExternalIds,
+            "doi" => Doi(0),
+            "DOI" => Doi(1),
+            "title" => Title(0),
+            "Title" => Title(1),
+            "abstract" => Abstract,
+            "Abstract" => OtherAbstract(0),
+            "paperAbstract" => OtherAbstract(1),
+            "abstractNote" => OtherAbstract(2),
+            "summary" => OtherAbstract(3),
+            "number" => Number,
+            "url" => Url(0),
+            "URL" => Url(1),
+            "link" => Url(2),
+            "links" => Url(3),
+            "pdf_url" => Url(4),
+            "open_access" => Url(5),
+            "openAccessPdf" => Url(6),
+            "authors_parsed" => Unread(0),
+            "authors" => Unread(1),
+            "Authors" => Unread(2),
+            "author" => Unread(3),
+            "creators" => Unread(4),
+            "year" => Unread(5),
+            "Year" => Unread(6),
+            "publication_year" => Unread(7),
+            "issued" => Unread(8),
+            "published" => Unread(9),
+            "date" => Unread(10),
+            "versions" => Unread(11),
+            "update_date" => Unread(12),
+            "venue" => Unread(13),
+            "container-title" => Unread(14),
+            "journal" => Unread(15),
+            "publicationTitle" => Unread(16),
+            "journal-ref" => Unread(17),
+            "volume" => Unread(18),
+            _ => Unknown,
+        }
+    }
+
+    /// A number for each field read or passed over, to tell a repeat
+    /// (which `JsonRecord` refuses).
+    fn slot(&self) -> Option<u32> {
+        use Field::*;
+        Some(match *self {
+            Id => 0,
+            Explicit(i) => 1 + i as u32,
+            ExternalIds => 4,
+            Doi(i) => 5 + i as u32,
+            Title(i) => 7 + i as u32,
+            Abstract => 9,
+            OtherAbstract(i) => 10 + i as u32,
+            Number => 14,
+            Url(i) => 15 + i as u32,
+            Unread(i) => 22 + i,
+            Unknown => return None,
+        })
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for TitleRecord<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(TitleVisitor(PhantomData))
+    }
+}
+
+struct TitleVisitor<'a>(PhantomData<&'a ()>);
+
+impl<'de: 'a, 'a> Visitor<'de> for TitleVisitor<'a> {
+    type Value = TitleRecord<'a>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a paper object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TitleRecord<'a>, A::Error> {
+        let mut r = TitleRecord::default();
+        let mut seen = 0u64;
+        while let Some(Key(key)) = map.next_key::<Key<'a>>()? {
+            let field = Field::of(&key);
+            if let Some(slot) = field.slot() {
+                if seen & (1 << slot) != 0 {
+                    return Err(de::Error::custom("a field given twice"));
+                }
+                seen |= 1 << slot;
+            }
+            match field {
+                Field::Id => r.id = map.next_value()?,
+                Field::Explicit(i) => r.explicit[i] = map.next_value()?,
+                Field::ExternalIds => r.external_ids = map.next_value()?,
+                Field::Doi(i) => r.dois[i] = map.next_value()?,
+                Field::Title(i) => r.titles[i] = map.next_value()?,
+                Field::Abstract => r.abstract_text = map.next_value()?,
+                Field::OtherAbstract(i) => r.abstracts[i] = map.next_value()?,
+                Field::Number => r.number = map.next_value()?,
+                Field::Url(i) => r.urls[i] = map.next_value()?,
+                Field::Unread(_) | Field::Unknown => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(r)
+    }
+}
+
+impl<'a> TitleRecord<'a> {
+    /// The record and its plain abstract as written (see
+    /// `JsonRecord::into_record_deferring`); `None` when its id would be a
+    /// hash of its text.
+    fn into_record(self, line: usize) -> Option<(Record, Option<&'a str>)> {
+        let [t0, t1] = self.titles;
+        let [e0, e1, e2] = self.explicit;
+        let [d0, d1] = self.dois;
+        let urls = urls(self.urls.each_ref());
+        let Ids { arxiv, doi, .. } = ids(
+            [e0, e1, e2, self.external_ids.arxiv],
+            self.id,
+            [d0, d1, self.external_ids.doi],
+            self.number,
+            &urls,
+        );
+        if arxiv.is_none() && doi.is_none() {
+            return None;
+        }
+        let (plain, first) = match self.abstract_text {
+            MaybePlain::Plain(raw) => (Some(raw), Text::Missing),
+            MaybePlain::Text(t) => (None, t),
+        };
+        let [a0, a1, a2, a3] = self.abstracts;
+        let abstract_text = first_text([first, a0, a1, a2, a3]);
+        let record = Record {
+            title: first_text([t0, t1]),
+            abstract_text: abstract_text.filter(|_| plain.is_none()),
+            arxiv,
+            doi,
+            line,
+            ..Record::default()
+        };
+        Some((record, plain))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::corpus::Paper;
+    use crate::corpus::json_string::string_folded;
+
+    /// What a titles-only reader keeps of a line read either way: the
+    /// outcome, the record's title, abstract and ids, and the paper's id,
+    /// title and whether it has an abstract.
+    fn kept(
+        parsed: Result<Option<(Record, Option<&str>)>, String>,
+    ) -> Result<Option<String>, String> {
+        let Some((mut r, plain)) = parsed? else {
+            return Ok(None);
+        };
+        if let Some(raw) = plain {
+            r.abstract_text = string_folded(raw);
+        }
+        let fields = format!(
+            "{:?} {:?} {:?} {:?} {} {:?}",
+            r.title, r.abstract_text, r.arxiv, r.doi, r.line, plain
+        );
+        let paper = r.into_paper(&Arc::from("list"), 0).map(|p: Paper| {
+            (
+                p.id,
+                p.title,
+                p.title_derived,
+                p.abstract_text.is_empty(),
+                p.variant.is_empty(),
+            )
+        });
+        Ok(Some(format!("{fields} {paper:?}")))
+    }
+
+    fn same(line: &str) {
+        assert_eq!(
+            kept(parse_line_titles(line, 7)),
+            kept(parse_line_deferring(line, 7)),
+            "{line}"
+        );
+    }
+
+    const ARXIV: &str = r#"{"id":"0704.0001","submitter":"P. N","authors":"C. Bal\\'azs, E. L. Berger","title":"Calculation of prompt\n  diphoton production","journal-ref":"Phys.Rev.D76:013009,2007","doi":"10.1103/PhysRevD.76.013009","abstract":"  A fully differential calculation\nin QCD.\n","versions":[{"version":"v1","created":"Mon, 2 Apr 2007 19:18:42 GMT"}],"update_date":"2008-11-26","authors_parsed":[["Bal\u00e1zs","C.",""],["Berger","E. L.",""]]}"#;
+
+    #[test]
+    fn an_arxiv_line_reads_as_a_whole_reading_does_without_the_rest() {
+        same(ARXIV);
+        let (r, plain) = parse_line_titles(ARXIV, 3).unwrap().unwrap();
+        assert_eq!(
+            r.title.as_deref(),
+            Some("Calculation of prompt diphoton production")
+        );
+        assert_eq!(r.arxiv.as_deref(), Some("0704.0001"));
+        assert!(plain.is_some_and(|p| p.starts_with("\"  A fully")));
+        // Passed over: the titles do not need them.
+        assert!(r.authors.is_empty() && r.year.is_none() && r.venue.is_none());
+    }
+
+    #[test]
+    fn lines_without_an_id_repeats_and_bad_lines_are_read_whole() {
+        for line in [
+            r#"{"title":"No id","abstract":"text","authors":"A B","year":2020}"#,
+            r#"{"id":"0704.0001","title":"T","authors":"A","authors":"B"}"#,
+            r#"{"id":"0704.0001","title":"T","title":"U"}"#,
+            r#"{"id":"0704.0001","title":"T",}"#,
+            r#"{"id":"0704.0001","title":"bad \q escape"}"#,
+            r#"["not an object"]"#,
+            "",
+            "   ",
+            "\u{FEFF}{\"arxiv\":\"2101.00001\",\"title\":\"x\"}",
+            r#"{"number":"arXiv:2106.09685","title":"Zotero"}"#,
+            r#"{"doi":"10.48550/arXiv.2106.09685","abstract":["", "derived title here. More."]}"#,
+            r#"{"url":["https://arxiv.org/abs/2106.09685v2"],"Title":{"name":"S2"}}"#,
+            r#"{"externalIds":{"ArXiv":"2106.09685","DOI":"10.1/x"},"title":null,"summary":"Only an abstract."}"#,
+        ] {
+            same(line);
+        }
+    }
+
+    /// Field names both readers know, and some neither does.
+    const KEYS: &[&str] = &[
+        "id",
+        "arxiv_id",
+        "arxivId",
+        "arxiv",
+        "externalIds",
+        "doi",
+        "DOI",
+        "title",
+        "Title",
+        "abstract",
+        "Abstract",
+        "paperAbstract",
+        "abstractNote",
+        "summary",
+        "number",
+        "url",
+        "URL",
+        "link",
+        "links",
+        "pdf_url",
+        "open_access",
+        "openAccessPdf",
+        "authors_parsed",
+        "authors",
+        "Authors",
+        "author",
+        "creators",
+        "year",
+        "versions",
+        "update_date",
+        "journal-ref",
+        "venue",
+        "volume",
+        "comments",
+        "name",
+        "ArXiv",
+        "tit\\u006ce",
+    ];
+
+    /// Values of every shape a field meets.
+    const VALUES: &[&str] = &[
+        "null",
+        "true",
+        "12",
+        "2020",
+        "-3.5",
+        "\"\"",
+        "\"  \"",
+        "\"0704.0001\"",
+        "\"arXiv:2106.09685\"",
+        "\"10.1103/PhysRevD.76.013009\"",
+        "\"10.48550/arXiv.2106.09685\"",
+        "\"https://arxiv.org/abs/2106.09685\"",
+        "\"https://doi.org/10.1/abc\"",
+        "\"A title\\n  on two lines\"",
+        "\"Plain words. And more.\"",
+        "\"caf\\u00e9 \\ud800\"",
+        "\"tab\\there\"",
+        "\"<b>bold</b> $x^2$\"",
+        "[]",
+        "[\"\", \"second\"]",
+        "[[\"Last\",\"First\",\"\"]]",
+        "{\"name\":\"Venue\"}",
+        "{\"ArXiv\":\"2101.00002\"}",
+        "{\"url\":\"https://x.org/a\"}",
+        "[{\"created\":\"Mon, 2 Apr 2007\"}]",
+        "{\"a\":[1,{}]}",
+    ];
+
+    fn line_of(fields: &[(usize, usize)]) -> String {
+        let body: Vec<String> = fields
+            .iter()
+            .map(|&(k, v)| format!("\"{}\":{}", KEYS[k % KEYS.len()], VALUES[v % VALUES.len()]))
+            .collect();
+        format!("{{{}}}", body.join(","))
+    }
+
+    proptest! {
+        #[test]
+        fn reading_for_titles_keeps_what_a_whole_reading_does(
+            fields in proptest::collection::vec((any::<usize>(), any::<usize>()), 0..8),
+        ) {
+            same(&line_of(&fields));
+        }
+
+        #[test]
+        fn mutated_lines_read_for_titles_as_whole(
+            edits in proptest::collection::vec((any::<usize>(), any::<u8>(), 0u8..3), 1..6),
+        ) {
+            let mut bytes = ARXIV.as_bytes().to_vec();
+            crate::corpus::readers::mutate(&mut bytes, &edits);
+            same(&String::from_utf8_lossy(&bytes));
+        }
+
+        #[test]
+        fn any_text_reads_for_titles_as_whole(text in "[\\[\\]{}\",:0-9a-zA-Z \\n\\\\]{0,80}") {
+            same(&text);
+        }
+    }
+}
