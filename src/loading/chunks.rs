@@ -135,8 +135,16 @@ fn parse_piece(
     // JSON Lines, whose plain abstracts may stay in the file, has its
     // own fast path; so have title lines.
     if format.defers_abstracts() {
+        // Titles and ids alone are read where nothing else is kept: not
+        // where the papers go to the cache.
+        let titles_alone = titles_only && !how.encode;
         for (k, line) in split_lines(text).enumerate() {
-            match json::parse_line_deferring(line, first_line + k) {
+            let parsed = if titles_alone {
+                json::parse_line_titles(line, first_line + k)
+            } else {
+                json::parse_line_deferring(line, first_line + k)
+            };
+            match parsed {
                 Ok(Some((mut r, plain))) => {
                     let deferred = plain.and_then(|raw| {
                         let (file, at) = in_file?;
