@@ -110,6 +110,7 @@ pub fn index_for(
     if entry.len() != 3
         || entry.section(0) != key.bytes
         || entry.section(1) != (papers as u64).to_le_bytes()
+        || !entry.verify()
     {
         return None;
     }
