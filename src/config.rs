@@ -539,6 +539,24 @@ mod tests {
     }
 
     #[test]
+    fn the_cache_size_is_a_size_or_a_message() {
+        let (c, p) = parse("[cache]\nmax_size = \"2G\"\n", "c.toml");
+        assert_eq!((c.cache_size, p.len()), (Some(2 << 30), 0));
+        let (c, p) = parse("[cache]\nmax_size = 1000\n", "c.toml");
+        assert_eq!((c.cache_size, p.len()), (Some(1000), 0));
+        let (c, p) = parse("[cache]\nmax_size = \"lots\"\nkeep = 1\n", "c.toml");
+        assert_eq!(c.cache_size, None);
+        assert!(
+            p[0].starts_with("c.toml:2: cache.max_size: not a size"),
+            "{p:?}"
+        );
+        assert!(
+            p[1].starts_with("c.toml:3: cache.keep: unknown setting"),
+            "{p:?}"
+        );
+    }
+
+    #[test]
     fn broken_toml_is_one_message_with_its_line() {
         let (c, p) = parse("[keys]\nbookmark = \"m\n", "c.toml");
         assert_eq!(p.len(), 1);

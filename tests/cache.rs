@@ -500,3 +500,20 @@ fn searches_agree_while_the_index_is_built_and_replaced() {
     same(&searches(&env, &f, &[]), &cold, "once built");
     assert_eq!(indexes(&env).len(), 1);
 }
+
+#[test]
+fn standard_input_and_small_files_are_not_cached() {
+    let env = Env::new();
+    let big = corpus("jsonl", "x");
+    let mut child = env
+        .command(&["check", "-"])
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), big.as_bytes()).unwrap();
+    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(0));
+    let small = env.file("small.jsonl", &big[..100_000]);
+    let o = env.run(&["check", small.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(env.entries().is_empty());
+}

@@ -119,7 +119,7 @@ pub fn stored_index(
     let (_, key) = index_key(path, format)?;
     let at = cache.dir.join(format!("{}.{INDEX_EXT}", key.name));
     let entry = Entry::open(&at, INDEX_KIND)?;
-    if entry.len() != 3 || entry.section(0) != key.bytes {
+    if entry.len() != 3 || entry.section(0) != key.bytes || !entry.verify() {
         return None;
     }
     let papers = u64::from_le_bytes(entry.section(1).try_into().ok()?);

@@ -121,7 +121,9 @@ pub(in crate::loading) fn lookup(
         } else {
             None
         };
-        if let Some(grown) = usable {
+        if let Some(grown) = usable
+            && entry.verify()
+        {
             let file_text = if meta.in_file {
                 match FileText::open(file, path) {
                     Some(f) => Some(f),
