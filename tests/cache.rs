@@ -43,13 +43,22 @@ impl Env {
     /// codes.
     fn outputs(&self, file: &Path, extra: &[&str]) -> String {
         let f = file.to_str().unwrap();
+        self.printed(
+            &[
+                vec!["list", f],
+                vec!["check", f],
+                vec!["search", "--scope", "title", "sparse", f],
+                vec!["search", "attention", f],
+            ],
+            extra,
+        )
+    }
+
+    /// What each command line (with `extra`) prints, all of it, and its
+    /// exit code.
+    fn printed(&self, runs: &[Vec<&str>], extra: &[&str]) -> String {
         let mut all = String::new();
-        for args in [
-            vec!["list", f],
-            vec!["check", f],
-            vec!["search", "--scope", "title", "sparse", f],
-            vec!["search", "attention", f],
-        ] {
+        for args in runs {
             let name = format!("{args:?}");
             let mut args = args.clone();
             args.extend_from_slice(extra);
@@ -389,31 +398,19 @@ fn xdg_cache_home_is_honoured() {
 /// the exit codes.
 fn searches(env: &Env, file: &Path, extra: &[&str]) -> String {
     let f = file.to_str().unwrap();
-    let mut all = String::new();
-    for q in [
+    let queries = [
         "attention",
         "sparse lon",
         "author:lovelace depth",
         "year:2020.. attention",
         "attention | nothingsuch",
         "!contexts",
-    ] {
-        for json in [false, true] {
-            let mut args = vec!["search", q, f];
-            if json {
-                args.push("--json");
-            }
-            args.extend_from_slice(extra);
-            let o = env.run(&args);
-            all.push_str(&format!(
-                "{q} {json} {:?}\n{}\n{}\n",
-                o.status.code(),
-                String::from_utf8_lossy(&o.stdout),
-                String::from_utf8_lossy(&o.stderr)
-            ));
-        }
-    }
-    all
+    ];
+    let runs: Vec<Vec<&str>> = queries
+        .iter()
+        .flat_map(|&q| [vec!["search", q, f], vec!["search", q, f, "--json"]])
+        .collect();
+    env.printed(&runs, extra)
 }
 
 /// The stored word-index entries.
