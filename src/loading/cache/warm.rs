@@ -111,18 +111,18 @@ fn corpora() -> Vec<PathBuf> {
 #[test]
 fn every_real_corpus_loads_warm_as_it_loads_cold() {
     let src = tempfile::tempdir().unwrap();
-    for path in corpora() {
+    // Files up to a third of a megabyte (every format but TSV, which
+    // tests/cache.rs reads warm): quick in an unoptimised build.
+    for path in corpora()
+        .into_iter()
+        .filter(|p| p.metadata().unwrap().len() <= 330 << 10)
+    {
         // A copy: the cache keys the file by its path and time.
         let copy = src.path().join(path.file_name().unwrap());
         std::fs::copy(&path, &copy).unwrap();
         warm_equals_cold(&[Input::Path(copy)], 16 << 20, None);
     }
-    // All at once (repeats across files), and a directory.
-    let all: Vec<Input> = std::fs::read_dir(src.path())
-        .unwrap()
-        .map(|e| Input::Path(e.unwrap().path()))
-        .collect();
-    warm_equals_cold(&all, 16 << 20, None);
+    // All at once, as a directory (repeats across files).
     warm_equals_cold(&[Input::Path(src.path().to_path_buf())], 4096, None);
 }
 
@@ -134,7 +134,7 @@ fn large_files_read_in_chunks_load_warm_as_cold() {
     let mut jsonl = b"\xEF\xBB\xBF".to_vec();
     let mut lines = String::new();
     let mut n = 0;
-    while jsonl.len() < (5 << 20) {
+    while jsonl.len() < (4 << 20) + (64 << 10) {
         n += 1;
         let line = match n % 1000 {
             7 => "{\"title\": broken\n".to_string(),
@@ -147,7 +147,7 @@ fn large_files_read_in_chunks_load_warm_as_cold() {
             ),
         };
         jsonl.extend_from_slice(line.as_bytes());
-        if n == 40_000 {
+        if n == 20_000 {
             jsonl.extend_from_slice(b"{\"title\": \"Bad \xFF byte\"}\n");
         }
         lines.push_str(&format!("Title {} of a list\n", n % 30_000));
@@ -159,11 +159,8 @@ fn large_files_read_in_chunks_load_warm_as_cold() {
     std::fs::write(&a, &jsonl).unwrap();
     let b = src.path().join("titles.txt");
     std::fs::write(&b, &lines).unwrap();
-    for chunk in [16 << 20, 300_000] {
-        warm_equals_cold(&[Input::Path(a.clone())], chunk, None);
-        warm_equals_cold(&[Input::Path(b.clone())], chunk, Format::named("lines"));
-    }
-    warm_equals_cold(&[Input::Path(b), Input::Path(a)], 1 << 20, None);
+    warm_equals_cold(&[Input::Path(a)], 300_000, None);
+    warm_equals_cold(&[Input::Path(b)], 300_000, Format::named("lines"));
 }
 
 #[test]
@@ -223,7 +220,7 @@ fn a_damaged_entry_is_rebuilt() {
         .find(|p| p.extension().is_some_and(|e| e == PAPERS_EXT))
         .unwrap();
     let good = std::fs::read(&entry).unwrap();
-    let step = good.len() / 301 + 1;
+    let step = good.len() / 101 + 1;
     let mut damaged: Vec<Vec<u8>> = (0..good.len())
         .step_by(step)
         .map(|at| {
@@ -258,7 +255,7 @@ fn a_file_that_grew_replays_its_old_part_and_reads_the_new() {
     };
     let mut text = String::new();
     let mut n = 0;
-    while text.len() < (5 << 20) {
+    while text.len() < (4 << 20) + (64 << 10) {
         n += 1;
         text.push_str(&line(n));
     }
