@@ -14,12 +14,9 @@
 //! `fzf --filter QUERY` over the file's lines is timed too, as what a
 //! user without paperboat would run.
 
-use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 
 /// A finished run: wall time and peak resident memory (KiB).
 struct Run {
@@ -45,79 +42,6 @@ fn run(mut cmd: Command) -> Run {
     Run {
         wall: start.elapsed(),
         peak_kib: usage.ru_maxrss as u64,
-    }
-}
-
-/// The reader's times: to the first rows, to every paper listed, to
-/// every word indexed.
-struct Reader {
-    first_rows: Duration,
-    whole_list: Duration,
-    indexed: Option<Duration>,
-}
-
-/// Starts the reader on `file` in a 120x40 pseudo-terminal and watches
-/// its screen.
-fn reader(bin: &str, file: &Path, env: &[(&str, &Path)], extra: &[&str]) -> Reader {
-    let pair = native_pty_system()
-        .openpty(PtySize {
-            rows: 40,
-            cols: 120,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .expect("openpty");
-    let mut cmd = CommandBuilder::new(bin);
-    cmd.args(extra);
-    cmd.arg(file);
-    cmd.env("TERM", "xterm-256color");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let start = Instant::now();
-    let mut child = pair.slave.spawn_command(cmd).expect("spawn");
-    drop(pair.slave);
-    let mut out = pair.master.try_clone_reader().unwrap();
-    let mut input = pair.master.take_writer().unwrap();
-    let nz = |n: u16| std::num::NonZeroU16::new(n).unwrap();
-    let mut screen = vt100::Parser::new(nz(40), nz(120), 0);
-    let mut buf = vec![0u8; 1 << 16];
-    let (mut first_rows, mut whole_list, mut indexed) = (None, None, None);
-    let deadline = Duration::from_secs(600);
-    while indexed.is_none() && start.elapsed() < deadline {
-        let n = out.read(&mut buf).unwrap_or(0);
-        if n == 0 {
-            break;
-        }
-        screen.process(&buf[..n]);
-        let text = screen.screen().contents();
-        let top = text.lines().next().unwrap_or("");
-        let bottom = text.lines().last().unwrap_or("");
-        // The list's first row holds a title once papers are listed.
-        let row = text.lines().nth(2).unwrap_or("");
-        if first_rows.is_none() && row.chars().filter(|c| c.is_alphanumeric()).count() > 3 {
-            first_rows = Some(start.elapsed());
-        }
-        // While loading, the top line says `loading N`; then `N/N`. Then
-        // a search, whose status line says `indexing words N%` until every
-        // abstract is indexed.
-        if whole_list.is_none() && first_rows.is_some() && !top.contains("loading") {
-            whole_list = Some(start.elapsed());
-            input.write_all(b"/s").unwrap();
-            input.flush().unwrap();
-        }
-        if whole_list.is_some() && bottom.contains("papers in") && !bottom.contains("indexing") {
-            indexed = Some(start.elapsed());
-        }
-    }
-    // Esc leaves the search, q quits.
-    let _ = input.write_all(b"\x1bq");
-    let _ = input.flush();
-    let _ = child.wait();
-    Reader {
-        first_rows: first_rows.unwrap_or(deadline),
-        whole_list: whole_list.unwrap_or(deadline),
-        indexed,
     }
 }
 
@@ -228,40 +152,4 @@ fn main() {
                 .collect(),
         );
     }
-    let env = [
-        ("PAPERBOAT_STATE_DIR", state.path()),
-        ("PAPERBOAT_CACHE_DIR", cache.path()),
-    ];
-    let show_reader = |what: &str, times: Vec<Reader>| {
-        println!("  reader, {what}:");
-        println!(
-            "    first rows of the list   {}",
-            spread(times.iter().map(|r| r.first_rows).collect(), secs)
-        );
-        println!(
-            "    every paper listed       {}",
-            spread(times.iter().map(|r| r.whole_list).collect(), secs)
-        );
-        let indexed: Vec<Duration> = times.iter().filter_map(|r| r.indexed).collect();
-        if indexed.len() == times.len() {
-            println!("    every word indexed       {}", spread(indexed, secs));
-        } else {
-            println!("    every word indexed       not within 10 minutes");
-        }
-    };
-    show_reader(
-        "--no-cache (baseline)",
-        (0..runs)
-            .map(|_| reader(bin, file, &env, &["--no-cache"]))
-            .collect(),
-    );
-    clear();
-    // The reader stores the index once it is built, and finishes storing
-    // it before it quits.
-    let cold = reader(bin, file, &env, &[]);
-    show_reader("cache empty (cold)", vec![cold]);
-    show_reader(
-        "cache filled (warm)",
-        (0..runs).map(|_| reader(bin, file, &env, &[])).collect(),
-    );
 }
