@@ -2,9 +2,8 @@
 //! the cache empty (cold: the file is parsed and the cache written), with
 //! it filled (warm), and without it (`--no-cache`, the baseline: every
 //! open as it was before the cache). For `paperboat search` in both
-//! scopes: wall time and peak memory of the process. For the reader, in a
-//! pseudo-terminal: time to the first rows of the list, to the whole list
-//! (the count says every paper), and to every word indexed.
+//! scopes: wall time and peak memory of the process. (The reader's warm
+//! open is timed by hand in a terminal: docs/PERFORMANCE.md.)
 //!
 //! `cargo bench --bench cache -- FILE [QUERY]` (e.g. a file from
 //! `cargo run --release --example gen_corpus -- jsonl 2700k f.jsonl`).
