@@ -232,8 +232,8 @@ mod tests {
     use crate::corpus::json_string::string_folded;
 
     /// What a titles-only reader keeps of a line read either way: the
-    /// outcome, the record's title, abstract and ids, and the paper's id,
-    /// title and whether it has an abstract.
+    /// outcome, the record's title, abstract (decoded, deferred or not) and
+    /// ids, and the paper's id, title and whether it has an abstract.
     fn kept(
         parsed: Result<Option<(Record, Option<&str>)>, String>,
     ) -> Result<Option<String>, String> {
@@ -243,9 +243,13 @@ mod tests {
         if let Some(raw) = plain {
             r.abstract_text = string_folded(raw);
         }
+        // Whether the abstract came deferred is not compared: a bad
+        // escape in a field the titles reader passes over (say a lone
+        // surrogate in `authors_parsed`) makes the whole reading decode the
+        // abstract at once, and the abstract read is the same either way.
         let fields = format!(
-            "{:?} {:?} {:?} {:?} {} {:?}",
-            r.title, r.abstract_text, r.arxiv, r.doi, r.line, plain
+            "{:?} {:?} {:?} {:?} {}",
+            r.title, r.abstract_text, r.arxiv, r.doi, r.line
         );
         let paper = r.into_paper(&Arc::from("list"), 0).map(|p: Paper| {
             (
@@ -299,6 +303,8 @@ mod tests {
             r#"{"doi":"10.48550/arXiv.2106.09685","abstract":["", "derived title here. More."]}"#,
             r#"{"url":["https://arxiv.org/abs/2106.09685v2"],"Title":{"name":"S2"}}"#,
             r#"{"externalIds":{"ArXiv":"2106.09685","DOI":"10.1/x"},"title":null,"summary":"Only an abstract."}"#,
+            // A bad escape where only the whole reading looks.
+            r#"{"authors_parsed":"caf\u00e9 \ud800","arxiv_id":12,"abstract":"10.48550/arXiv.2106.09685"}"#,
         ] {
             same(line);
         }
