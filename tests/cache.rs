@@ -230,6 +230,43 @@ fn a_damaged_cache_is_rebuilt_without_a_word() {
 }
 
 #[test]
+fn stored_titles_are_used_alone_and_never_when_damaged() {
+    let env = Env::new();
+    let file = env.file("t.jsonl", &corpus("jsonl", "t"));
+    let f = file.to_str().unwrap();
+    let runs = [
+        vec!["search", "--scope", "title", "sparse", f],
+        vec!["search", "--scope", "title", "zzzz", f],
+    ];
+    let cold = env.printed(&runs, &["--no-cache"]);
+    same(&env.printed(&runs, &[]), &cold, "recorded");
+    let [titles] = entries_of(&env, "titles").try_into().unwrap();
+    // The papers' entry gone: the titles alone answer.
+    std::fs::remove_file(env.entries().pop().unwrap()).unwrap();
+    same(&env.printed(&runs, &[]), &cold, "titles alone");
+    assert!(
+        env.entries().is_empty(),
+        "no papers were read, none recorded"
+    );
+    let good = std::fs::read(&titles).unwrap();
+    let mut damaged: Vec<Vec<u8>> = [9, 20, 60, good.len() / 2, good.len() - 30]
+        .iter()
+        .map(|&at| {
+            let mut b = good.clone();
+            b[at] ^= 0x5a;
+            b
+        })
+        .collect();
+    damaged.push(good[..good.len() / 2].to_vec());
+    damaged.push(b"garbage".repeat(1000));
+    for bytes in damaged {
+        std::fs::write(&titles, &bytes).unwrap();
+        same(&env.printed(&runs, &[]), &cold, "damaged titles");
+        assert_eq!(std::fs::read(&titles).unwrap(), good, "rebuilt");
+    }
+}
+
+#[test]
 fn processes_at_once_agree_while_the_entry_is_written_and_replaced() {
     let env = Env::new();
     let file = env.file("a.jsonl", &corpus("jsonl", "x"));
@@ -331,7 +368,7 @@ fn cache_path_size_and_clear() {
     let o = env.run(&["cache", "size"]);
     assert_eq!(
         text(&o),
-        "0 bytes in 0 entries (0 files' papers, 0 word indexes); limit 4.0 GiB\n"
+        "0 bytes in 0 entries (0 files' papers, 0 word indexes, 0 title lists); limit 4.0 GiB\n"
     );
     let file = env.file("a.jsonl", &corpus("jsonl", "x"));
     let mine = env.cache.path().join("notes.txt");
@@ -344,7 +381,9 @@ fn cache_path_size_and_clear() {
         .unwrap();
     let size = text(&o);
     assert!(
-        size.contains(" in 1 entry (1 file's papers, 0 word indexes); limit 2.0 GiB"),
+        size.contains(
+            " in 1 entry (1 file's papers, 0 word indexes, 0 title lists); limit 2.0 GiB"
+        ),
         "{size}"
     );
     let o = env.run(&["cache", "clear"]);
@@ -415,10 +454,15 @@ fn searches(env: &Env, file: &Path, extra: &[&str]) -> String {
 
 /// The stored word-index entries.
 fn indexes(env: &Env) -> Vec<PathBuf> {
+    entries_of(env, "index")
+}
+
+/// The stored entries of a kind (`papers`, `index`, `titles`).
+fn entries_of(env: &Env, ext: &str) -> Vec<PathBuf> {
     let mut all: Vec<PathBuf> = std::fs::read_dir(env.cache.path())
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "index"))
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
         .collect();
     all.sort();
     all
@@ -439,6 +483,11 @@ fn a_stored_word_index_ranks_as_an_index_built_for_the_query() {
     assert!(indexes(&env).is_empty());
     assert!(build(&env, &f).contains("word index stored ("));
     assert_eq!(indexes(&env).len(), 1);
+    assert_eq!(
+        entries_of(&env, "titles").len(),
+        1,
+        "build stores the titles"
+    );
     same(&searches(&env, &f, &[]), &cold, "with the stored index");
     assert!(build(&env, &f).contains("word index stored already"));
     // `--no-cache` neither reads nor writes it.

@@ -51,11 +51,12 @@ pub fn cache(cli: &Cli, command: &CacheCommand) -> anyhow::Result<ExitCode> {
             emit(|out| {
                 writeln!(
                     out,
-                    "{} in {} ({}, {}); limit {}",
+                    "{} in {} ({}, {}, {}); limit {}",
                     loading::size(u.bytes),
-                    plural(u.papers + u.indexes, "entry", "entries"),
+                    plural(u.papers + u.indexes + u.titles, "entry", "entries"),
                     plural(u.papers, "file's papers", "files' papers"),
                     plural(u.indexes, "word index", "word indexes"),
+                    plural(u.titles, "title list", "title lists"),
                     loading::size(limit)
                 )
             })?;
@@ -70,7 +71,8 @@ pub fn cache(cli: &Cli, command: &CacheCommand) -> anyhow::Result<ExitCode> {
 }
 
 /// `paperboat cache build`: each file loaded alone (its papers cached),
-/// its whole word index built and stored unless one is stored already.
+/// its whole word index built and stored unless one is stored already,
+/// then its titles as `search` keeps them.
 fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     let opts = load_options(&args.load);
     let Some(cache) = &opts.cache else {
@@ -107,9 +109,22 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
                     .to_string()
             }
         };
-        emit(|out| writeln!(out, "{name}: {papers} papers, {said}"))?;
-        // As `search`: the process ends next.
-        std::mem::forget(loaded);
+        // What `search` reads of the file: its finished titles.
+        drop(loaded);
+        let titles = match loading::load_titles(&[Input::Path(file.clone())], &opts) {
+            Ok((list, _)) => {
+                // As `search`: freeing millions of titles one by one is
+                // left to the process's end.
+                std::mem::forget(list);
+                if loading::cache::has_titles(cache, file, opts.format) {
+                    "titles stored"
+                } else {
+                    "titles not stored"
+                }
+            }
+            Err(_) => "titles not stored",
+        };
+        emit(|out| writeln!(out, "{name}: {papers} papers, {said}, {titles}"))?;
     }
     Ok(if failed {
         ExitCode::from(2)

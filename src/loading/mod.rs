@@ -354,6 +354,18 @@ pub fn load_titles(
     inputs: &[Input],
     opts: &Options,
 ) -> Result<(TitleList, Vec<Report>), LoadError> {
+    // A file loaded alone may have its finished titles in the cache.
+    let stored = match (&opts.cache, inputs) {
+        (Some(cache), [input @ Input::Path(path)]) if opts.max_size.is_none() => {
+            cache::titles(cache, path, opts.format, input.name())
+        }
+        _ => None,
+    };
+    let pending = match stored {
+        Some(cache::Titles::Stored(list, report)) => return Ok((list, vec![report])),
+        Some(cache::Titles::Missing(pending)) => Some(pending),
+        None => None,
+    };
     let mut list = TitleList::default();
     let reports = gather(inputs, opts, Keep::Titles, &mut |event, _| match event {
         Some(Event::Papers(batch, _)) => list.push(batch.papers),
@@ -364,6 +376,9 @@ pub fn load_titles(
         return Err(LoadError::NoPapers(reports));
     }
     list.finish();
+    if let (Some(pending), Some(cache), [report]) = (pending, &opts.cache, reports.as_slice()) {
+        pending.store(cache, &list, report);
+    }
     Ok((list, reports))
 }
 

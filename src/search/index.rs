@@ -121,7 +121,8 @@ pub fn plain_ascii_title_mask(b: &[u8]) -> Option<u64> {
 /// What a title holds, as masks ([`title_mask`]): every character, and
 /// (for an ASCII title) the letters and digits that start a word of it and
 /// those that get a bonus elsewhere.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
 pub struct Chars {
     pub all: u64,
     /// Letters and digits at the title's start or after white space, where

@@ -5,18 +5,37 @@
 
 use nucleo::{Utf32Str, Utf32String};
 
+use super::buf::Buf;
 use super::index::{Chars, title_mask};
 use super::words::DocMeta;
 use crate::corpus::{Abstract, Paper};
 use crate::text::markup;
 
-/// Where a title's text is kept in [`Items`].
-#[derive(Clone, Copy, Debug)]
+/// Where a title's text is kept in [`Items`]. Plain old data, so that
+/// the spans of a list read back from the cache are used where they lie.
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
 pub(super) struct TitleSpan {
     pub(super) start: usize,
     pub(super) len: u32,
+    /// Not 0: in [`Items::wide`] rather than [`Items::ascii`].
+    wide: u32,
+}
+
+impl TitleSpan {
+    pub(super) fn new(start: usize, len: u32, wide: bool) -> TitleSpan {
+        TitleSpan {
+            start,
+            len,
+            wide: u32::from(wide),
+        }
+    }
+
     /// In [`Items::wide`] rather than [`Items::ascii`].
-    pub(super) wide: bool,
+    #[inline]
+    pub(super) fn wide(&self) -> bool {
+        self.wide != 0
+    }
 }
 
 /// What the matcher keeps of each paper's title. The titles' text lies
@@ -25,11 +44,11 @@ pub(super) struct TitleSpan {
 #[derive(Default, Clone)]
 pub(super) struct Items {
     /// ASCII titles' bytes.
-    pub(super) ascii: Vec<u8>,
+    pub(super) ascii: Buf<u8>,
     /// Other titles, a character per grapheme (as nucleo matches them).
     pub(super) wide: Vec<char>,
-    pub(super) spans: Vec<TitleSpan>,
-    pub(super) masks: Vec<Chars>,
+    pub(super) spans: Buf<TitleSpan>,
+    pub(super) masks: Buf<Chars>,
 }
 
 impl Items {
@@ -48,7 +67,7 @@ impl Items {
     #[inline]
     pub(super) fn title(&self, i: usize) -> Utf32Str<'_> {
         let s = self.spans[i];
-        if s.wide {
+        if s.wide() {
             Utf32Str::Unicode(&self.wide[s.start..][..s.len as usize])
         } else {
             Utf32Str::Ascii(&self.ascii[s.start..][..s.len as usize])
@@ -65,24 +84,16 @@ impl Items {
         let mut mask = Chars::wide(title_mask(plain));
         let span = if plain.is_ascii() {
             let start = self.ascii.len();
-            self.ascii.extend_from_slice(plain.as_bytes());
+            self.ascii.vec().extend_from_slice(plain.as_bytes());
             mask = Chars::ascii(plain.as_bytes(), mask.all);
-            TitleSpan {
-                start,
-                len: (self.ascii.len() - start) as u32,
-                wide: false,
-            }
+            TitleSpan::new(start, (self.ascii.len() - start) as u32, false)
         } else {
             let start = self.wide.len();
             match Utf32String::from(plain) {
                 Utf32String::Ascii(text) => self.wide.extend(text.chars()),
                 Utf32String::Unicode(chars) => self.wide.extend_from_slice(&chars),
             }
-            TitleSpan {
-                start,
-                len: (self.wide.len() - start) as u32,
-                wide: true,
-            }
+            TitleSpan::new(start, (self.wide.len() - start) as u32, true)
         };
         (span, mask)
     }
@@ -94,26 +105,25 @@ impl Items {
     /// Adds a title known to be ASCII, with its mask.
     pub(super) fn push_ascii(&mut self, text: &[u8], mask: u64) {
         let start = self.ascii.len();
-        self.ascii.extend_from_slice(text);
-        self.spans.push(TitleSpan {
-            start,
-            len: text.len() as u32,
-            wide: false,
-        });
-        self.masks.push(Chars::ascii(text, mask));
+        self.ascii.vec().extend_from_slice(text);
+        self.spans
+            .vec()
+            .push(TitleSpan::new(start, text.len() as u32, false));
+        self.masks.vec().push(Chars::ascii(text, mask));
     }
 
     pub(super) fn push_plain(&mut self, plain: &str) {
         let (span, mask) = self.store_plain(plain);
-        self.spans.push(span);
-        self.masks.push(mask);
+        self.spans.vec().push(span);
+        self.masks.vec().push(mask);
     }
 
     /// Replaces title `i` (its old text stays in the buffer unused:
     /// titles change rarely).
     pub(super) fn set(&mut self, i: usize, title: &str) {
         if i < self.len() {
-            (self.spans[i], self.masks[i]) = self.store(title);
+            let (span, mask) = self.store(title);
+            (self.spans.vec()[i], self.masks.vec()[i]) = (span, mask);
         }
     }
 
@@ -154,24 +164,28 @@ impl Items {
         let n = self.len() + other.len();
         if papers > n {
             let room = papers + papers / 20;
-            if self.spans.capacity() < n {
-                self.spans.reserve_exact(room - self.spans.len());
-                self.masks.reserve_exact(room - self.masks.len());
+            if self.spans.vec().capacity() < n {
+                let have = self.len();
+                self.spans.vec().reserve_exact(room - have);
+                self.masks.vec().reserve_exact(room - have);
             }
             let bytes = self.ascii.len() + other.ascii.len();
-            if self.ascii.capacity() < bytes {
+            if self.ascii.vec().capacity() < bytes {
                 let want = (bytes as f64 / n as f64 * room as f64) as usize;
-                self.ascii.reserve_exact(want.max(bytes) - self.ascii.len());
+                let have = self.ascii.len();
+                self.ascii.vec().reserve_exact(want.max(bytes) - have);
             }
         }
         let (ascii, wide) = (self.ascii.len(), self.wide.len());
-        self.spans.extend(other.spans.iter().map(|s| TitleSpan {
-            start: s.start + if s.wide { wide } else { ascii },
-            ..*s
-        }));
-        self.ascii.extend_from_slice(&other.ascii);
+        self.spans
+            .vec()
+            .extend(other.spans.iter().map(|s| TitleSpan {
+                start: s.start + if s.wide() { wide } else { ascii },
+                ..*s
+            }));
+        self.ascii.vec().extend_from_slice(&other.ascii);
         self.wide.extend_from_slice(&other.wide);
-        self.masks.extend(other.masks);
+        self.masks.vec().extend_from_slice(&other.masks);
     }
 }
 
@@ -195,10 +209,11 @@ impl Prepared {
         // Room for the titles as given (their plain text is about as
         // long), so that the buffer is not grown and copied as they come.
         let mut items = Items::default();
-        items.spans.reserve_exact(papers.len());
-        items.masks.reserve_exact(papers.len());
+        items.spans.vec().reserve_exact(papers.len());
+        items.masks.vec().reserve_exact(papers.len());
         items
             .ascii
+            .vec()
             .reserve_exact(papers.iter().map(|p| p.title.len()).sum());
         for p in papers {
             items.push(&p.title);

@@ -40,6 +40,7 @@
 //! and [`index`] are the query syntax, the scorer and the word index;
 //! `titles` keeps titles without their papers.
 
+mod buf;
 pub mod fields;
 pub mod fuzzy;
 pub mod index;

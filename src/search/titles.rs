@@ -8,11 +8,11 @@ use super::items::Items;
 /// the matcher holds a character per grapheme, keep their text beside.
 #[derive(Default)]
 pub struct TitleIndex {
-    items: Items,
+    pub(super) items: Items,
     /// The non-ASCII titles' indices, ascending.
-    wide_at: Vec<u32>,
+    pub(super) wide_at: Vec<u32>,
     /// Their text, in the same order.
-    wide_text: Vec<Box<str>>,
+    pub(super) wide_text: Vec<Box<str>>,
 }
 
 impl std::fmt::Debug for TitleIndex {
@@ -36,15 +36,15 @@ impl TitleIndex {
 
     /// Room for `more` titles of `bytes` in all.
     pub fn reserve(&mut self, more: usize, bytes: usize) {
-        self.items.spans.reserve(more);
-        self.items.masks.reserve(more);
-        self.items.ascii.reserve(bytes);
+        self.items.spans.vec().reserve(more);
+        self.items.masks.vec().reserve(more);
+        self.items.ascii.vec().reserve(bytes);
     }
 
     /// Adds a title's readable text.
     pub fn push(&mut self, plain: &str) {
         self.items.push_plain(plain);
-        if self.items.spans.last().is_some_and(|s| s.wide) {
+        if self.items.spans.last().is_some_and(|s| s.wide()) {
             self.wide_at.push((self.len() - 1) as u32);
             self.wide_text.push(plain.into());
         }
@@ -60,7 +60,7 @@ impl TitleIndex {
     /// Title `i`'s readable text.
     pub fn text(&self, i: usize) -> &str {
         let s = self.items.spans[i];
-        if s.wide {
+        if s.wide() {
             match self.wide_at.binary_search(&(i as u32)) {
                 Ok(k) => &self.wide_text[k],
                 Err(_) => "",
@@ -84,7 +84,7 @@ impl TitleIndex {
         };
         if far {
             prefetch(s);
-        } else if !s.wide
+        } else if !s.wide()
             && let Some(b) = self.items.ascii.get(s.start)
         {
             prefetch(b);
@@ -98,7 +98,8 @@ impl TitleIndex {
         }
         let wide = (!plain.is_ascii()).then(|| plain.into());
         set_sparse(&mut self.wide_at, &mut self.wide_text, i, wide);
-        (self.items.spans[i], self.items.masks[i]) = self.items.store_plain(plain);
+        let (span, mask) = self.items.store_plain(plain);
+        (self.items.spans.vec()[i], self.items.masks.vec()[i]) = (span, mask);
     }
 
     pub(super) fn items(&self) -> &Items {
@@ -108,8 +109,8 @@ impl TitleIndex {
     /// Keeps only the titles `keep` says (the others' text stays in the
     /// buffer unused: repeats are few).
     pub fn retain(&mut self, keep: &[bool]) {
-        retain_kept(&mut self.items.spans, keep);
-        retain_kept(&mut self.items.masks, keep);
+        retain_kept(self.items.spans.vec(), keep);
+        retain_kept(self.items.masks.vec(), keep);
         retain_sparse(&mut self.wide_at, &mut self.wide_text, keep);
     }
 }

@@ -14,6 +14,7 @@ mod container;
 mod key;
 mod papers;
 mod record;
+mod titles;
 #[cfg(test)]
 mod warm;
 
@@ -25,6 +26,7 @@ use std::sync::Arc;
 use self::container::{Entry, Writer};
 pub(crate) use self::papers::Encoder;
 pub(super) use self::record::{Lookup, Replay, lookup};
+pub(super) use self::titles::{Titles, titles};
 use super::Format;
 
 /// The version of the entries' layout and of what they hold: entries of
@@ -49,8 +51,10 @@ const STALE: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
 
 const PAPERS_KIND: u32 = 1;
 const INDEX_KIND: u32 = 2;
+const TITLES_KIND: u32 = 3;
 const PAPERS_EXT: &str = "papers";
 const INDEX_EXT: &str = "index";
+const TITLES_EXT: &str = "titles";
 
 /// Where the cache is, and how large it may grow.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,15 +88,16 @@ impl AsRef<[u8]> for Mapped {
     }
 }
 
-/// The key of the file at `path` as it is now, for an index of it read
-/// as `format`; `None` for a file too small to cache or not readable.
-fn index_key(path: &Path, format: Option<Format>) -> Option<(File, key::Key)> {
+/// The key of the file at `path` as it is now, for an entry of `kind`
+/// (the key's list name) made of it read as `format`; `None` for a file
+/// too small to cache or not readable.
+fn entry_key(path: &Path, format: Option<Format>, kind: &str) -> Option<(File, key::Key)> {
     let file = File::open(path).ok()?;
     if !file.metadata().ok()?.is_file() {
         return None;
     }
     let format = format.map_or("", Format::name);
-    let key = key::of(&file, path, format, "index").ok()?;
+    let key = key::of(&file, path, format, kind).ok()?;
     (key.len >= MIN_SIZE).then_some((file, key))
 }
 
@@ -116,7 +121,7 @@ pub fn stored_index(
     path: &Path,
     format: Option<Format>,
 ) -> Option<(usize, Shared)> {
-    let (_, key) = index_key(path, format)?;
+    let (_, key) = entry_key(path, format, "index")?;
     let at = cache.dir.join(format!("{}.{INDEX_EXT}", key.name));
     let entry = Entry::open(&at, INDEX_KIND)?;
     if entry.len() != 3 || entry.section(0) != key.bytes || !entry.verify() {
@@ -132,6 +137,13 @@ pub fn stored_index(
             len,
         }),
     ))
+}
+
+/// True when the finished titles of `path` as it is now, searched alone
+/// as `format`, are stored (the entry's key checked, not yet its
+/// checksums).
+pub fn has_titles(cache: &CacheOptions, path: &Path, format: Option<Format>) -> bool {
+    titles::stored_key(cache, path, format)
 }
 
 /// Appends what is written to it to the section being written.
@@ -159,7 +171,7 @@ pub fn store_index(
     papers: usize,
     write: &mut dyn FnMut(&mut dyn io::Write) -> io::Result<u64>,
 ) -> io::Result<()> {
-    let Some((file, key)) = index_key(path, format) else {
+    let Some((file, key)) = entry_key(path, format, "index") else {
         return Ok(());
     };
     let mut w = Writer::create(&cache.dir, INDEX_KIND)?;
@@ -185,6 +197,8 @@ pub struct Usage {
     pub papers: usize,
     /// Files of word indexes.
     pub indexes: usize,
+    /// Files of titles (what `search` keeps of a file).
+    pub titles: usize,
 }
 
 /// The cache's files: (path, bytes, last used), entries and temporary
@@ -221,8 +235,8 @@ fn ours(name: &str) -> Option<&str> {
     let (stem, ext) = name.split_once('.')?;
     (stem.len() == 32
         && stem.bytes().all(|b| b.is_ascii_hexdigit())
-        && (ext == PAPERS_EXT || ext == INDEX_EXT))
-        .then_some(ext)
+        && [PAPERS_EXT, INDEX_EXT, TITLES_EXT].contains(&ext))
+    .then_some(ext)
 }
 
 /// What the cache in `dir` holds.
@@ -235,6 +249,7 @@ pub fn usage(dir: &Path) -> io::Result<Usage> {
             .and_then(|n| ours(&n.to_string_lossy()).map(str::to_owned))
         {
             Some(e) if e == PAPERS_EXT => u.papers += 1,
+            Some(e) if e == TITLES_EXT => u.titles += 1,
             Some(_) => u.indexes += 1,
             None => {}
         }

@@ -61,6 +61,15 @@ fn streamed(inputs: &[Input], opts: &Options) -> String {
     out
 }
 
+/// The entries in `dir` with extension `ext`.
+fn entries(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect()
+}
+
 /// Loads `inputs` cold, then twice with the cache (recording, then
 /// replaying): all the same, in every mode.
 fn warm_equals_cold(inputs: &[Input], chunk: usize, format: Option<Format>) {
@@ -88,6 +97,21 @@ fn warm_equals_cold(inputs: &[Input], chunk: usize, format: Option<Format>) {
             .filter(|i| matches!(i, Input::Path(_)))
             .count();
         assert!(REPLAYS.get() >= before + files, "{what}");
+    }
+    // A file searched alone: its titles are read back without its papers.
+    if let [Input::Path(p)] = inputs
+        && p.is_file()
+    {
+        clear(dir.path()).unwrap();
+        let want = titles(inputs, &cold);
+        assert_eq!(titles(inputs, &opts), want);
+        assert_eq!(usage(dir.path()).unwrap().titles, 1, "{inputs:?} {want}");
+        for p in entries(dir.path(), PAPERS_EXT) {
+            std::fs::remove_file(p).unwrap();
+        }
+        let before = REPLAYS.get();
+        assert_eq!(titles(inputs, &opts), want, "titles alone");
+        assert_eq!(REPLAYS.get(), before + 1, "titles alone");
     }
     // Written in one mode, read in another.
     clear(dir.path()).unwrap();

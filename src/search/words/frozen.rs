@@ -39,7 +39,7 @@ const VERSION: u32 = 1;
 /// An array the index holds: its own, or a view of bytes it was read from
 /// (taken only where the bytes are aligned for `T`; else they are copied
 /// when read).
-pub(super) enum Arr<T> {
+pub(in crate::search) enum Arr<T> {
     Owned(Vec<T>),
     View {
         bytes: Shared,
@@ -55,7 +55,7 @@ impl<T> Default for Arr<T> {
 }
 
 impl<T: Pod> Arr<T> {
-    pub(super) fn as_slice(&self) -> &[T] {
+    pub(in crate::search) fn as_slice(&self) -> &[T] {
         match self {
             Arr::Owned(v) => v,
             Arr::View { bytes, start, len } => data(bytes)
@@ -250,13 +250,13 @@ impl<'a> FrozenView<'a> {
 }
 
 /// Writes arrays, each 8-byte aligned, counting what it wrote.
-pub(super) struct Out<'a> {
+pub(in crate::search) struct Out<'a> {
     w: BufWriter<&'a mut dyn Write>,
     at: u64,
 }
 
 impl<'a> Out<'a> {
-    pub(super) fn new(w: &'a mut dyn Write) -> Self {
+    pub(in crate::search) fn new(w: &'a mut dyn Write) -> Self {
         Out {
             w: BufWriter::with_capacity(1 << 20, w),
             at: 0,
@@ -281,7 +281,7 @@ impl<'a> Out<'a> {
     }
 
     /// One array, given in pieces.
-    pub(super) fn array<'b, T: Pod>(
+    pub(in crate::search) fn array<'b, T: Pod>(
         &mut self,
         pieces: impl IntoIterator<Item = &'b [T]>,
     ) -> io::Result<()> {
@@ -321,14 +321,14 @@ impl<'a> Out<'a> {
         self.array(sorted.iter().map(|(_, p)| *p))
     }
 
-    pub(super) fn finish(mut self) -> io::Result<u64> {
+    pub(in crate::search) fn finish(mut self) -> io::Result<u64> {
         self.w.flush()?;
         Ok(self.at)
     }
 }
 
 /// Reads what [`Out`] wrote, in the same order.
-pub(super) struct In {
+pub(in crate::search) struct In {
     bytes: Shared,
     at: usize,
 }
@@ -337,7 +337,7 @@ pub(super) struct In {
 pub(super) type Header = (usize, [u64; 3]);
 
 impl In {
-    pub(super) fn new(bytes: Shared) -> Self {
+    pub(in crate::search) fn new(bytes: Shared) -> Self {
         In { bytes, at: 0 }
     }
 
@@ -378,7 +378,7 @@ impl In {
     }
 
     /// The next array, as a view where its bytes are aligned for `T`.
-    pub(super) fn array<T: Pod>(&mut self, what: &str) -> Result<Arr<T>, String> {
+    pub(in crate::search) fn array<T: Pod>(&mut self, what: &str) -> Result<Arr<T>, String> {
         let bytes = self.u64(what)?;
         let total = data(&self.bytes).len();
         let start = self.at;
@@ -426,12 +426,12 @@ impl In {
     }
 
     /// Errs unless every byte was read.
-    pub(super) fn end(&self) -> Result<(), String> {
+    pub(in crate::search) fn end(&self) -> Result<(), String> {
         let total = data(&self.bytes).len();
         if self.at == total {
             Ok(())
         } else {
-            Err(format!("{} bytes after the index", total - self.at))
+            Err(format!("{} bytes after the end", total - self.at))
         }
     }
 }

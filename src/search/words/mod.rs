@@ -26,8 +26,9 @@ use rustc_hash::FxHashMap;
 
 use super::fields::{fold, for_each_folded, for_each_word};
 use super::index::Bits;
+use frozen::Frozen;
 pub use frozen::Shared;
-use frozen::{Arr, Frozen, In, Out};
+pub(super) use frozen::{Arr, In, Out};
 use keep::Keep;
 
 /// Papers past this many are not indexed (a posting holds the paper in

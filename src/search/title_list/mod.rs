@@ -3,13 +3,15 @@
 //! the matcher's buffers ([`TitleIndex`]), so this list belongs to the
 //! search layer; the papers it is made from come from the corpus.
 
+mod stored;
+
 use std::fmt;
 use std::sync::Arc;
 
 use super::TitleIndex;
+use super::buf::Buf;
 use crate::corpus::{
-    Paper, PaperId, Record, colliding_derived, content_hash, hash_id_key, hex16, id_key,
-    shortest_unique,
+    Paper, Record, colliding_derived, content_hash, hash_id_key, hex16, id_key, shortest_unique,
 };
 use crate::text::{markup, sanitize};
 
@@ -19,6 +21,75 @@ use crate::text::{markup, sanitize};
 enum IdSlot {
     Hash(u64),
     Named(u32),
+}
+
+/// An [`IdSlot`] as it is kept: plain old data, so that the ids of a list
+/// read back from the cache are used where they lie.
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+struct Slot {
+    /// [`Slot::NAMED`] or not.
+    kind: u64,
+    value: u64,
+}
+
+impl Slot {
+    const NAMED: u64 = 1;
+
+    fn get(self) -> IdSlot {
+        match self.kind {
+            Slot::NAMED => IdSlot::Named(self.value as u32),
+            _ => IdSlot::Hash(self.value),
+        }
+    }
+}
+
+impl From<IdSlot> for Slot {
+    fn from(id: IdSlot) -> Slot {
+        match id {
+            IdSlot::Hash(h) => Slot { kind: 0, value: h },
+            IdSlot::Named(k) => Slot {
+                kind: Slot::NAMED,
+                value: u64::from(k),
+            },
+        }
+    }
+}
+
+/// Ids other than hashes, their text end to end (not an allocation
+/// each: a list read back from the cache uses them where they lie).
+#[derive(Debug, Default)]
+struct Names {
+    /// Where each ends in `text`.
+    ends: Buf<u64>,
+    text: Buf<u8>,
+}
+
+impl Names {
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Adds `name`; its place.
+    fn push(&mut self, name: &str) -> u32 {
+        self.text.vec().extend_from_slice(name.as_bytes());
+        let end = self.text.len() as u64;
+        self.ends.vec().push(end);
+        (self.ends.len() - 1) as u32
+    }
+
+    /// Name `k` ("" past the last, or where the text is not whole).
+    fn get(&self, k: usize) -> &str {
+        let start = match k.checked_sub(1) {
+            Some(j) => self.ends.get(j).copied(),
+            None => Some(0),
+        };
+        start
+            .zip(self.ends.get(k))
+            .and_then(|(start, &end)| self.text.get(start as usize..end as usize))
+            .and_then(|b| std::str::from_utf8(b).ok())
+            .unwrap_or("")
+    }
 }
 
 /// Titles and ids of papers, without the rest of them: what `search`
@@ -39,8 +110,8 @@ pub struct TitleList {
 #[derive(Debug, Default)]
 struct TitlePart {
     titles: TitleIndex,
-    ids: Vec<IdSlot>,
-    names: Vec<PaperId>,
+    ids: Buf<Slot>,
+    names: Names,
     derived: Vec<bool>,
     /// The titles whose text as given differs from their readable text
     /// (markup), ascending, and that text: derived titles are made unique
@@ -62,7 +133,7 @@ impl TitlePart {
         }
         self.titles.push(&plain);
         self.derived.push(derived);
-        self.ids.push(id);
+        self.ids.vec().push(id.into());
     }
 
     fn push_paper(&mut self, p: Paper) {
@@ -71,17 +142,14 @@ impl TitlePart {
         // as numbers.
         let id = match hash.filter(|&h| hex16(h) == p.id.as_str().as_bytes()) {
             Some(h) => IdSlot::Hash(h),
-            None => {
-                self.names.push(p.id);
-                IdSlot::Named((self.names.len() - 1) as u32)
-            }
+            None => IdSlot::Named(self.names.push(p.id.as_str())),
         };
         if let Some(mask) = super::index::plain_ascii_title_mask(p.title.as_bytes()) {
             // Shown as it is (most titles): one pass decided it, as for a
             // title line.
             self.titles.push_plain_ascii(&p.title, mask);
             self.derived.push(p.title_derived);
-            self.ids.push(id);
+            self.ids.vec().push(id.into());
         } else {
             self.push(&p.title, p.title_derived, id);
         }
@@ -106,7 +174,7 @@ impl TitlePart {
     /// Keeps only the papers `keep` says.
     fn retain(&mut self, keep: &[bool]) {
         self.titles.retain(keep);
-        super::retain_kept(&mut self.ids, keep);
+        super::retain_kept(self.ids.vec(), keep);
         super::retain_kept(&mut self.derived, keep);
         super::retain_sparse(&mut self.marked_at, &mut self.marked, keep);
     }
@@ -171,7 +239,7 @@ impl TitleList {
             // Shown as it is (most titles): one pass decided it.
             part.titles.push_plain_ascii(line, mask);
             part.derived.push(false);
-            part.ids.push(IdSlot::Hash(hash));
+            part.ids.vec().push(IdSlot::Hash(hash).into());
         } else {
             let clean = sanitize::line_cow(line);
             if clean.is_empty() {
@@ -187,7 +255,7 @@ impl TitleList {
     pub fn reserve(&mut self, more: usize, bytes: usize) {
         let part = self.last();
         part.titles.reserve(more, bytes);
-        part.ids.reserve(more);
+        part.ids.vec().reserve(more);
         part.derived.reserve(more);
     }
 
@@ -217,7 +285,7 @@ impl TitleList {
     pub fn set_hash_id(&mut self, i: usize, hash: u64) {
         let k = self.starts.partition_point(|&s| s <= i) - 1;
         let j = i - self.starts[k];
-        self.parts[k].ids[j] = IdSlot::Hash(hash);
+        self.parts[k].ids.vec()[j] = IdSlot::Hash(hash).into();
     }
 
     /// Where paper `i` is: its part and its index there.
@@ -237,9 +305,9 @@ impl TitleList {
         let hashes = self
             .parts
             .iter()
-            .flat_map(|p| &p.ids)
-            .filter_map(|id| match id {
-                IdSlot::Hash(h) => Some(*h),
+            .flat_map(|p| p.ids.iter())
+            .filter_map(|id| match id.get() {
+                IdSlot::Hash(h) => Some(h),
                 IdSlot::Named(_) => None,
             })
             .collect();
@@ -263,15 +331,19 @@ impl TitleList {
         }
     }
 
-    /// Every title in one matcher buffer (a copy), numbered as the list
-    /// numbers them: for a ranking that reads the word index, which
+    /// Every title in one matcher buffer (a copy, unless the list is in
+    /// one part, as one read back from the cache is), numbered as the
+    /// list numbers them: for a ranking that reads the word index, which
     /// numbers papers across the parts.
-    pub(super) fn merged_items(&self) -> super::items::Items {
+    pub(super) fn merged_items(&self) -> std::borrow::Cow<'_, super::items::Items> {
+        if let [part] = self.parts.as_slice() {
+            return std::borrow::Cow::Borrowed(part.titles.items());
+        }
         let mut all = super::items::Items::default();
         for part in &self.parts {
             all.append_expecting(part.titles.items().clone(), self.len);
         }
-        all
+        std::borrow::Cow::Owned(all)
     }
 
     /// The titles matching `query`, best first (as
@@ -289,9 +361,9 @@ impl TitleList {
     /// As [`Corpus::short_id`](crate::corpus::Corpus::short_id).
     pub fn short_id(&self, i: usize) -> ShortId<'_> {
         let (part, j) = self.locate(i);
-        match part.ids[j] {
+        match part.ids[j].get() {
             IdSlot::Hash(h) => ShortId::Hash(hex16(h), self.short_len),
-            IdSlot::Named(k) => ShortId::Named(part.names[k as usize].as_str()),
+            IdSlot::Named(k) => ShortId::Named(part.names.get(k as usize)),
         }
     }
 

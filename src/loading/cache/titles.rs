@@ -1,0 +1,196 @@
+//! The finished titles of a file searched alone (`paperboat search`
+//! keeps titles and ids, not papers): stored once the load is done, they
+//! are read back whole, so that the next search of the unchanged file
+//! reads no paper, replays nothing and checks no repeat. Beside them, the
+//! load's report, so that what it had to say is said again.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::container::{Entry, Writer};
+use super::papers::{Decoder, put_str, put_uint};
+use super::{CacheOptions, Mapped, SectionWrite, TITLES_EXT, TITLES_KIND, evict, key};
+use crate::corpus::Format;
+use crate::loading::Report;
+use crate::search::TitleList;
+
+/// The list name the key is taken under (the titles keep no list).
+const KEY_LIST: &str = "titles";
+
+/// The stored titles of a file, or where they would go.
+pub(crate) enum Titles {
+    /// The finished list and the load's report, read back.
+    Stored(TitleList, Report),
+    /// None stored for the file as it is now: [`Pending::store`] stores
+    /// them once loaded.
+    Missing(Pending),
+}
+
+/// A file whose titles are not stored yet, with its key as it was before
+/// it was loaded: titles of a file that changed while it was read are
+/// not stored.
+pub(crate) struct Pending {
+    file: File,
+    key: key::Key,
+    path: PathBuf,
+    format: Option<Format>,
+}
+
+/// The titles entry of the file at `path` read as `format`, its report
+/// named `name`; `None` for a file too small to cache or not readable.
+pub(crate) fn titles(
+    cache: &CacheOptions,
+    path: &Path,
+    format: Option<Format>,
+    name: String,
+) -> Option<Titles> {
+    let (file, key) = super::entry_key(path, format, KEY_LIST)?;
+    let at = cache.dir.join(format!("{}.{TITLES_EXT}", key.name));
+    if let Some(stored) = Entry::open(&at, TITLES_KIND).and_then(|e| read(e, &key, name)) {
+        return Some(Titles::Stored(stored.0, stored.1));
+    }
+    Some(Titles::Missing(Pending {
+        file,
+        key,
+        path: path.to_path_buf(),
+        format,
+    }))
+}
+
+/// See [`super::has_titles`].
+pub(super) fn stored_key(cache: &CacheOptions, path: &Path, format: Option<Format>) -> bool {
+    super::entry_key(path, format, KEY_LIST).is_some_and(|(_, key)| {
+        let at = cache.dir.join(format!("{}.{TITLES_EXT}", key.name));
+        Entry::open(&at, TITLES_KIND).is_some_and(|e| e.section(0) == key.bytes)
+    })
+}
+
+fn read(entry: Entry, key: &key::Key, name: String) -> Option<(TitleList, Report)> {
+    if entry.len() != 3 || entry.section(0) != key.bytes || !entry.verify() {
+        return None;
+    }
+    let report = decode_report(entry.section(1), name)?;
+    let (start, len) = entry.range(2)?;
+    let bytes = Arc::new(Mapped {
+        map: entry.into_map(),
+        start,
+        len,
+    });
+    let list = TitleList::from_bytes(bytes).ok()?;
+    #[cfg(test)]
+    super::record::REPLAYS.set(super::record::REPLAYS.get() + 1);
+    Some((list, report))
+}
+
+impl Pending {
+    /// Stores `list` (finished) and `report`, when the load had no error
+    /// and the file is as it was before it was loaded; then the least
+    /// recently used entries go to stay within the limit. A failure to
+    /// store is no failure of the load: the next search loads again.
+    pub(crate) fn store(self, cache: &CacheOptions, list: &TitleList, report: &Report) {
+        if report.error.is_some() || list.is_empty() {
+            return;
+        }
+        let _ = self.write(cache, list, report);
+    }
+
+    fn write(self, cache: &CacheOptions, list: &TitleList, report: &Report) -> std::io::Result<()> {
+        let mut w = Writer::create(&cache.dir, TITLES_KIND)?;
+        w.section(&self.key.bytes)?;
+        w.section(&encode_report(report))?;
+        list.write_to(&mut SectionWrite(&mut w))?;
+        w.end_section()?;
+        let format = self.format.map_or("", Format::name);
+        if key::of(&self.file, &self.path, format, KEY_LIST)? != self.key {
+            return Ok(());
+        }
+        w.finish(&cache.dir.join(format!("{}.{TITLES_EXT}", self.key.name)))?;
+        evict(&cache.dir, cache.limit);
+        Ok(())
+    }
+}
+
+/// A report's counts and skipped lines (not its name: the input's name
+/// as given this time is used; not an error: none is stored).
+fn encode_report(r: &Report) -> Vec<u8> {
+    let mut buf = Vec::new();
+    put_str(&mut buf, r.format.unwrap_or(""));
+    for n in [
+        r.papers,
+        r.without_abstract,
+        r.repeated,
+        r.repaired,
+        r.invalid_utf8,
+    ] {
+        put_uint(&mut buf, n as u64);
+    }
+    put_uint(&mut buf, r.skipped.len() as u64);
+    for (line, reason) in &r.skipped {
+        put_uint(&mut buf, *line as u64);
+        put_str(&mut buf, reason);
+    }
+    buf
+}
+
+fn decode_report(bytes: &[u8], name: String) -> Option<Report> {
+    let mut d = Decoder::new(bytes, &Arc::from(""), None);
+    let format = match d.str().ok()? {
+        "" => None,
+        f => Some(Format::named(f)?.name()),
+    };
+    let mut n = || -> Option<usize> { usize::try_from(d.uint().ok()?).ok() };
+    let counts = [n()?, n()?, n()?, n()?, n()?];
+    let skipped_count = d.count(2).ok()?;
+    let mut skipped = Vec::with_capacity(skipped_count);
+    for _ in 0..skipped_count {
+        let line = usize::try_from(d.uint().ok()?).ok()?;
+        skipped.push((line, d.str().ok()?.to_string()));
+    }
+    d.done().then_some(Report {
+        name,
+        format,
+        papers: counts[0],
+        without_abstract: counts[1],
+        repeated: counts[2],
+        skipped,
+        repaired: counts[3],
+        invalid_utf8: counts[4],
+        error: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_reads_back_as_it_was_under_this_name() {
+        let r = Report {
+            name: "old name".to_string(),
+            format: Some(Format::named("jsonl").unwrap().name()),
+            papers: 300,
+            without_abstract: 2,
+            repeated: 1,
+            skipped: vec![(7, "not JSON".to_string()), (9, "é".to_string())],
+            repaired: 3,
+            invalid_utf8: 4,
+            error: None,
+        };
+        let bytes = encode_report(&r);
+        let back = decode_report(&bytes, "new name".to_string()).unwrap();
+        assert_eq!(
+            format!("{back:?}"),
+            format!(
+                "{:?}",
+                Report {
+                    name: "new name".to_string(),
+                    ..r
+                }
+            )
+        );
+        for cut in 0..bytes.len() {
+            assert!(decode_report(&bytes[..cut], String::new()).is_none());
+        }
+    }
+}
