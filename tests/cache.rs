@@ -241,13 +241,16 @@ fn stored_titles_are_used_alone_and_never_when_damaged() {
     let cold = env.printed(&runs, &["--no-cache"]);
     same(&env.printed(&runs, &[]), &cold, "recorded");
     let [titles] = entries_of(&env, "titles").try_into().unwrap();
-    // The papers' entry gone: the titles alone answer.
-    std::fs::remove_file(env.entries().pop().unwrap()).unwrap();
+    // Only the titles are stored (the papers are not what `search` reads
+    // next time), and they alone answer.
+    assert!(env.entries().is_empty(), "no papers recorded");
     same(&env.printed(&runs, &[]), &cold, "titles alone");
-    assert!(
-        env.entries().is_empty(),
-        "no papers were read, none recorded"
-    );
+    // Papers recorded by another command stay, and are not what answers.
+    env.run(&["check", f]);
+    let [papers] = env.entries().try_into().unwrap();
+    std::fs::write(&papers, b"not an entry").unwrap();
+    same(&env.printed(&runs, &[]), &cold, "titles, papers damaged");
+    assert_eq!(std::fs::read(&papers).unwrap(), b"not an entry", "not read");
     let good = std::fs::read(&titles).unwrap();
     let mut damaged: Vec<Vec<u8>> = [9, 20, 60, good.len() / 2, good.len() - 30]
         .iter()

@@ -69,6 +69,11 @@ pub struct Options {
     /// Where papers read from large files are cached, to be read back
     /// when the same file is opened again; `None`: not cached.
     pub cache: Option<CacheOptions>,
+    /// Whether a file the cache does not hold has its papers recorded
+    /// into it as it loads (a file that grew is always). [`load_titles`]
+    /// of one file turns it off: it stores the finished titles instead,
+    /// and not recording whole papers lets it read titles alone.
+    pub record_papers: bool,
 }
 
 impl Default for Options {
@@ -78,6 +83,7 @@ impl Default for Options {
             max_size: None,
             chunk: chunks::CHUNK,
             cache: None,
+            record_papers: true,
         }
     }
 }
@@ -365,6 +371,17 @@ pub fn load_titles(
         Some(cache::Titles::Stored(list, report)) => return Ok((list, vec![report])),
         Some(cache::Titles::Missing(pending)) => Some(pending),
         None => None,
+    };
+    let no_record;
+    let opts = match pending {
+        Some(_) => {
+            no_record = Options {
+                record_papers: false,
+                ..opts.clone()
+            };
+            &no_record
+        }
+        None => opts,
     };
     let mut list = TitleList::default();
     let reports = gather(inputs, opts, Keep::Titles, &mut |event, _| match event {

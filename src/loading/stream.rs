@@ -242,7 +242,8 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> (Report, Option
     // had of it when it grew.
     let (mut from, mut first_line) = (0, 1);
     if let (Some(cache), Source::File(file)) = (&opts.cache, &source) {
-        match cache::lookup(cache, input, file, format, &list, line_oriented) {
+        let how = (line_oriented, opts.record_papers);
+        match cache::lookup(cache, input, file, format, &list, how) {
             Lookup::Replay(replay) => {
                 replay_into(&replay, &mut report, sink, &mut position);
                 return (finish_report(report, format), None);

@@ -84,14 +84,14 @@ pub(in crate::loading) enum Lookup {
 }
 
 /// Looks `input` (opened as `file`, read as `format` into the list `list`)
-/// up in the cache.
+/// up in the cache; a file it does not hold is recorded if `record`.
 pub(in crate::loading) fn lookup(
     cache: &CacheOptions,
     input: &Input,
     file: &File,
     format: Format,
     list: &Arc<str>,
-    line_oriented: bool,
+    (line_oriented, record): (bool, bool),
 ) -> Lookup {
     let Input::Path(path) = input else {
         return Lookup::Off;
@@ -157,9 +157,9 @@ pub(in crate::loading) fn lookup(
             };
         }
     }
-    match recorder(cache, key, file, path, format, list) {
-        Some(r) => Lookup::Record(r),
-        None => Lookup::Off,
+    match record.then(|| recorder(cache, key, file, path, format, list)) {
+        Some(Some(r)) => Lookup::Record(r),
+        _ => Lookup::Off,
     }
 }
 
