@@ -6,7 +6,7 @@
 //!
 //! An entry is keyed by the file as it is now ([`key`]); one whose key or
 //! checksums do not match is never used, and is rebuilt by the next load.
-//! Entries are written to a temporary file, synced and renamed into place,
+//! Entries are written to a temporary file and renamed into place,
 //! and the least recently used are removed once the cache is over its
 //! limit.
 
