@@ -435,20 +435,24 @@ fn xdg_cache_home_is_honoured() {
     cmd(&["cache", "clear"]);
 }
 
+/// Queries that read the word index: every field, field atoms, `|`
+/// groups, negation.
+const INDEXED_QUERIES: [&str; 7] = [
+    "attention",
+    "sparse lon",
+    "author:lovelace depth",
+    "year:2020.. attention",
+    "attention | nothingsuch",
+    "!contexts",
+    "title:paper 12",
+];
+
 /// What `search` prints for queries that read the word index (every
 /// field, field atoms, `|` groups; `<id>\t<title>` lines and JSON), with
 /// the exit codes.
 fn searches(env: &Env, file: &Path, extra: &[&str]) -> String {
     let f = file.to_str().unwrap();
-    let queries = [
-        "attention",
-        "sparse lon",
-        "author:lovelace depth",
-        "year:2020.. attention",
-        "attention | nothingsuch",
-        "!contexts",
-    ];
-    let runs: Vec<Vec<&str>> = queries
+    let runs: Vec<Vec<&str>> = INDEXED_QUERIES
         .iter()
         .flat_map(|&q| [vec!["search", q, f], vec!["search", q, f, "--json"]])
         .collect();
@@ -526,6 +530,59 @@ fn a_stored_index_of_a_changed_file_or_a_damaged_one_is_never_used() {
         &searches(&env, &f, &[]),
         &cold,
         "garbage in place of the index",
+    );
+}
+
+/// The ids `search` prints for `query` over `file`, in order: from its
+/// `<id>\t<title>` lines, or from `--json` (which reads whole papers).
+fn ranked_ids(env: &Env, query: &str, file: &Path, json: bool, extra: &[&str]) -> Vec<String> {
+    let mut args = vec!["search", query, file.to_str().unwrap()];
+    if json {
+        args.push("--json");
+    }
+    args.extend_from_slice(extra);
+    let o = env.run(&args);
+    assert!(o.status.code().is_some_and(|c| c < 2), "{o:?}");
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| match json {
+            true => serde_json::from_str::<serde_json::Value>(l).unwrap()["short_id"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+            false => l.split('\t').next().unwrap().to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn a_search_that_indexes_as_it_reads_ranks_as_one_over_whole_papers() {
+    let env = Env::new();
+    let jsonl = env.file("s.jsonl", &corpus("jsonl", "s"));
+    let bib = env.file("s.bib", &corpus("bib", "s"));
+    for (f, extras) in [
+        (&jsonl, &[&["--no-cache"][..], &[]][..]),
+        (&bib, &[&["--no-cache"][..]][..]),
+    ] {
+        for query in INDEXED_QUERIES {
+            // Lines: titles kept, the query's index built as the papers
+            // stream by (no index stored); JSON: whole papers held.
+            for extra in extras {
+                let lines = ranked_ids(&env, query, f, false, extra);
+                assert_eq!(
+                    lines,
+                    ranked_ids(&env, query, f, true, extra),
+                    "{query} {extra:?}"
+                );
+                // Every title has "contexts"; the JSON Lines have no years.
+                let none = query == "!contexts" || (query.contains("year") && f == &jsonl);
+                assert_eq!(lines.is_empty(), none, "{query} {f:?}");
+            }
+        }
+    }
+    assert!(
+        indexes(&env).is_empty(),
+        "an index for one query is not stored"
     );
 }
 

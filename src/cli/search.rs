@@ -161,7 +161,8 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
     };
     // `<id>\t<title>` lines need only titles and ids, and the word index
     // where the ranking reads it (every field, field atoms, `|` groups):
-    // papers are not kept. Without a stored index, or for JSON, marks,
+    // papers are not kept. Without a stored index, the part of the index
+    // the query reads is built as the papers stream by. For JSON, marks,
     // tags and orders other than the score, whole papers are loaded.
     let indexed = plan.scope == ScopeArg::All || !query.filters.is_empty();
     let opts = load_options(&args.load);
@@ -169,19 +170,32 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
         (Some(cache), [file]) if indexed => loading::cache::stored_index(cache, file, opts.format),
         _ => None,
     };
-    if args.json
-        || (indexed && stored.is_none())
-        || query.asks_labels()
-        || !plan.filter.is_empty()
-        || args.sort != SortKey::Score
-    {
+    if args.json || query.asks_labels() || !plan.filter.is_empty() || args.sort != SortKey::Score {
         return search_papers(cli, args, plan);
     }
-    let (list, reports) = loading::load_titles(&Input::from_args(&plan.files), &opts)?;
+    let inputs = Input::from_args(&plan.files);
+    let (list, reports, built) = if indexed && stored.is_none() {
+        let mut index = search::QueryIndex::new(&query);
+        let (list, reports) = loading::load_titles_with(&inputs, &opts, &mut |papers| {
+            index.add(papers);
+        })?;
+        (list, reports, Some(index.finish()))
+    } else {
+        let (list, reports) = loading::load_titles(&inputs, &opts)?;
+        (list, reports, None)
+    };
     say_reports(&reports);
-    let matches = match stored {
-        None => list.rank(&plan.query),
-        Some((papers, bytes)) => {
+    let matches = match (stored, built) {
+        (_, Some(index)) => {
+            match search::rank_titles_indexed(&list, &plan.query, plan.scope.into(), &index) {
+                Some(matches) => matches,
+                // Papers whose abstracts could not be read (their file
+                // changed meanwhile) left the index short.
+                None => return search_papers(cli, args, plan),
+            }
+        }
+        (None, None) => list.rank(&plan.query),
+        (Some((papers, bytes)), None) => {
             let ranked = (papers == list.len())
                 .then(|| search::WordIndex::from_bytes(bytes).ok())
                 .flatten()

@@ -32,9 +32,9 @@ pub use self::input::{decode, size};
 use self::input::{expand, open_head};
 use self::stream::stream_keeping;
 pub use self::stream::{Event, expected_papers};
-use crate::corpus::Corpus;
 pub use crate::corpus::Format;
 pub use crate::corpus::readers::{detect, parse};
+use crate::corpus::{Corpus, Paper};
 use crate::search::{TitleList, WordIndex};
 use crate::text::sanitize;
 
@@ -355,10 +355,36 @@ pub fn load(inputs: &[Input], opts: &Options) -> Result<Loaded, LoadError> {
 
 /// [`load`] keeping only each paper's title and id: what `search` prints.
 /// The papers are let go batch by batch, so a million of them are never
-/// held at once (on 1M titles this halves the memory the load takes).
+/// held at once (on 1M titles this halves the memory the load takes). A
+/// file loaded alone has its finished titles read back from the cache when
+/// they are there, and stored there once finished when not.
 pub fn load_titles(
     inputs: &[Input],
     opts: &Options,
+) -> Result<(TitleList, Vec<Report>), LoadError> {
+    titles_of(inputs, opts, None)
+}
+
+/// [`load_titles`], every paper read whole and each batch handed to
+/// `each` before only its titles are kept: for what must see every field
+/// of every paper once (an index of a query's words) but need not hold
+/// the papers. The papers come in the list's order; stored titles are
+/// not read (the papers are), but are stored when missing.
+pub fn load_titles_with(
+    inputs: &[Input],
+    opts: &Options,
+    each: &mut dyn FnMut(&[Paper]),
+) -> Result<(TitleList, Vec<Report>), LoadError> {
+    titles_of(inputs, opts, Some(each))
+}
+
+/// What [`load_titles_with`] hands each batch of papers to.
+type EachBatch<'a> = &'a mut dyn FnMut(&[Paper]);
+
+fn titles_of(
+    inputs: &[Input],
+    opts: &Options,
+    mut each: Option<EachBatch<'_>>,
 ) -> Result<(TitleList, Vec<Report>), LoadError> {
     // A file loaded alone may have its finished titles in the cache.
     let stored = match (&opts.cache, inputs) {
@@ -368,24 +394,38 @@ pub fn load_titles(
         _ => None,
     };
     let pending = match stored {
-        Some(cache::Titles::Stored(list, report)) => return Ok((list, vec![report])),
+        Some(cache::Titles::Stored(list, report)) if each.is_none() => {
+            return Ok((list, vec![report]));
+        }
         Some(cache::Titles::Missing(pending)) => Some(pending),
-        None => None,
+        _ => None,
     };
+    // The titles are what the next search reads, unless it must see
+    // whole papers again (each): then their papers are recorded too.
     let no_record;
     let opts = match pending {
-        Some(_) => {
+        Some(_) if each.is_none() => {
             no_record = Options {
                 record_papers: false,
                 ..opts.clone()
             };
             &no_record
         }
-        None => opts,
+        _ => opts,
+    };
+    let keep = if each.is_some() {
+        Keep::Papers
+    } else {
+        Keep::Titles
     };
     let mut list = TitleList::default();
-    let reports = gather(inputs, opts, Keep::Titles, &mut |event, _| match event {
-        Some(Event::Papers(batch, _)) => list.push(batch.papers),
+    let reports = gather(inputs, opts, keep, &mut |event, _| match event {
+        Some(Event::Papers(batch, _)) => {
+            if let Some(each) = each.as_mut() {
+                each(&batch.papers);
+            }
+            list.push(batch.papers);
+        }
         Some(Event::Titles(titles)) => list.append(titles, None),
         _ => {}
     });

@@ -676,6 +676,71 @@ fn index_prefixes(query: &Query) -> Vec<String> {
     out
 }
 
+/// [`index_papers_for`] built as papers load: what it reads of each
+/// paper (its abstract, shared, and its other fields' words) is kept until
+/// a large piece is gathered, indexed on every core, so that a search over
+/// every field need not hold every paper at once. (Indexed a loading
+/// batch at a time, the pieces' merging took half again as long.)
+pub struct QueryIndex {
+    index: WordIndex,
+    /// Papers added in all.
+    added: usize,
+    abstracts: Vec<Abstract>,
+    metas: Vec<words::DocMeta>,
+}
+
+impl QueryIndex {
+    /// Papers indexed together (few in tests, so that they make pieces).
+    const PIECE: usize = if cfg!(test) { 300 } else { 1 << 17 };
+
+    /// An index of what `query` reads, of no paper yet.
+    pub fn new(query: &Query) -> QueryIndex {
+        QueryIndex {
+            index: WordIndex::keeping(index_prefixes(query)),
+            added: 0,
+            abstracts: Vec::new(),
+            metas: Vec::new(),
+        }
+    }
+
+    /// Adds `papers`, the next ones (numbered from the papers added so
+    /// far).
+    pub fn add(&mut self, papers: &[Paper]) {
+        self.added += papers.len();
+        self.abstracts
+            .extend(papers.iter().map(|p| p.abstract_text.clone()));
+        self.metas.extend(papers.iter().map(items::doc_meta));
+        if self.abstracts.len() >= Self::PIECE {
+            self.index_kept();
+        }
+    }
+
+    fn index_kept(&mut self) {
+        let first = (self.added - self.abstracts.len()) as u32;
+        let (metas, abstracts) = (&self.metas, &self.abstracts);
+        let piece = index_piece(
+            first,
+            metas,
+            abstracts,
+            match_threads(),
+            &|| false,
+            &self.index,
+        )
+        .unwrap_or_else(|| self.index.empty_like());
+        self.index.append(piece);
+        self.abstracts.clear();
+        self.metas.clear();
+    }
+
+    /// The index of every paper added.
+    pub fn finish(mut self) -> WordIndex {
+        if !self.abstracts.is_empty() {
+            self.index_kept();
+        }
+        self.index
+    }
+}
+
 fn index_into(papers: &[Paper], blank: &WordIndex) -> WordIndex {
     let abstracts: Vec<Abstract> = papers.iter().map(|p| p.abstract_text.clone()).collect();
     let metas: Vec<_> = papers.iter().map(items::doc_meta).collect();

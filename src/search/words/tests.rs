@@ -499,6 +499,7 @@ mod on_disk {
             picks in proptest::collection::vec(
                 (any::<prop::sample::Index>(), any::<u8>(), any::<u8>()), 1..4
             ),
+            batch in 1usize..3000,
         ) {
             let (papers, whole, words) = &ranking_corpora()[which];
             let q = query_of(words, &picks);
@@ -506,11 +507,17 @@ mod on_disk {
             let items = Items::build(papers, 1, |p| &p.title);
             let only = index_papers_for(papers, &query);
             prop_assert!(only.vocabulary() <= whole.vocabulary());
-            prop_assert_eq!(
-                ranked(papers, &items, &query, &only),
-                ranked(papers, &items, &query, whole),
-                "{}", q
-            );
+            let want = ranked(papers, &items, &query, whole);
+            prop_assert_eq!(&ranked(papers, &items, &query, &only), &want, "{}", q);
+            // Built a batch at a time, as `search` builds it while the
+            // papers stream by.
+            let mut streamed = crate::search::QueryIndex::new(&query);
+            for part in papers.chunks(batch) {
+                streamed.add(part);
+            }
+            let streamed = streamed.finish();
+            prop_assert_eq!(streamed.indexed, papers.len());
+            prop_assert_eq!(&ranked(papers, &items, &query, &streamed), &want, "{} by {}", q, batch);
         }
     }
 }
