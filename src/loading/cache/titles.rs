@@ -46,8 +46,9 @@ pub(crate) fn titles(
     name: String,
 ) -> Option<Titles> {
     let (file, key) = super::entry_key(path, format, KEY_LIST)?;
-    let at = cache.dir.join(format!("{}.{TITLES_EXT}", key.name));
-    if let Some(stored) = Entry::open(&at, TITLES_KIND).and_then(|e| read(e, &key, name)) {
+    if let Some(stored) =
+        Entry::open(&entry_path(cache, &key), TITLES_KIND).and_then(|e| read(e, &key, name))
+    {
         return Some(Titles::Stored(stored.0, stored.1));
     }
     Some(Titles::Missing(Pending {
@@ -58,11 +59,16 @@ pub(crate) fn titles(
     }))
 }
 
+/// Where the titles entry of the file keyed `key` is.
+fn entry_path(cache: &CacheOptions, key: &key::Key) -> PathBuf {
+    cache.dir.join(format!("{}.{TITLES_EXT}", key.name))
+}
+
 /// See [`super::has_titles`].
 pub(super) fn stored_key(cache: &CacheOptions, path: &Path, format: Option<Format>) -> bool {
     super::entry_key(path, format, KEY_LIST).is_some_and(|(_, key)| {
-        let at = cache.dir.join(format!("{}.{TITLES_EXT}", key.name));
-        Entry::open(&at, TITLES_KIND).is_some_and(|e| e.section(0) == key.bytes)
+        Entry::open(&entry_path(cache, &key), TITLES_KIND)
+            .is_some_and(|e| e.section(0) == key.bytes)
     })
 }
 
@@ -105,7 +111,7 @@ impl Pending {
         if key::of(&self.file, &self.path, format, KEY_LIST)? != self.key {
             return Ok(());
         }
-        w.finish(&cache.dir.join(format!("{}.{TITLES_EXT}", self.key.name)))?;
+        w.finish(&entry_path(cache, &self.key))?;
         evict(&cache.dir, cache.limit);
         Ok(())
     }
