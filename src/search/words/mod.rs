@@ -106,13 +106,19 @@ impl Words {
     /// milliseconds for a million papers' abstracts, and only for the
     /// word being typed (the matcher keeps the others' scores); read
     /// back, by binary search.
-    fn each_with_prefix(&self, prefix: &str, whole: bool, f: impl FnMut(&str, &[u32])) {
+    fn each_with_prefix<'s>(&'s self, prefix: &str, whole: bool, f: impl FnMut(&str, &'s [u32])) {
         self.each_with(prefix, whole, true, f);
     }
 
     /// [`Words::each_with_prefix`], the words in any order unless
     /// `ordered`.
-    fn each_with(&self, prefix: &str, whole: bool, ordered: bool, mut f: impl FnMut(&str, &[u32])) {
+    fn each_with<'s>(
+        &'s self,
+        prefix: &str,
+        whole: bool,
+        ordered: bool,
+        mut f: impl FnMut(&str, &'s [u32]),
+    ) {
         if whole {
             if let Some(p) = self.get(prefix) {
                 f(prefix, p);
@@ -245,6 +251,48 @@ impl Lens<'_> {
             1 => self.1.get(i).copied().unwrap_or(0),
             _ => u16::from(self.2.get(i).copied().unwrap_or(0)),
         })
+    }
+}
+
+/// Adds each word's BM25 weight (`lists`: its idf and postings, papers
+/// ascending) to the scores of papers `from..from + scores.len()`, a block
+/// of papers at a time: every word's postings among them are read while
+/// their scores and lengths stay in the core's cache (a first letter
+/// starts thousands of words, each of whose postings would otherwise
+/// sweep the whole score array). A paper's score is summed word by word
+/// in the words' order, as without blocks. `lens`: each paper's field
+/// length, at most `most`; `norm`, BM25's length norm of one.
+fn add_blocked<L: Copy + Into<u16>>(
+    lists: &mut Vec<(f32, &[u32])>,
+    (lens, most, norm): (&[L], u16, &dyn Fn(u16) -> f32),
+    from: usize,
+    scores: &mut [f32],
+) {
+    /// Papers scored at a time.
+    const BLOCK: usize = 1 << 17;
+    let end = from + scores.len();
+    let norms: Vec<f32> = (0..=most).map(norm).collect();
+    let mut start = from;
+    while start < end && !lists.is_empty() {
+        let stop = (start + BLOCK).min(end);
+        let block = &mut scores[start - from..stop - from];
+        lists.retain_mut(|(idf, postings)| {
+            let mut used = 0;
+            for &p in postings.iter() {
+                let i = (p >> 8) as usize;
+                let Some(score) = i.checked_sub(start).and_then(|j| block.get_mut(j)) else {
+                    break;
+                };
+                used += 1;
+                let len = lens.get(i).map_or(0, |&l| l.into());
+                let norm = norms.get(usize::from(len)).copied().unwrap_or(1.0);
+                let tf = (p & 0xff) as f32;
+                *score += *idf * tf * (K1 + 1.0) / (tf + K1 * norm);
+            }
+            *postings = &postings[used..];
+            postings.first().is_some_and(|&p| ((p >> 8) as usize) < end)
+        });
+        start = stop;
     }
 }
 
@@ -576,10 +624,12 @@ impl WordIndex {
     /// on several threads.
     pub fn add_scores_from(&self, word: &str, whole: bool, from: usize, scores: &mut [f32]) {
         let lens = self.lens();
+        let typed = word.chars().count() as f32;
         for (k, &(part, weight, b)) in WEIGHTED.iter().enumerate() {
             let avg = self.average(k);
+            // Each word's weight, and its postings from paper `from` on.
+            let mut lists: Vec<(f32, &[u32])> = Vec::new();
             self.parts[part as usize].each_with_prefix(word, whole, |w, postings| {
-                let typed = word.chars().count() as f32;
                 let full = w.chars().count().max(1) as f32;
                 let partial = if w.len() == word.len() {
                     1.0
@@ -588,17 +638,15 @@ impl WordIndex {
                 };
                 let idf = self.idf(postings.len()) * weight * partial;
                 let first = postings.partition_point(|&p| ((p >> 8) as usize) < from);
-                for &p in &postings[first..] {
-                    let i = (p >> 8) as usize;
-                    // Papers ascend: none after this one is scored.
-                    let Some(score) = i.checked_sub(from).and_then(|j| scores.get_mut(j)) else {
-                        break;
-                    };
-                    let tf = (p & 0xff) as f32;
-                    let norm = 1.0 - b + b * lens.of(k, i) / avg;
-                    *score += idf * tf * (K1 + 1.0) / (tf + K1 * norm);
-                }
+                lists.push((idf, &postings[first..]));
             });
+            // Each length's norm, worked out once (as the sum below would).
+            let norm = |len: u16| 1.0 - b + b * f32::from(len) / avg;
+            match k {
+                0 => add_blocked(&mut lists, (lens.0, u8::MAX.into(), &norm), from, scores),
+                1 => add_blocked(&mut lists, (lens.1, u16::MAX, &norm), from, scores),
+                _ => add_blocked(&mut lists, (lens.2, u8::MAX.into(), &norm), from, scores),
+            }
         }
     }
 
