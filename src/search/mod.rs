@@ -46,6 +46,7 @@ pub mod fuzzy;
 pub mod index;
 mod items;
 mod labels;
+mod page;
 mod pass;
 pub mod query;
 pub mod related;
@@ -207,6 +208,9 @@ pub struct Results {
     pub sorted: usize,
     /// False while the scan runs: `matches` is then the best page so far.
     pub scanned: bool,
+    /// True when `matches` is the final first page though the scan runs
+    /// (every field: see `page.rs`); the matches past it are to come.
+    pub page_final: bool,
 }
 
 impl Results {
@@ -466,7 +470,9 @@ impl Search {
     /// every paper added (the rest may still be being sorted).
     pub fn first_page_final(&self) -> bool {
         let r = &self.current;
-        r.generation == self.generation && r.scanned && r.searched >= self.target()
+        r.generation == self.generation
+            && (r.scanned || r.page_final)
+            && r.searched >= self.target()
     }
 
     /// True while the ranking shown is older than the query or the corpus,
@@ -1108,16 +1114,7 @@ mod tests {
                 narrowed_from_bounds +=
                     usize::from(s.results().matches.iter().any(|m| !m.is_exact()));
             }
-            s.set_query(q, Scope::Title);
-            let deadline = Instant::now() + Duration::from_secs(20);
-            loop {
-                s.tick();
-                if s.first_page_final() {
-                    break;
-                }
-                assert!(Instant::now() < deadline, "{q}");
-                std::thread::sleep(Duration::from_micros(200));
-            }
+            type_until_page(&mut s, q, Scope::Title);
             let want = fresh(&papers, q);
             let page = want.len().min(FIRST_PAGE);
             assert_eq!(&shown(&s)[..page], &want[..page], "{q}: first page");
@@ -1132,6 +1129,70 @@ mod tests {
         let want = fresh(&papers, "sparse attn");
         assert!(!want.is_empty());
         assert_eq!(shown(&s), want);
+    }
+
+    #[test]
+    fn typing_every_field_shows_each_final_page_before_the_count() {
+        // Over every field a page is found from the word hits' bounds and
+        // shown final while the pass still counts the matches: each key
+        // comes as soon as it is shown, and it must be the fresh
+        // ranking's first page; the ranking it ends in must be the fresh
+        // one whole.
+        let papers = fielded(6_000);
+        let mut s = Search::new(|| {});
+        s.extend(&papers);
+        while s.indexed().0 < papers.len() {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let typed: Vec<&str> = ["graph mot", "sparse pap !robot", "robot zz"]
+            .iter()
+            .flat_map(|q| (1..=q.len()).map(|k| &q[..k]))
+            .collect();
+        let mut before_the_count = 0;
+        for q in &typed {
+            type_until_page(&mut s, q, Scope::All);
+            before_the_count += usize::from(!s.results().scanned);
+            let want: Vec<(u32, u64)> = rank_papers(&papers, q, Scope::All)
+                .iter()
+                .map(|m| (m.idx, m.key))
+                .collect();
+            let page = want.len().min(FIRST_PAGE);
+            assert_eq!(&shown(&s)[..page], &want[..page], "{q}: first page");
+        }
+        assert!(
+            before_the_count > 5,
+            "only {before_the_count} pages shown before the count"
+        );
+        assert!(s.wait(Duration::from_secs(20)));
+        s.tick();
+        let want: Vec<(u32, u64)> = rank_papers(&papers, "robot zz", Scope::All)
+            .iter()
+            .map(|m| (m.idx, m.key))
+            .collect();
+        assert_eq!(shown(&s), want);
+        s.set_query("graph mot", Scope::All);
+        assert!(s.wait(Duration::from_secs(20)));
+        s.tick();
+        let want: Vec<(u32, u64)> = rank_papers(&papers, "graph mot", Scope::All)
+            .iter()
+            .map(|m| (m.idx, m.key))
+            .collect();
+        assert!(want.len() > FIRST_PAGE);
+        assert_eq!(shown(&s), want);
+    }
+
+    /// Sets the query, and waits until its first page is shown final.
+    fn type_until_page(s: &mut Search, q: &str, scope: Scope) {
+        s.set_query(q, scope);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            s.tick();
+            if s.first_page_final() {
+                return;
+            }
+            assert!(Instant::now() < deadline, "{q}");
+            std::thread::sleep(Duration::from_micros(200));
+        }
     }
 
     /// The ranking shown: papers and their sort keys.
@@ -1207,7 +1268,7 @@ mod tests {
     }
 
     /// Papers with abstracts, authors, years and ids that vary.
-    fn fielded(n: usize) -> Vec<Paper> {
+    pub(super) fn fielded(n: usize) -> Vec<Paper> {
         let names = [
             "Yoshua Bengio",
             "Hinrich Schütze",

@@ -11,7 +11,7 @@ use nucleo::{Config, Matcher};
 
 use super::index::Bits;
 use super::items::Items;
-use super::query::{Hits, Query, TITLE_TIER};
+use super::query::{AllScored, Hits, Query, TITLE_TIER};
 use super::{FIRST_PAGE, Match, Scope, fuzzy, order};
 
 /// Threads that match: the machine's cores, never zero.
@@ -74,7 +74,13 @@ pub(super) struct Pass<'a> {
 pub(super) struct Floor(AtomicU32);
 
 impl Floor {
-    fn get(&self) -> u32 {
+    /// A floor known from the start: the least score of a first page
+    /// already found.
+    pub(super) fn at(score: u32) -> Floor {
+        Floor(AtomicU32::new(score))
+    }
+
+    pub(super) fn get(&self) -> u32 {
         self.0.load(Ordering::Relaxed)
     }
 }
@@ -266,23 +272,49 @@ impl Pass<'_> {
                     let title = self.items.title(i);
                     let floor = self.floor.as_ref().map_or(0, Floor::get);
                     // With a first page of papers matched by words alone,
-                    // a paper that needs the title's letters cannot be on
-                    // it: only whether it matches counts, for now.
-                    let below = floor >= TITLE_TIER
-                        && self
-                            .query
-                            .all_word_hits(title, mask, idx, &self.hits, matcher)
-                            == Some(false);
-                    if below {
-                        let len = self.items.title_len(i);
-                        out.push(Match::bounded(idx, TITLE_TIER - 1, len, None));
-                        continue;
+                    // a paper whose bound is under its floor cannot be on
+                    // it: only whether it matches counts, for now (a word
+                    // that is no word hit is only checked to match the
+                    // title, never scored). Under that tier the bounds are
+                    // loose, and the fuzzy word's own floor prunes.
+                    if floor >= TITLE_TIER {
+                        let bound = self.query.all_bound(idx, &self.hits, mask);
+                        if bound == 0 {
+                            continue;
+                        }
+                        if bound < floor {
+                            if self
+                                .query
+                                .all_word_hits(title, mask, idx, &self.hits, matcher)
+                                .is_some()
+                            {
+                                let len = self.items.title_len(i);
+                                out.push(Match::bounded(idx, bound, len, None));
+                            }
+                            continue;
+                        }
                     }
-                    let scored = self.query.score_all(title, mask, idx, &self.hits, matcher);
-                    if let (Some(score), Some(floor)) = (scored, &self.floor) {
-                        top.add(score, floor);
+                    let scored = self.query.score_all_at_least(
+                        title,
+                        chars,
+                        idx,
+                        &self.hits,
+                        (matcher, floor),
+                    );
+                    match scored {
+                        None => continue,
+                        Some(AllScored::Below(bound)) => {
+                            let len = self.items.title_len(i);
+                            out.push(Match::bounded(idx, bound, len, None));
+                            continue;
+                        }
+                        Some(AllScored::Exact(score)) => {
+                            if let Some(floor) = &self.floor {
+                                top.add(score, floor);
+                            }
+                            Some(score)
+                        }
                     }
-                    scored
                 }
             };
             if let Some(score) = score {

@@ -34,9 +34,51 @@ pub struct Word {
     pub folded: Vec<String>,
     /// The fast path for a fuzzy word, where it applies.
     fast: Option<Needle>,
+    /// The most the word scores in any title: [`word_most`] for a plain
+    /// fuzzy word, the most a score can be for any other.
+    most: u16,
 }
 
 impl Word {
+    /// The word's score in `title` (which holds `chars`) where it is
+    /// `need` or more; a match scoring less may be answered
+    /// [`Scored::Below`]. `None` where the fast path does not apply (score
+    /// it).
+    pub fn at_least(&self, title: Utf32Str<'_>, need: u32, chars: Chars) -> Option<Scored> {
+        let (Some(fast), Utf32Str::Ascii(bytes)) = (&self.fast, title) else {
+            return None;
+        };
+        // One letter or digit, case ignored: what the masks say is enough
+        // for most titles (the most it can score is at a word's start, the
+        // least where it gets no bonus, and it matches wherever it occurs).
+        if let Some(bit) = fast.single_bit()
+            && bytes.len() > 1
+            && bytes.len() <= usize::from(u16::MAX)
+        {
+            let most = word_most(1);
+            if chars.starts & bit != 0 {
+                return Some(Scored::Exact(most as u16));
+            }
+            if chars.all & bit != 0 && (chars.starts | chars.inner) & bit == 0 {
+                return Some(Scored::Exact(SCORE_PLAIN as u16));
+            }
+            if chars.all & bit != 0 && need >= most {
+                return Some(Scored::Below);
+            }
+        }
+        let need = need.min(u32::from(u16::MAX)) as u16;
+        // Two letters where the second never gets a bonus of its own and
+        // the first none but after white space: unless they stand whole
+        // at a word's start, they score little (`rl` in most titles).
+        if let Some((first, second)) = fast.pair_bits()
+            && (chars.starts | chars.inner) & second == 0
+            && chars.inner & first == 0
+        {
+            return fast.score_at_least_else(bytes, need, PAIR_APART_MOST as u16);
+        }
+        fast.score_at_least(bytes, need)
+    }
+
     /// The word's score in `title` (nucleo's, by the fast path where it
     /// applies).
     #[inline]
@@ -108,6 +150,10 @@ fn word(raw: &str, title_only: bool) -> Option<Word> {
         .flatten();
     let mut folded = Vec::new();
     super::fields::for_each_folded(&needle, &mut String::new(), |w| folded.push(w.to_string()));
+    let most = match &fast {
+        Some(_) => u16::try_from(word_most(needle.chars().count())).unwrap_or(u16::MAX),
+        None => u16::MAX,
+    };
     Some(Word {
         title,
         folded,
@@ -116,6 +162,7 @@ fn word(raw: &str, title_only: bool) -> Option<Word> {
         anchored,
         title_only: title_only || anchored,
         fast,
+        most,
     })
 }
 
@@ -170,9 +217,40 @@ const BM25_SCALE: f32 = 4096.0;
 pub struct Hits {
     pub scores: std::sync::Arc<[f32]>,
     pub in_title: std::sync::Arc<Bits>,
+    /// Papers with a hit (a score above 0).
+    pub count: usize,
+}
+
+/// The every-field sort key ([`Query::score_all`]): papers whose every
+/// positive word is a word hit by their BM25F score, then the others by
+/// how many words are hits and their title match score.
+#[inline]
+fn all_key(bm25: f32, fuzzy: u32, word_hits: u32, positive: u32) -> u32 {
+    let every = TITLE_TIER | ((bm25 * BM25_SCALE) as u32).min(TITLE_TIER - 1);
+    let rest = fuzzy.saturating_add((bm25 * BM25_SCALE / 64.0) as u32);
+    let some = (word_hits << 24) | rest.min((1 << 24) - 1);
+    if word_hits == positive { every } else { some }
+}
+
+/// A paper [`Query::score_all_at_least`] found to match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AllScored {
+    /// Its score.
+    Exact(u32),
+    /// A bound on its score, under the floor asked for.
+    Below(u32),
 }
 
 impl Hits {
+    /// Hits of these scores (per paper; 0 for none) and title hits.
+    pub fn new(scores: Vec<f32>, in_title: std::sync::Arc<Bits>) -> Hits {
+        Hits {
+            count: scores.iter().filter(|&&s| s > 0.0).count(),
+            scores: scores.into(),
+            in_title,
+        }
+    }
+
     #[inline]
     pub fn get(&self, idx: u32) -> f32 {
         self.scores.get(idx as usize).copied().unwrap_or(0.0)
@@ -337,38 +415,7 @@ impl Query {
         need: u32,
         chars: Chars,
     ) -> Option<Scored> {
-        let (Some(fast), Utf32Str::Ascii(bytes)) = (&self.words.last()?.fast, title) else {
-            return None;
-        };
-        // One letter or digit, case ignored: what the masks say is enough
-        // for most titles (the most it can score is at a word's start, the
-        // least where it gets no bonus, and it matches wherever it occurs).
-        if let Some(bit) = fast.single_bit()
-            && bytes.len() > 1
-            && bytes.len() <= usize::from(u16::MAX)
-        {
-            let most = word_most(1);
-            if chars.starts & bit != 0 {
-                return Some(Scored::Exact(most as u16));
-            }
-            if chars.all & bit != 0 && (chars.starts | chars.inner) & bit == 0 {
-                return Some(Scored::Exact(SCORE_PLAIN as u16));
-            }
-            if chars.all & bit != 0 && need >= most {
-                return Some(Scored::Below);
-            }
-        }
-        let need = need.min(u32::from(u16::MAX)) as u16;
-        // Two letters where the second never gets a bonus of its own and
-        // the first none but after white space: unless they stand whole
-        // at a word's start, they score little (`rl` in most titles).
-        if let Some((first, second)) = fast.pair_bits()
-            && (chars.starts | chars.inner) & second == 0
-            && chars.inner & first == 0
-        {
-            return fast.score_at_least_else(bytes, need, PAIR_APART_MOST as u16);
-        }
-        fast.score_at_least(bytes, need)
+        self.words.last()?.at_least(title, need, chars)
     }
 
     /// For a query of two words, the first's score in `title` where it is
@@ -426,12 +473,34 @@ impl Query {
     pub fn score_all(
         &self,
         title: Utf32Str<'_>,
-        title_mask: u64,
+        chars: Chars,
         idx: u32,
         hits: &[Hits],
         matcher: &mut Matcher,
     ) -> Option<u32> {
+        // Every score is 0 or more: none is below the floor.
+        match self.score_all_at_least(title, chars, idx, hits, (matcher, 0))? {
+            AllScored::Exact(score) | AllScored::Below(score) => Some(score),
+        }
+    }
+
+    /// [`Query::score_all`] where only a score of `floor` or more is
+    /// wanted: where a single word is no word hit, it is scored only if
+    /// it can lift the paper to `floor` ([`Word::at_least`]), and a paper
+    /// it cannot is answered with a bound under `floor`
+    /// ([`AllScored::Below`]). `None`: it does not match.
+    pub fn score_all_at_least(
+        &self,
+        title: Utf32Str<'_>,
+        chars: Chars,
+        idx: u32,
+        hits: &[Hits],
+        (matcher, floor): (&mut Matcher, u32),
+    ) -> Option<AllScored> {
+        let title_mask = chars.all;
         let (mut bm25, mut fuzzy, mut word_hits, mut positive) = (0.0f32, 0u32, 0u32, 0u32);
+        // The word that is no word hit, if it is the only one.
+        let (mut missed, mut misses) = (None, 0);
         for (w, h) in self.words.iter().zip(hits) {
             let hit = h.get(idx);
             if w.title.negative {
@@ -459,13 +528,75 @@ impl Query {
             if title_mask & w.mask != w.mask {
                 return None;
             }
+            misses += 1;
+            if misses == 1 {
+                missed = Some(w);
+                continue;
+            }
             fuzzy += u32::from(w.score(title, matcher)?);
         }
-        if word_hits == positive {
-            return Some(TITLE_TIER | ((bm25 * BM25_SCALE) as u32).min(TITLE_TIER - 1));
+        if let Some(w) = missed {
+            if misses == 1 {
+                // The paper's key is its tier, then the word's score plus
+                // what its hits add (see `all_key`).
+                let tier = word_hits << 24;
+                let hits_add = (bm25 * BM25_SCALE / 64.0) as u32;
+                let need = floor.saturating_sub(tier).saturating_sub(hits_add);
+                match w.at_least(title, need, chars) {
+                    Some(Scored::None) => return None,
+                    Some(Scored::Below) => {
+                        // `need` is 1 or more, so this is under `floor`.
+                        let most = need.saturating_sub(1).saturating_add(hits_add);
+                        return Some(AllScored::Below(tier | most.min((1 << 24) - 1)));
+                    }
+                    Some(Scored::Exact(s)) => fuzzy += u32::from(s),
+                    None => fuzzy += u32::from(w.score(title, matcher)?),
+                }
+            } else {
+                fuzzy += u32::from(w.score(title, matcher)?);
+            }
         }
-        let rest = fuzzy + (bm25 * BM25_SCALE / 64.0) as u32;
-        Some((word_hits << 24) | rest.min((1 << 24) - 1))
+        Some(AllScored::Exact(all_key(bm25, fuzzy, word_hits, positive)))
+    }
+
+    /// A bound on [`Query::score_all`] of paper `idx` worked out from its
+    /// word hits and its title's letters alone, the title unread: 0 where
+    /// these show that it does not match (a bound is never 0: a word that
+    /// is no word hit can score at least one letter's most). Each word's
+    /// score in the title is taken at its most ([`Word::most`]), and the
+    /// score is summed as `score_all` sums it (adding 0 where it adds
+    /// nothing), so that the bound is never below. Worked out without a
+    /// branch on what the paper holds, which no branch predictor could
+    /// guess: millions of papers are bounded for a page.
+    #[inline]
+    pub fn all_bound(&self, idx: u32, hits: &[Hits], title_mask: u64) -> u32 {
+        let (mut bm25, mut fuzzy, mut word_hits, mut positive) = (0.0f32, 0u32, 0u32, 0u32);
+        let (mut need, mut excluded) = (0u64, false);
+        for (w, h) in self.words.iter().zip(hits) {
+            let hit = h.get(idx);
+            let is_hit = hit > 0.0;
+            if w.title.negative {
+                excluded |= is_hit;
+                continue;
+            }
+            positive += 1;
+            bm25 += hit;
+            word_hits += u32::from(is_hit);
+            let bonus = is_hit && h.in_title.contains(idx) && title_mask & w.mask == w.mask;
+            bm25 += if bonus {
+                TITLE_MATCH_WEIGHT * f32::from(w.most)
+            } else {
+                0.0
+            };
+            need |= if is_hit { 0 } else { w.mask };
+            fuzzy += if is_hit { 0 } else { u32::from(w.most) };
+        }
+        let key = all_key(bm25, fuzzy, word_hits, positive);
+        if excluded || title_mask & need != need {
+            0
+        } else {
+            key
+        }
     }
 
     /// Whether paper `idx` matches as [`Query::score_all`] asks (`None`:

@@ -26,10 +26,7 @@ pub fn word_hits(index: &WordIndex, word: &Word, n: usize) -> Hits {
     let mut total = vec![0.0f32; n];
     if let [one] = word.folded.as_slice() {
         scores_over_cores(index, one, &mut total);
-        return Hits {
-            scores: total.into(),
-            in_title,
-        };
+        return Hits::new(total, in_title);
     }
     let mut each = vec![0.0f32; n];
     for (k, part) in word.folded.iter().enumerate() {
@@ -44,10 +41,7 @@ pub fn word_hits(index: &WordIndex, word: &Word, n: usize) -> Hits {
             };
         }
     }
-    Hits {
-        scores: total.into(),
-        in_title,
-    }
+    Hits::new(total, in_title)
 }
 
 /// [`WordIndex::add_scores`], the papers split over the cores: a letter

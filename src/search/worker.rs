@@ -13,6 +13,7 @@ use nucleo::{Config, Matcher};
 use super::index::Bits;
 use super::items::Items;
 use super::labels::Labels;
+use super::page::{Page, first_page};
 use super::pass::{Floor, Pass, Reuse, keep_best, match_threads, page_first, run_pass, unranked};
 use super::query::{Hits, Query, Word, extends};
 use super::select::{filter_bits, word_hits};
@@ -174,6 +175,7 @@ pub(super) fn worker(shared: Arc<Shared>) {
                 searched,
                 indexed,
                 scanned,
+                page_final: false,
             })
         };
         if query.is_empty() || query.error.is_some() {
@@ -224,11 +226,13 @@ pub(super) fn worker(shared: Arc<Shared>) {
         }
         // Reuse what is known: the same query over fewer papers, or a query
         // this one extends (over as much of the index).
+        // (Not from an empty query: every paper is a candidate anyway.)
         let prev = done.as_ref().filter(|d| {
             d.scope == job.scope
                 && d.scanned
                 && d.indexed == indexed
                 && extends(&job.query, &d.query)
+                && !d.query.trim().is_empty()
         });
         // The same words (`sparse ` after `sparse`): the same ranking.
         let same =
@@ -255,6 +259,44 @@ pub(super) fn worker(shared: Arc<Shared>) {
             (Some(pq), Some(_)) => query.growth_over(pq),
             _ => None,
         };
+        // Every field: the first page found from the word hits, shown
+        // before the pass that counts and orders the rest (see `page.rs`).
+        let page = match job.scope {
+            Scope::All if !same => first_page(
+                &items,
+                &query,
+                (&hits, &filters),
+                (n, prev.map(|_| candidates.as_slice())),
+                &mut matchers,
+                &cancelled,
+            ),
+            _ => None,
+        };
+        let mut floor = Floor::default();
+        let page_shown = matches!(page, Some(Page::First(_)));
+        match page {
+            Some(Page::All(all)) => {
+                drop(items);
+                let total = all.len();
+                done = Some(publish(all, n, total, true));
+                continue;
+            }
+            Some(Page::First(page)) => {
+                floor = Floor::at(page.last().map_or(0, Match::score));
+                shared.publish(Results {
+                    generation: job.generation,
+                    query: job.query.clone(),
+                    scope: job.scope,
+                    sorted: page.len(),
+                    matches: page,
+                    searched: n,
+                    indexed,
+                    scanned: false,
+                    page_final: true,
+                });
+            }
+            None => {}
+        }
         let pass = Pass {
             items: &items,
             query: &query,
@@ -267,10 +309,13 @@ pub(super) fn worker(shared: Arc<Shared>) {
             reuse,
             reused: prev.map_or(0, |p| if same { 0 } else { p.matches.len() }),
             growth,
-            floor: Some(Floor::default()),
+            floor: Some(floor),
         };
         let mut partial = |best: &[Match], searched: usize| {
-            publish(best.to_vec(), searched, best.len(), false);
+            // The page shown is final: no partial ranking is to replace it.
+            if !page_shown {
+                publish(best.to_vec(), searched, best.len(), false);
+            }
         };
         let Some((mut matches, first)) = run_pass(&pass, &mut matchers, &cancelled, &mut partial)
         else {
@@ -353,6 +398,7 @@ pub(super) fn worker(shared: Arc<Shared>) {
                     indexed,
                     sorted: total,
                     scanned: true,
+                    page_final: true,
                 });
             }
         });
@@ -392,9 +438,8 @@ pub(super) fn settle(
             }
             let i = m.idx as usize;
             if let Some(hits) = every_field {
-                let mask = items.masks[i].all;
                 let score = query
-                    .score_all(items.title(i), mask, m.idx, hits, matcher)
+                    .score_all(items.title(i), items.masks[i], m.idx, hits, matcher)
                     .unwrap_or_default();
                 *m = Match::new(m.idx, score, items.title_len(i));
                 continue;
