@@ -261,16 +261,21 @@ impl Lens<'_> {
 /// starts thousands of words, each of whose postings would otherwise
 /// sweep the whole score array). A paper's score is summed word by word
 /// in the words' order, as without blocks. `lens`: each paper's field
-/// length, at most `most`; `norm`, BM25's length norm of one.
+/// length; `norm`, BM25's length norm of one.
 fn add_blocked<L: Copy + Into<u16>>(
     lists: &mut Vec<(f32, &[u32])>,
-    (lens, most, norm): (&[L], u16, &dyn Fn(u16) -> f32),
+    (lens, norm): (&[L], &dyn Fn(u16) -> f32),
     from: usize,
     scores: &mut [f32],
 ) {
     /// Papers scored at a time.
     const BLOCK: usize = 1 << 17;
     let end = from + scores.len();
+    // The norm of each length these papers have, worked out once.
+    let most = lens
+        .get(from.min(lens.len())..end.min(lens.len()))
+        .and_then(|l| l.iter().map(|&l| l.into()).max())
+        .unwrap_or(0);
     let norms: Vec<f32> = (0..=most).map(norm).collect();
     let mut start = from;
     while start < end && !lists.is_empty() {
@@ -640,12 +645,12 @@ impl WordIndex {
                 let first = postings.partition_point(|&p| ((p >> 8) as usize) < from);
                 lists.push((idf, &postings[first..]));
             });
-            // Each length's norm, worked out once (as the sum below would).
+            // BM25's length norm, as the sum always worked it out.
             let norm = |len: u16| 1.0 - b + b * f32::from(len) / avg;
             match k {
-                0 => add_blocked(&mut lists, (lens.0, u8::MAX.into(), &norm), from, scores),
-                1 => add_blocked(&mut lists, (lens.1, u16::MAX, &norm), from, scores),
-                _ => add_blocked(&mut lists, (lens.2, u8::MAX.into(), &norm), from, scores),
+                0 => add_blocked(&mut lists, (lens.0, &norm), from, scores),
+                1 => add_blocked(&mut lists, (lens.1, &norm), from, scores),
+                _ => add_blocked(&mut lists, (lens.2, &norm), from, scores),
             }
         }
     }
