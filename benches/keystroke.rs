@@ -122,7 +122,7 @@ fn main() {
             let worst = per_key.iter().max().unwrap();
             let keys: Vec<String> = per_key.iter().map(|d| format!("{:.0}", ms(d))).collect();
             println!(
-                "  {q:?}: {} rows (every one ranked {:.0} ms after the last page); keystroke→final first page: worst {:.1} ms, per key [{}] ms; longest UI step {:.1} ms",
+                "  {q:?}: {} rows (all in order {:.0} ms after the last key); keystroke→final first page: worst {:.1} ms, per key [{}] ms; longest UI step {:.1} ms",
                 app.rows(),
                 ms(&counted),
                 ms(worst),
