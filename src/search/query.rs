@@ -565,9 +565,7 @@ impl Query {
     /// is no word hit can score at least one letter's most). Each word's
     /// score in the title is taken at its most ([`Word::most`]), and the
     /// score is summed as `score_all` sums it (adding 0 where it adds
-    /// nothing), so that the bound is never below. Worked out without a
-    /// branch on what the paper holds, which no branch predictor could
-    /// guess: millions of papers are bounded for a page.
+    /// nothing), so that the bound is never below.
     #[inline]
     pub fn all_bound(&self, idx: u32, hits: &[Hits], title_mask: u64) -> u32 {
         let (mut bm25, mut fuzzy, mut word_hits, mut positive) = (0.0f32, 0u32, 0u32, 0u32);

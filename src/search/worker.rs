@@ -398,7 +398,7 @@ pub(super) fn worker(shared: Arc<Shared>) {
                     indexed,
                     sorted: total,
                     scanned: true,
-                    page_final: true,
+                    page_final: false,
                 });
             }
         });
