@@ -1152,10 +1152,7 @@ mod tests {
         for q in &typed {
             type_until_page(&mut s, q, Scope::All);
             before_the_count += usize::from(!s.results().scanned);
-            let want: Vec<(u32, u64)> = rank_papers(&papers, q, Scope::All)
-                .iter()
-                .map(|m| (m.idx, m.key))
-                .collect();
+            let want = fresh_in(&papers, q, Scope::All);
             let page = want.len().min(FIRST_PAGE);
             assert_eq!(&shown(&s)[..page], &want[..page], "{q}: first page");
         }
@@ -1165,18 +1162,12 @@ mod tests {
         );
         assert!(s.wait(Duration::from_secs(20)));
         s.tick();
-        let want: Vec<(u32, u64)> = rank_papers(&papers, "robot zz", Scope::All)
-            .iter()
-            .map(|m| (m.idx, m.key))
-            .collect();
+        let want = fresh_in(&papers, "robot zz", Scope::All);
         assert_eq!(shown(&s), want);
         s.set_query("graph mot", Scope::All);
         assert!(s.wait(Duration::from_secs(20)));
         s.tick();
-        let want: Vec<(u32, u64)> = rank_papers(&papers, "graph mot", Scope::All)
-            .iter()
-            .map(|m| (m.idx, m.key))
-            .collect();
+        let want = fresh_in(&papers, "graph mot", Scope::All);
         assert!(want.len() > FIRST_PAGE);
         assert_eq!(shown(&s), want);
     }
@@ -1200,9 +1191,14 @@ mod tests {
         s.results().matches.iter().map(|m| (m.idx, m.key)).collect()
     }
 
-    /// A ranking from scratch, in the same terms.
+    /// A title-scope ranking from scratch, in the same terms.
     fn fresh(papers: &[Paper], q: &str) -> Vec<(u32, u64)> {
-        rank_papers(papers, q, Scope::Title)
+        fresh_in(papers, q, Scope::Title)
+    }
+
+    /// A ranking from scratch in `scope`, in the same terms.
+    fn fresh_in(papers: &[Paper], q: &str, scope: Scope) -> Vec<(u32, u64)> {
+        rank_papers(papers, q, scope)
             .iter()
             .map(|m| (m.idx, m.key))
             .collect()
@@ -1319,10 +1315,7 @@ mod tests {
             s.set_query(q, Scope::All);
             assert!(s.wait(Duration::from_secs(20)), "{q}");
             s.tick();
-            let want: Vec<(u32, u64)> = rank_papers(&papers, q, Scope::All)
-                .iter()
-                .map(|m| (m.idx, m.key))
-                .collect();
+            let want = fresh_in(&papers, q, Scope::All);
             let got = shown(&s);
             assert_eq!(want.is_empty(), q.contains("zzz"), "{q}");
             assert_eq!(got.len(), want.len(), "{q}");
