@@ -413,6 +413,9 @@ mod tests {
         let (store, _) = crate::store::Store::open(dir.path());
         let mut app = App::new(loaded, store, || {});
         settle(&mut app);
+        // The index is built in the background; the message for a whole
+        // index is the one asserted.
+        indexed(&app);
         app.apply(Action::Related);
         assert_eq!(
             app.status(),
