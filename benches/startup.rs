@@ -76,7 +76,9 @@ fn once(bin: &str, args: &[String], state: &std::path::Path) -> Marks {
     let deadline = start + Duration::from_secs(300);
     let all = loop {
         let wait = deadline.saturating_duration_since(Instant::now());
-        let (bytes, at) = rx.recv_timeout(wait).expect("the reader never listed every paper");
+        let (bytes, at) = rx
+            .recv_timeout(wait)
+            .expect("the reader never listed every paper");
         assert!(!bytes.is_empty(), "paperboat exited before listing");
         screen.process(&bytes);
         let top = screen.screen().rows(0, cols).next().unwrap_or_default();

@@ -174,6 +174,7 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
         return search_papers(cli, args, plan);
     }
     let inputs = Input::from_args(&plan.files);
+    let started = std::time::Instant::now();
     let (list, reports, built) = if indexed && stored.is_none() {
         let mut index = search::QueryIndex::new(&query);
         let (list, reports) = loading::load_titles_with(&inputs, &opts, &mut |papers| {
@@ -185,6 +186,7 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
         (list, reports, None)
     };
     say_reports(&reports);
+    let read_abstracts = built.is_some();
     let matches = match (stored, built) {
         (_, Some(index)) => {
             match search::rank_titles_indexed(&list, &plan.query, plan.scope.into(), &index) {
@@ -214,10 +216,43 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
         list.write_line(out, m.idx as usize);
         Ok(())
     })?;
+    if let (true, Some(_), [file]) = (read_abstracts, &opts.cache, plan.files.as_slice())
+        && let Some(hint) = cache_build_hint(file, started.elapsed())
+    {
+        eprintln!("{hint}");
+    }
     // The process ends next: the OS takes the memory back at once, where
     // freeing a million titles one by one takes a tenth of a second.
     std::mem::forget(list);
     Ok(found(&matches))
+}
+
+/// Searches taking longer than this say how to make them fast.
+const SLOW_SEARCH: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// After a search over every field that read every abstract of `file`
+/// (no word index of it is stored) and took `took`: what to say on stderr
+/// so that the next ones answer at once, if it took a while. `search`
+/// does not store the index itself: the whole index takes several times
+/// the memory of the part a query reads.
+fn cache_build_hint(file: &std::path::Path, took: std::time::Duration) -> Option<String> {
+    if took < SLOW_SEARCH {
+        return None;
+    }
+    let path = sanitize::line(&file.display().to_string());
+    // As a shell takes it: quoted unless it is plain.
+    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+=:@%,".contains(c);
+    let arg = if !path.is_empty() && path.chars().all(plain) {
+        path.clone()
+    } else {
+        format!("'{}'", path.replace('\'', r"'\''"))
+    };
+    Some(format!(
+        "paperboat: this search read every abstract of {path} ({:.1} s); \
+         `paperboat cache build {arg}` stores its word index, after which searches \
+         over every field answer in about a second (or use --scope title)",
+        took.as_secs_f64()
+    ))
 }
 
 /// `search --json`, over abstracts, filtered or sorted: whole papers.
@@ -362,4 +397,35 @@ fn print_matches(
         }
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+    use std::time::Duration;
+
+    #[test]
+    fn a_slow_search_says_how_to_store_the_index_and_a_quick_one_says_nothing() {
+        let long = SLOW_SEARCH + Duration::from_millis(300);
+        assert_eq!(
+            cache_build_hint(Path::new("/d/arxiv.jsonl"), Duration::ZERO),
+            None
+        );
+        let said = cache_build_hint(Path::new("/d/arxiv.jsonl"), long).unwrap();
+        assert!(
+            said.contains("of /d/arxiv.jsonl (2.3 s)")
+                && said.contains("`paperboat cache build /d/arxiv.jsonl`"),
+            "{said}"
+        );
+        // A path a shell would split or expand is quoted for it.
+        let said = cache_build_hint(Path::new("/my papers/it's $HOME.jsonl"), long).unwrap();
+        assert!(
+            said.contains(r"`paperboat cache build '/my papers/it'\''s $HOME.jsonl'`"),
+            "{said}"
+        );
+        // Escapes in a path are not written to the terminal.
+        let said = cache_build_hint(Path::new("/d/\u{1b}[2Jx.jsonl"), long).unwrap();
+        assert!(!said.contains('\u{1b}'), "{said:?}");
+    }
 }
