@@ -524,6 +524,7 @@ pub(super) fn index_piece(
     stopped: &(dyn Fn() -> bool + Sync),
     blank: &WordIndex,
 ) -> Option<WordIndex> {
+    let none = DocMeta::default();
     let build = |from: usize, part: &[Abstract]| {
         let mut ix = blank.empty_like();
         // An abstract that can no longer be read (its file changed) has no
@@ -533,8 +534,8 @@ pub(super) fn index_piece(
                 return false;
             }
             let i = from + k;
-            let meta = metas.get(i).cloned().unwrap_or_default();
-            ix.add(first + i as u32, &meta, &markup::plain_cow(text));
+            let meta = metas.get(i).unwrap_or(&none);
+            ix.add(first + i as u32, meta, &markup::plain_cow(text));
             true
         });
         done.then_some(ix)

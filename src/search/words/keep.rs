@@ -17,6 +17,8 @@ pub(super) struct Keep {
     /// Whether a word starting with this ASCII byte (lower case) can
     /// start with a prefix.
     first: [bool; 128],
+    /// The ASCII bytes (lower case) a prefix starts with.
+    firsts: Vec<u8>,
     /// An empty prefix: every word is kept.
     all: bool,
 }
@@ -32,6 +34,7 @@ impl Keep {
         }
         Keep {
             all: prefixes.iter().any(String::is_empty),
+            firsts: (0..128u8).filter(|&b| first[b as usize]).collect(),
             prefixes,
             first,
         }
@@ -70,11 +73,195 @@ impl Keep {
     pub(super) fn prefixes(&self) -> &[String] {
         &self.prefixes
     }
+
+    /// For ASCII `text`: calls `f` with each word that
+    /// [`Keep::keeps_raw`] keeps, in order, and gives the number of words,
+    /// as `for_each_word` with `keeps_raw` do. Sixty-four bytes at a
+    /// time: a mask of the letters and digits gives where words start
+    /// (their number is its bits), and only the words starting with a
+    /// prefix's first letter are cut out and compared. An abstract's
+    /// other words (most of them) cost no branch of their own.
+    pub(super) fn each_kept_ascii(&self, text: &str, mut f: impl FnMut(&str)) -> usize {
+        debug_assert!(text.is_ascii());
+        let bytes = text.as_bytes();
+        // Past a few first letters, every word start is a candidate.
+        let by_first = !self.all && self.firsts.len() <= 8;
+        let firsts = if by_first { &self.firsts[..] } else { &[] };
+        let mut words = 0usize;
+        let mut carry = 0u64;
+        for (k, chunk) in bytes.chunks(64).enumerate() {
+            let (alnum, first) = match chunk.try_into() {
+                Ok(block) => masks(block, firsts),
+                // The last few bytes, after them none that is a letter.
+                Err(_) => {
+                    let mut block = [0u8; 64];
+                    block[..chunk.len()].copy_from_slice(chunk);
+                    masks(&block, firsts)
+                }
+            };
+            let starts = alnum & !((alnum << 1) | carry);
+            carry = alnum >> 63;
+            words += starts.count_ones() as usize;
+            let mut candidates = if by_first { starts & first } else { starts };
+            while candidates != 0 {
+                let s = k * 64 + candidates.trailing_zeros() as usize;
+                candidates &= candidates - 1;
+                let len = bytes[s..]
+                    .iter()
+                    .position(|b| !b.is_ascii_alphanumeric())
+                    .unwrap_or(bytes.len() - s);
+                let word = &text[s..s + len];
+                if self.keeps_raw(word) == Some(true) {
+                    f(word);
+                }
+            }
+        }
+        words
+    }
+}
+
+/// For 64 ASCII bytes: a bit per byte that is a letter or digit, and a
+/// bit per byte that is one of `firsts` (lower-case letters or digits)
+/// whatever its case.
+fn masks(block: &[u8; 64], firsts: &[u8]) -> (u64, u64) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: SSE2 is part of every x86-64 processor (the target's
+        // baseline).
+        unsafe { masks_sse2(block, firsts) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    masks_scalar(block, firsts)
+}
+
+/// [`masks`] a byte at a time.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn masks_scalar(block: &[u8; 64], firsts: &[u8]) -> (u64, u64) {
+    let (mut alnum, mut first) = (0u64, 0u64);
+    for (i, &b) in block.iter().enumerate() {
+        alnum |= u64::from(b.is_ascii_alphanumeric()) << i;
+        first |= u64::from(firsts.contains(&(b | 0x20))) << i;
+    }
+    (alnum, first)
+}
+
+/// [`masks`] sixteen bytes at a time. The bytes are ASCII (below 0x80),
+/// so SSE2's signed byte comparisons order them as unsigned ones would.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+fn masks_sse2(block: &[u8; 64], firsts: &[u8]) -> (u64, u64) {
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_loadu_si128, _mm_movemask_epi8,
+        _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128,
+    };
+    let splat = |b: u8| _mm_set1_epi8(b as i8);
+    let (mut alnum, mut first) = (0u64, 0u64);
+    for (k, sixteen) in block.chunks_exact(16).enumerate() {
+        // SAFETY: `sixteen` is 16 readable bytes; the load is unaligned.
+        let v = unsafe { _mm_loadu_si128(sixteen.as_ptr().cast::<__m128i>()) };
+        let lower = _mm_or_si128(v, splat(0x20));
+        let letter = _mm_and_si128(
+            _mm_cmpgt_epi8(lower, splat(b'a' - 1)),
+            _mm_cmpgt_epi8(splat(b'z' + 1), lower),
+        );
+        let digit = _mm_and_si128(
+            _mm_cmpgt_epi8(v, splat(b'0' - 1)),
+            _mm_cmpgt_epi8(splat(b'9' + 1), v),
+        );
+        let a = _mm_movemask_epi8(_mm_or_si128(letter, digit)) as u32 as u64;
+        let mut hit = _mm_setzero_si128();
+        for &c in firsts {
+            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(lower, splat(c)));
+        }
+        let h = _mm_movemask_epi8(hit) as u32 as u64;
+        alnum |= a << (16 * k);
+        first |= h << (16 * k);
+    }
+    (alnum, first)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::fields::for_each_word;
+    use proptest::prelude::*;
+
+    /// What `for_each_word` with `keeps_raw` give: the words kept, and
+    /// the number of words.
+    fn slow(keep: &Keep, text: &str) -> (Vec<String>, usize) {
+        let (mut kept, mut n) = (Vec::new(), 0);
+        for_each_word(text, |w| {
+            n += 1;
+            if keep.keeps_raw(w) == Some(true) {
+                kept.push(w.to_string());
+            }
+        });
+        (kept, n)
+    }
+
+    fn fast(keep: &Keep, text: &str) -> (Vec<String>, usize) {
+        let mut kept = Vec::new();
+        let n = keep.each_kept_ascii(text, |w| kept.push(w.to_string()));
+        (kept, n)
+    }
+
+    fn keeps() -> Vec<Keep> {
+        let p = |v: &[&str]| Keep::new(v.iter().map(|s| s.to_string()).collect());
+        vec![
+            p(&["spa", "att"]),
+            p(&["a"]),
+            p(&["x1", "9b"]),
+            p(&[""]),
+            // More first letters than are compared sixteen at a time.
+            p(&["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]),
+            p(&["é", "zeta"]),
+            p(&[]),
+        ]
+    }
+
+    #[test]
+    fn ascii_words_are_counted_and_kept_as_one_at_a_time() {
+        let texts = [
+            String::new(),
+            "Sparse attention, at scale: SPArse ATTn (a9) and 9b x1y.".to_string(),
+            // Words across the 64-byte blocks, and at the very end.
+            format!("{}spark {}atta", "a".repeat(63), "b ".repeat(40)),
+            "a".repeat(64),
+            "a ".repeat(64),
+            " ".repeat(64) + "spa",
+            "{[".repeat(100),
+            "ab\n\"cd_ef-gh@ij`kl{mn}op~QR[ST]UV^WX:YZ/09".to_string(),
+        ];
+        for keep in keeps() {
+            for t in &texts {
+                assert_eq!(fast(&keep, t), slow(&keep, t), "{t:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn masks_sixteen_at_a_time_are_those_a_byte_at_a_time() {
+        let mut block = [0u8; 64];
+        for start in 0..2u8 {
+            for (i, b) in block.iter_mut().enumerate() {
+                *b = (start * 64 + i as u8) & 0x7f;
+            }
+            for firsts in [&b""[..], b"a", b"s9z", b"abcdefgh"] {
+                assert_eq!(masks(&block, firsts), masks_scalar(&block, firsts));
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn any_ascii_text_is_counted_and_kept_as_one_at_a_time(
+            text in "[ -~\n\t]{0,300}",
+            which in 0usize..7,
+        ) {
+            let keep = &keeps()[which];
+            prop_assert_eq!(fast(keep, &text), slow(keep, &text));
+        }
+    }
 
     #[test]
     fn words_are_told_apart_before_folding_as_after() {

@@ -386,6 +386,9 @@ impl WordIndex {
                     len += 1;
                     post(words, w, idx);
                 }),
+                Some(keep) if text.is_ascii() => {
+                    len = keep.each_kept_ascii(text, |w| post(words, &fold(w), idx));
+                }
                 Some(keep) => for_each_word(text, |w| {
                     len += 1;
                     let kept = match keep.keeps_raw(w) {
