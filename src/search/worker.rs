@@ -67,6 +67,23 @@ pub(super) struct Shared {
     pub(super) threads: usize,
     /// While set, the indexer waits (the corpus is still loading).
     pub(super) hold: AtomicBool,
+    /// Tests: while set, the worker waits after showing a first page
+    /// until a newer request comes, so that the next key meets that page
+    /// as a fast typist's would, whatever the machine's load.
+    #[cfg(test)]
+    pub(super) pause_after_page: AtomicBool,
+}
+
+impl Shared {
+    /// See [`Shared::pause_after_page`].
+    fn after_page(&self, cancelled: &dyn Fn() -> bool) {
+        #[cfg(test)]
+        while self.pause_after_page.load(Ordering::Acquire) && !cancelled() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        #[cfg(not(test))]
+        let _ = cancelled;
+    }
 }
 
 impl Shared {
@@ -294,6 +311,7 @@ pub(super) fn worker(shared: Arc<Shared>) {
                     scanned: false,
                     page_final: true,
                 });
+                shared.after_page(&cancelled);
             }
             None => {}
         }
@@ -365,6 +383,7 @@ pub(super) fn worker(shared: Arc<Shared>) {
         let shown = publish(matches, n, first, true);
         let mut rest = shown.matches.clone();
         done = Some(shown);
+        shared.after_page(&cancelled);
         if rest[first..].iter().any(|m| !m.is_exact()) {
             if !settle_here(&mut rest[first..], true) {
                 continue;
