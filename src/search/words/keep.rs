@@ -261,6 +261,15 @@ mod tests {
             let keep = &keeps()[which];
             prop_assert_eq!(fast(keep, &text), slow(keep, &text));
         }
+
+        #[test]
+        fn long_words_across_blocks_are_cut_as_one_at_a_time(
+            text in "([asAS][a-z0-9]{0,90}[ ,.]){0,8}",
+            which in 0usize..7,
+        ) {
+            let keep = &keeps()[which];
+            prop_assert_eq!(fast(keep, &text), slow(keep, &text));
+        }
     }
 
     #[test]
