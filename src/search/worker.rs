@@ -75,7 +75,8 @@ pub(super) struct Shared {
 }
 
 impl Shared {
-    /// See [`Shared::pause_after_page`].
+    /// In tests, waits while `pause_after_page` is set (see there);
+    /// otherwise nothing.
     fn after_page(&self, cancelled: &dyn Fn() -> bool) {
         #[cfg(test)]
         while self.pause_after_page.load(Ordering::Acquire) && !cancelled() {
@@ -84,9 +85,7 @@ impl Shared {
         #[cfg(not(test))]
         let _ = cancelled;
     }
-}
 
-impl Shared {
     /// Papers the job can search now (every title; with filters, the
     /// papers indexed so far), and the papers indexed that it uses.
     fn searchable(&self, job: &Job, items: usize) -> (usize, usize) {

@@ -212,7 +212,7 @@ mod tests {
             p(&["a"]),
             p(&["x1", "9b"]),
             p(&[""]),
-            // More first letters than are compared sixteen at a time.
+            // More first letters than the masks compare (eight).
             p(&["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]),
             p(&["é", "zeta"]),
             p(&[]),
