@@ -613,7 +613,18 @@ pub(super) fn indexer(shared: Arc<Shared>, rx: mpsc::Receiver<ToIndex>) {
     let stopped = || shared.generation.load(Ordering::Acquire) == u64::MAX;
     let blank = WordIndex::default();
     for (first, metas, batch) in rx {
-        for (k, step) in batch.chunks(INDEX_STEP).enumerate() {
+        // Taken a step at a time and let go of once indexed: a batch can
+        // be a whole corpus (a file read back from the cache), and freeing
+        // millions of titles and authors at once, as the index came
+        // complete, held a core for a tenth of a second while the first
+        // search after it ran.
+        let (mut metas, mut batch) = (metas.into_iter(), batch.into_iter());
+        for k in 0.. {
+            let step: Vec<Abstract> = batch.by_ref().take(INDEX_STEP).collect();
+            if step.is_empty() {
+                break;
+            }
+            let step_metas: Vec<DocMeta> = metas.by_ref().take(step.len()).collect();
             while shared.hold.load(Ordering::Acquire) && !stopped() {
                 std::thread::sleep(Duration::from_millis(10));
             }
@@ -630,12 +641,16 @@ pub(super) fn indexer(shared: Arc<Shared>, rx: mpsc::Receiver<ToIndex>) {
                 continue;
             }
             let at = first + (k * INDEX_STEP + skip) as u32;
-            let from = (k * INDEX_STEP + skip).min(metas.len());
-            let to = (k * INDEX_STEP + step.len()).min(metas.len());
-            let step = &step[skip..];
-            let Some(piece) =
-                index_piece(at, &metas[from..to], step, shared.threads, &stopped, &blank)
-            else {
+            let from = skip.min(step_metas.len());
+            let to = step.len().min(step_metas.len());
+            let Some(piece) = index_piece(
+                at,
+                &step_metas[from..to],
+                &step[skip..],
+                shared.threads,
+                &stopped,
+                &blank,
+            ) else {
                 return;
             };
             let papers = shared.state.lock().map_or(0, |st| st.items);
