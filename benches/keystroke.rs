@@ -7,7 +7,8 @@
 //! `cargo run --release --example gen_corpus -- lines 1M f.txt`; any
 //! other file is loaded as the reader loads it, e.g. `jsonl 1M f.jsonl`).
 //! `SCOPE=all` types into the every-field scope, once the word index is
-//! built (the time that takes is printed).
+//! built (the time that takes is printed). `QUERIES="a;b c"` types those
+//! queries instead of the three it types by default.
 
 use std::time::{Duration, Instant};
 
@@ -77,7 +78,9 @@ fn main() {
                 t.elapsed().as_secs_f64()
             );
         }
-        for q in ["rl", "sparse attn", "diffusion language model decoding"] {
+        let queries = std::env::var("QUERIES")
+            .unwrap_or_else(|_| "rl;sparse attn;diffusion language model decoding".to_string());
+        for q in queries.split(';') {
             app.apply(Action::StartSearch);
             app.apply(Action::ClearQuery);
             while app.search().is_running() {
