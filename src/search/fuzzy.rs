@@ -111,6 +111,9 @@ const BONUS: [[u8; 8]; 8] = {
 pub struct Needle {
     bytes: Box<[u8]>,
     ignore_case: bool,
+    /// The [`pair_probe`] of its first two characters, where both are
+    /// letters or digits.
+    probe: Option<u128>,
 }
 
 /// The most one needle character adds to a score: a match and the largest
@@ -301,6 +304,133 @@ pub const PAIR_APART_MOST: u32 = 2 * SCORE_MATCH as u32
     + BONUS_FIRST_CHAR_MULTIPLIER as u32 * BONUS_BOUNDARY_WHITE as u32
     - PENALTY_GAP_START as u32;
 
+/// How far past a word's first letter or digit another with a bonus of
+/// its own still makes a pair with it in a title's pair filter
+/// ([`word_pairs`]).
+pub const PAIR_REACH: usize = 10;
+
+/// The most a needle of `m` characters (two or more, the first two letters
+/// or digits) scores in a title whose pair filter lacks its first two
+/// ([`Needle::unpaired_below`]). Its first two characters then score, matched:
+/// - the first at a word's start, the second with no bonus after a gap:
+///   36 + 16 - 3;
+/// - the first at a word's start, the second past [`PAIR_REACH`]: 36 +
+///   26 - 3 - 10;
+/// - the first with a smaller bonus (a capital after a small letter, a
+///   digit after a letter), the second anywhere after it: 26 + 26 - 3, or
+///   side by side 26 + 21;
+///
+/// and each character after them [`MAX_PER_CHAR`] at most. Every other
+/// placement of the two is in the filter.
+pub const fn unpaired_most(m: usize) -> u32 {
+    let first_start = SCORE_MATCH + BONUS_FIRST_CHAR_MULTIPLIER * BONUS_BOUNDARY_WHITE;
+    let plain_after = first_start + SCORE_MATCH - PENALTY_GAP_START;
+    let out_of_reach = first_start + SCORE_MATCH + BONUS_BOUNDARY_WHITE
+        - PENALTY_GAP_START
+        - PENALTY_GAP_EXTENSION * PAIR_REACH as u16;
+    let first_camel = SCORE_MATCH + BONUS_FIRST_CHAR_MULTIPLIER * BONUS_CAMEL123;
+    let camel_apart = first_camel + SCORE_MATCH + BONUS_BOUNDARY_WHITE - PENALTY_GAP_START;
+    let camel_beside = first_camel + SCORE_MATCH + BONUS_CAMEL123;
+    let mut most = plain_after;
+    if out_of_reach > most {
+        most = out_of_reach;
+    }
+    if camel_apart > most {
+        most = camel_apart;
+    }
+    if camel_beside > most {
+        most = camel_beside;
+    }
+    most as u32 + (m as u32 - 2) * MAX_PER_CHAR
+}
+
+/// The places of the ASCII letters (either case) and digits, `0..36`, in
+/// [`PAIR_PROBES`]; 36 for any other byte.
+const ALNUM_AT: [u8; 256] = {
+    let mut t = [36u8; 256];
+    let mut k = 0;
+    while k < 26 {
+        t[b'a' as usize + k] = k as u8;
+        t[b'A' as usize + k] = k as u8;
+        k += 1;
+    }
+    while k < 36 {
+        t[b'0' as usize + k - 26] = k as u8;
+        k += 1;
+    }
+    t
+};
+
+/// [`pair_probe`] of each pair of letters and digits, by their
+/// [`ALNUM_AT`]: two bits of 128 from a multiplicative hash of the pair, so
+/// that a pair a title lacks is seldom taken for one it has. Any other
+/// byte has none.
+static PAIR_PROBES: [u128; 37 * 37] = {
+    let mut t = [0u128; 37 * 37];
+    let mut x = 0;
+    while x < 36 {
+        let mut y = 0;
+        while y < 36 {
+            let h = ((x as u32) << 8 | y as u32).wrapping_mul(0x9E37_79B1);
+            t[x * 37 + y] = (1 << (h >> 25)) | (1 << ((h >> 18) & 127));
+            y += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
+/// The bits of the pair `x`, `y` (ASCII letters, either case, or digits)
+/// in a title's 128-bit pair filter ([`word_pairs`]).
+#[inline]
+pub fn pair_probe(x: u8, y: u8) -> u128 {
+    PAIR_PROBES[usize::from(ALNUM_AT[usize::from(x)]) * 37 + usize::from(ALNUM_AT[usize::from(y)])]
+}
+
+/// A pair filter as a title's masks keep it.
+pub fn pair_halves(pairs: u128) -> [u64; 2] {
+    [pairs as u64, (pairs >> 64) as u64]
+}
+
+/// The pair filter of the ASCII text `hay`: each letter or digit that
+/// starts a word (nucleo's bonus after white space, a delimiter or other
+/// punctuation, or at the start) paired with the letter or digit right
+/// after it and with each that has a bonus of its own within
+/// [`PAIR_REACH`] bytes after that, lower-cased ([`pair_probe`]). A needle
+/// whose first two characters are not a pair of it scores at most
+/// [`unpaired_most`].
+pub fn word_pairs(hay: &[u8]) -> [u64; 2] {
+    let mut pairs = 0u128;
+    // The latest word starts, a ring: two bytes apart at the closest, so
+    // no more than six are within reach of a byte.
+    let mut starts = [(usize::MAX, 0u8); 8];
+    let mut last = 0;
+    let mut q = 0;
+    each_bonus(hay, |c, bonus| {
+        if c.is_ascii_alphanumeric() {
+            if bonus == 0 {
+                // Only side by side with a word's first.
+                let (p, x) = starts[last];
+                if p.wrapping_add(1) == q {
+                    pairs |= pair_probe(x, c);
+                }
+            } else {
+                for &(p, x) in &starts {
+                    if p < q && q - p <= PAIR_REACH + 1 {
+                        pairs |= pair_probe(x, c);
+                    }
+                }
+                if bonus >= BONUS_BOUNDARY {
+                    last = (last + 1) % starts.len();
+                    starts[last] = (q, c);
+                }
+            }
+        }
+        q += 1;
+    });
+    pair_halves(pairs)
+}
+
 /// A title's bytes with the class of the character before a column.
 struct Window<'a> {
     hay: &'a [u8],
@@ -325,10 +455,28 @@ impl Needle {
     /// The fast path for a fuzzy word `needle` matched with `ignore_case`
     /// (as nucleo's smart case decided), when it covers it.
     pub fn new(needle: &str, ignore_case: bool) -> Option<Needle> {
+        let b = needle.as_bytes();
+        let probe = match b {
+            [x, y, ..] if x.is_ascii_alphanumeric() && y.is_ascii_alphanumeric() => {
+                Some(pair_probe(*x, *y))
+            }
+            _ => None,
+        };
         (needle.is_ascii() && !needle.is_empty()).then(|| Needle {
-            bytes: needle.as_bytes().into(),
+            bytes: b.into(),
             ignore_case,
+            probe,
         })
+    }
+
+    /// Whether the needle scores under `need` in a title whose pair filter
+    /// is `pairs` ([`word_pairs`]) wherever it matches: the filter lacks
+    /// the needle's first two characters, and `need` is above
+    /// [`unpaired_most`].
+    pub fn unpaired_below(&self, need: u32, pairs: [u64; 2]) -> bool {
+        let have = u128::from(pairs[0]) | (u128::from(pairs[1]) << 64);
+        self.probe
+            .is_some_and(|p| need > unpaired_most(self.bytes.len()) && have & p != p)
     }
 
     /// The [`super::index::title_mask`] bit of needle byte `c`, a letter
@@ -869,8 +1017,82 @@ mod tests {
         assert!(scored > 10_000, "only {scored} matches scored");
     }
 
+    /// Whether `needle` is unpaired in `hay` ([`Needle::unpaired_below`]).
+    fn unpaired(hay: &str, needle: &str) -> bool {
+        let ignore_case = !needle.chars().any(|c| c.is_ascii_uppercase());
+        Needle::new(needle, ignore_case)
+            .unwrap()
+            .unpaired_below(u32::MAX, word_pairs(hay.as_bytes()))
+    }
+
+    #[test]
+    fn a_needle_unpaired_in_a_title_scores_at_most_the_unpaired_most() {
+        // Every text of up to five characters over a small alphabet, and
+        // each needle whose first two characters are letters or digits.
+        let alphabet = ['a', 'b', 'A', 'B', ' ', '-', ':', '1'];
+        let mut texts = vec![String::new()];
+        let (mut unpaired_matches, mut paired) = (0, 0);
+        for _ in 0..5 {
+            texts = texts
+                .iter()
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            for t in &texts {
+                for q in [
+                    "ab", "ba", "aa", "a1", "1a", "Ab", "aB", "aba", "ab1", "bA-",
+                ] {
+                    let score = nucleo_score(t, q);
+                    if !unpaired(t, q) {
+                        paired += 1;
+                        continue;
+                    }
+                    if let Some(s) = score {
+                        unpaired_matches += 1;
+                        let most = unpaired_most(q.len());
+                        assert!(u32::from(s) <= most, "{q:?} in {t:?}: {s} > {most}");
+                    }
+                }
+            }
+        }
+        assert!(
+            unpaired_matches > 20_000,
+            "{unpaired_matches} unpaired matches"
+        );
+        assert!(paired > 20_000, "{paired} paired");
+        // The reach: a word's first letter pairs with a word's first
+        // letter ten bytes after the one beside it, and not eleven, where
+        // the gap alone keeps the score to the unpaired most.
+        let (near, far) = ("a xxxxxxxx b", "a xxxxxxxxx b");
+        assert!(!unpaired(near, "ab"));
+        assert_eq!(nucleo_score(near, "ab"), Some(unpaired_most(2) as u16 + 1));
+        assert!(unpaired(far, "ab"));
+        assert_eq!(nucleo_score(far, "ab"), Some(unpaired_most(2) as u16));
+        // Side by side at a word's start, after punctuation and a delimiter.
+        for t in ["x rl", "x-rl", "x:rl", "RL", "x RLHF"] {
+            assert!(!unpaired(t, "rl"), "{t:?}");
+        }
+        // Inside a word, or apart with no bonus: unpaired.
+        for t in ["world", "x rxl", "early rise"] {
+            assert!(unpaired(t, "rl"), "{t:?}");
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(4000))]
+        // A needle unpaired in a title scores at most the unpaired most,
+        // over titles of words of any length.
+        #[test]
+        fn unpaired_needles_score_little(
+            hay in "[a-cA-C1]{0,14}([ :-][a-cA-C1]{1,14}){0,8}",
+            needle in "[abcABC1][abcABC1][abcABC1_-]{0,3}",
+        ) {
+            if unpaired(&hay, &needle)
+                && let Some(s) = nucleo_score(&hay, &needle)
+            {
+                prop_assert!(u32::from(s) <= unpaired_most(needle.len()), "{s}");
+            }
+        }
+
         // What ranking prunes by: a word scores at most MAX_PER_CHAR per
         // character (and the first character's extra), and one character
         // more adds at most MAX_PER_CHAR; `matches` agrees with scoring.

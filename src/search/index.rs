@@ -134,6 +134,10 @@ pub struct Chars {
     /// wherever it is matched. Every bit of `all` for a title that is not
     /// ASCII.
     pub inner: u64,
+    /// The pairs of letters and digits that start a word of an ASCII
+    /// title, each with the one after it and those with a bonus soon after
+    /// ([`fuzzy::word_pairs`]); every bit for a title that is not ASCII.
+    pub pairs: [u64; 2],
 }
 
 impl Chars {
@@ -143,8 +147,13 @@ impl Chars {
         if b.len() >= 16 {
             // SAFETY: SSE2 is part of every x86-64 processor (the target's
             // baseline), and `b` is sixteen bytes or more.
-            let (starts, inner) = unsafe { word_bonus_sse2(b) };
-            return Chars { all, starts, inner };
+            let (starts, inner, pairs) = unsafe { word_bonus_sse2(b) };
+            return Chars {
+                all,
+                starts,
+                inner,
+                pairs,
+            };
         }
         Chars::ascii_bytewise(b, all)
     }
@@ -159,7 +168,12 @@ impl Chars {
             starts |= bit & 0u64.wrapping_sub(u64::from(white));
             inner |= bit & 0u64.wrapping_sub(u64::from(got != 0 && !white));
         });
-        Chars { all, starts, inner }
+        Chars {
+            all,
+            starts,
+            inner,
+            pairs: fuzzy::word_pairs(b),
+        }
     }
 
     /// A title that is not ASCII (the fast paths pass it by).
@@ -168,6 +182,7 @@ impl Chars {
             all,
             starts: 0,
             inner: all,
+            pairs: [u64::MAX; 2],
         }
     }
 }
@@ -180,15 +195,23 @@ impl Chars {
 /// read one by one (a byte-at-a-time pass was a sixth of `search`'s time
 /// loading a million titles). The rules are nucleo's `bonus_for`, as
 /// [`fuzzy::each_bonus`] gives them.
+///
+/// The places are also kept for the whole of a title of up to 128 bytes,
+/// and its pair filter ([`fuzzy::word_pairs`]) made from them: each word's
+/// first letter or digit with the one beside it and those with a bonus
+/// within reach. Longer titles have it made a byte at a time.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
-fn word_bonus_sse2(b: &[u8]) -> (u64, u64) {
+fn word_bonus_sse2(b: &[u8]) -> (u64, u64, [u64; 2]) {
     use std::arch::x86_64::{
         __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
         _mm_movemask_epi8, _mm_set1_epi8,
     };
     let n = b.len();
     let (mut starts, mut inner) = (0u64, 0u64);
+    // Over the whole title (up to 128 bytes): word starts, letters and
+    // digits with a bonus, letters and digits.
+    let (mut word_at, mut bonus_at, mut alnum_at) = (0u128, 0u128, 0u128);
     let mut at = 0;
     while at < n {
         // The last sixteen bytes where fewer are left.
@@ -225,6 +248,12 @@ fn word_bonus_sse2(b: &[u8]) -> (u64, u64) {
         let alnum = alpha | digit;
         let mut white_starts = alnum & p_white;
         let mut smaller = (alnum & p_other) | (upper & p_lower) | (digit & p_alpha);
+        if n <= 128 {
+            let word = white_starts | (alnum & p_other);
+            word_at |= u128::from(word) << o;
+            bonus_at |= u128::from(white_starts | smaller) << o;
+            alnum_at |= u128::from(alnum) << o;
+        }
         while white_starts != 0 {
             starts |= ASCII_BITS[usize::from(chunk[white_starts.trailing_zeros() as usize] & 0x7f)];
             white_starts &= white_starts - 1;
@@ -235,7 +264,35 @@ fn word_bonus_sse2(b: &[u8]) -> (u64, u64) {
         }
         at = o + 16;
     }
-    (starts, inner)
+    let pairs = if n <= 128 {
+        pairs_from(b, word_at, bonus_at, alnum_at)
+    } else {
+        fuzzy::word_pairs(b)
+    };
+    (starts, inner, pairs)
+}
+
+/// [`fuzzy::word_pairs`] of the ASCII text `b` (128 bytes at most) from
+/// where its words start, where its letters and digits get a bonus, and
+/// where they are.
+fn pairs_from(b: &[u8], mut word_at: u128, bonus_at: u128, alnum_at: u128) -> [u64; 2] {
+    const REACH: u128 = (1 << fuzzy::PAIR_REACH) - 1;
+    let mut pairs = 0u128;
+    while word_at != 0 {
+        let p = word_at.trailing_zeros();
+        word_at &= word_at - 1;
+        // The one beside it, and those with a bonus within reach after.
+        let beside = alnum_at & 1u128.checked_shl(p + 1).unwrap_or(0);
+        let near = bonus_at & REACH.checked_shl(p + 2).unwrap_or(0);
+        let mut with = beside | near;
+        let x = b[p as usize];
+        while with != 0 {
+            let q = with.trailing_zeros() as usize;
+            with &= with - 1;
+            pairs |= fuzzy::pair_probe(x, b[q]);
+        }
+    }
+    fuzzy::pair_halves(pairs)
 }
 
 /// What a query word needs a title to hold.
@@ -350,10 +407,11 @@ mod tests {
 
     proptest::proptest! {
         // Sixteen bytes at a time, as a byte at a time, on every class of
-        // byte nucleo tells apart, across chunk ends.
+        // byte nucleo tells apart, across chunk ends; the pair filters too,
+        // on titles of words of any length, up to 128 bytes and past it.
         #[test]
         fn word_bonuses_are_the_same_sixteen_bytes_at_a_time(
-            t in "[aZb1 \t\x0c\r\n/:._(-]{0,70}|[ -~]{0,70}"
+            t in "[aZb1 \t\x0c\r\n/:._(-]{0,70}|[ -~]{0,150}|([a-zA-Z0-9]{1,12}[ :/.-]){0,14}"
         ) {
             let all = title_mask(&t);
             proptest::prop_assert_eq!(

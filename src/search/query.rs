@@ -66,6 +66,16 @@ impl Word {
                 return Some(Scored::Below);
             }
         }
+        // A title that lacks the word's first two characters as a pair
+        // (seldom side by side at a word's start): it scores too little,
+        // and only whether it matches counts.
+        if fast.unpaired_below(need, chars.pairs) {
+            return Some(if fast.matches(bytes)? {
+                Scored::Below
+            } else {
+                Scored::None
+            });
+        }
         let need = need.min(u32::from(u16::MAX)) as u16;
         // Two letters where the second never gets a bonus of its own and
         // the first none but after white space: unless they stand whole

@@ -22,7 +22,7 @@ use crate::search::words::{In, Out, Shared};
 const MAGIC: u64 = u64::from_le_bytes(*b"PBTITLES");
 /// Changed whenever the layout does: bytes of another version are
 /// refused, not misread.
-const VERSION: u64 = 1;
+const VERSION: u64 = 2;
 
 /// Writes `strings` (in pieces) as two arrays: where each ends, and their
 /// bytes end to end.
