@@ -111,9 +111,10 @@ const BONUS: [[u8; 8]; 8] = {
 pub struct Needle {
     bytes: Box<[u8]>,
     ignore_case: bool,
-    /// The [`pair_probe`] of its first two characters, where both are
-    /// letters or digits.
-    probe: Option<u128>,
+    /// The [`pair_probe`] of each two of its characters side by side,
+    /// where it is letters and digits only (and not too long to score
+    /// here); empty otherwise.
+    probes: Box<[u128]>,
 }
 
 /// The most one needle character adds to a score: a match and the largest
@@ -309,39 +310,55 @@ pub const PAIR_APART_MOST: u32 = 2 * SCORE_MATCH as u32
 /// ([`word_pairs`]).
 pub const PAIR_REACH: usize = 10;
 
-/// The most a needle of `m` characters (two or more, the first two letters
-/// or digits) scores in a title whose pair filter lacks its first two
-/// ([`Needle::unpaired_below`]). Its first two characters then score, matched:
-/// - the first at a word's start, the second with no bonus after a gap:
-///   36 + 16 - 3;
-/// - the first at a word's start, the second past [`PAIR_REACH`]: 36 +
-///   26 - 3 - 10;
-/// - the first with a smaller bonus (a capital after a small letter, a
-///   digit after a letter), the second anywhere after it: 26 + 26 - 3, or
-///   side by side 26 + 21;
+/// The most a needle of letters and digits scores in a title, told for
+/// each two side by side in it whether the title's pair filter may hold
+/// them (`paired`, in needle order; see [`word_pairs`]).
 ///
-/// and each character after them [`MAX_PER_CHAR`] at most. Every other
-/// placement of the two is in the filter.
-pub const fn unpaired_most(m: usize) -> u32 {
-    let first_start = SCORE_MATCH + BONUS_FIRST_CHAR_MULTIPLIER * BONUS_BOUNDARY_WHITE;
-    let plain_after = first_start + SCORE_MATCH - PENALTY_GAP_START;
-    let out_of_reach = first_start + SCORE_MATCH + BONUS_BOUNDARY_WHITE
-        - PENALTY_GAP_START
-        - PENALTY_GAP_EXTENSION * PAIR_REACH as u16;
-    let first_camel = SCORE_MATCH + BONUS_FIRST_CHAR_MULTIPLIER * BONUS_CAMEL123;
-    let camel_apart = first_camel + SCORE_MATCH + BONUS_BOUNDARY_WHITE - PENALTY_GAP_START;
-    let camel_beside = first_camel + SCORE_MATCH + BONUS_CAMEL123;
-    let mut most = plain_after;
-    if out_of_reach > most {
-        most = out_of_reach;
+/// A character matched at a word's start scores 16 and at most 10 (twice
+/// that for the first), and one beside it in the same run as much, since
+/// it carries the run's first bonus on; elsewhere a character scores 16
+/// and at most 5 of its own or carried (twice for the first), or 4
+/// beside the one before; a gap costs 3 and 1 a byte past the first. A
+/// pair the filter lacks cannot stand with its first at a word's start
+/// and its second beside it, nor with a bonus within [`PAIR_REACH`]: its
+/// second then scores 13 at most (16 and no bonus after a gap, or 26
+/// after a gap past the reach). So the bound is a walk over the needle
+/// through three kinds of place: at a word's start, in a run begun at
+/// one, and elsewhere.
+pub fn paired_most(paired: impl Iterator<Item = bool>) -> u32 {
+    const NONE: i32 = i32::MIN / 2;
+    let (score, most, camel) = (
+        i32::from(SCORE_MATCH),
+        i32::from(BONUS_BOUNDARY_WHITE),
+        i32::from(BONUS_CAMEL123),
+    );
+    let (gap, consecutive) = (i32::from(PENALTY_GAP_START), i32::from(BONUS_CONSECUTIVE));
+    let first = i32::from(BONUS_FIRST_CHAR_MULTIPLIER);
+    // Onto a word's start after a gap; in a run begun at one; elsewhere
+    // after a gap; elsewhere beside the one before.
+    let to_start = score + most - gap;
+    let in_run = score + most;
+    let apart = score + camel - gap;
+    let beside = score + camel.max(consecutive);
+    // A pair the filter lacks, after a word's start: no bonus after a
+    // gap, or past the reach.
+    let unpaired = (score - gap)
+        .max(score + most - gap - i32::from(PENALTY_GAP_EXTENSION) * PAIR_REACH as i32);
+    // The most so far with the last character at a word's start, in a run
+    // begun at one, elsewhere.
+    let (mut at_start, mut run, mut other) = (score + first * most, NONE, score + first * camel);
+    for paired in paired {
+        let from_start = if paired { at_start } else { NONE };
+        let onto_start = (at_start + if paired { to_start } else { unpaired })
+            .max(run + to_start)
+            .max(other + to_start);
+        let into_run = (from_start + in_run).max(run + in_run);
+        let elsewhere = (at_start + if paired { apart } else { unpaired })
+            .max(run + apart)
+            .max(other + beside.max(apart));
+        (at_start, run, other) = (onto_start, into_run, elsewhere);
     }
-    if camel_apart > most {
-        most = camel_apart;
-    }
-    if camel_beside > most {
-        most = camel_beside;
-    }
-    most as u32 + (m as u32 - 2) * MAX_PER_CHAR
+    at_start.max(run).max(other).max(0) as u32
 }
 
 /// The places of the ASCII letters (either case) and digits, `0..36`, in
@@ -396,9 +413,9 @@ pub fn pair_halves(pairs: u128) -> [u64; 2] {
 /// starts a word (nucleo's bonus after white space, a delimiter or other
 /// punctuation, or at the start) paired with the letter or digit right
 /// after it and with each that has a bonus of its own within
-/// [`PAIR_REACH`] bytes after that, lower-cased ([`pair_probe`]). A needle
-/// whose first two characters are not a pair of it scores at most
-/// [`unpaired_most`].
+/// [`PAIR_REACH`] bytes after that, case ignored ([`pair_probe`]). What
+/// a needle can score in the title follows from which two of its
+/// characters side by side are pairs of it ([`paired_most`]).
 pub fn word_pairs(hay: &[u8]) -> [u64; 2] {
     let mut pairs = 0u128;
     // The latest word starts, a ring: two bytes apart at the closest, so
@@ -456,27 +473,28 @@ impl Needle {
     /// (as nucleo's smart case decided), when it covers it.
     pub fn new(needle: &str, ignore_case: bool) -> Option<Needle> {
         let b = needle.as_bytes();
-        let probe = match b {
-            [x, y, ..] if x.is_ascii_alphanumeric() && y.is_ascii_alphanumeric() => {
-                Some(pair_probe(*x, *y))
-            }
-            _ => None,
-        };
+        let probes =
+            if b.len() >= 2 && b.len() <= MAX_NEEDLE && b.iter().all(u8::is_ascii_alphanumeric) {
+                b.windows(2).map(|w| pair_probe(w[0], w[1])).collect()
+            } else {
+                Box::default()
+            };
         (needle.is_ascii() && !needle.is_empty()).then(|| Needle {
             bytes: b.into(),
             ignore_case,
-            probe,
+            probes,
         })
     }
 
-    /// Whether the needle scores under `need` in a title whose pair filter
-    /// is `pairs` ([`word_pairs`]) wherever it matches: the filter lacks
-    /// the needle's first two characters, and `need` is above
-    /// [`unpaired_most`].
-    pub fn unpaired_below(&self, need: u32, pairs: [u64; 2]) -> bool {
+    /// The most the needle scores in a title whose pair filter is `pairs`
+    /// ([`word_pairs`], [`paired_most`]); `None` where it is not letters
+    /// and digits only.
+    pub fn pair_bound(&self, pairs: [u64; 2]) -> Option<u32> {
+        if self.probes.is_empty() {
+            return None;
+        }
         let have = u128::from(pairs[0]) | (u128::from(pairs[1]) << 64);
-        self.probe
-            .is_some_and(|p| need > unpaired_most(self.bytes.len()) && have & p != p)
+        Some(paired_most(self.probes.iter().map(|&p| have & p == p)))
     }
 
     /// The [`super::index::title_mask`] bit of needle byte `c`, a letter
@@ -1017,21 +1035,25 @@ mod tests {
         assert!(scored > 10_000, "only {scored} matches scored");
     }
 
-    /// Whether `needle` is unpaired in `hay` ([`Needle::unpaired_below`]).
-    fn unpaired(hay: &str, needle: &str) -> bool {
+    /// The most `needle` can score in `hay` by `hay`'s pair filter
+    /// ([`Needle::pair_bound`]).
+    fn bound(hay: &str, needle: &str) -> u32 {
         let ignore_case = !needle.chars().any(|c| c.is_ascii_uppercase());
         Needle::new(needle, ignore_case)
             .unwrap()
-            .unpaired_below(u32::MAX, word_pairs(hay.as_bytes()))
+            .pair_bound(word_pairs(hay.as_bytes()))
+            .unwrap()
     }
 
     #[test]
-    fn a_needle_unpaired_in_a_title_scores_at_most_the_unpaired_most() {
+    fn the_pair_filter_bounds_every_score() {
         // Every text of up to five characters over a small alphabet, and
-        // each needle whose first two characters are letters or digits.
+        // needles of two to four letters and digits: nucleo's score is
+        // never above the bound, which is under the word's most for most
+        // texts.
         let alphabet = ['a', 'b', 'A', 'B', ' ', '-', ':', '1'];
         let mut texts = vec![String::new()];
-        let (mut unpaired_matches, mut paired) = (0, 0);
+        let (mut under, mut matched) = (0, 0);
         for _ in 0..5 {
             texts = texts
                 .iter()
@@ -1039,57 +1061,58 @@ mod tests {
                 .collect();
             for t in &texts {
                 for q in [
-                    "ab", "ba", "aa", "a1", "1a", "Ab", "aB", "aba", "ab1", "bA-",
+                    "ab", "ba", "aa", "a1", "1a", "Ab", "aB", "aba", "ab1", "abab", "b1Ab",
                 ] {
-                    let score = nucleo_score(t, q);
-                    if !unpaired(t, q) {
-                        paired += 1;
-                        continue;
-                    }
-                    if let Some(s) = score {
-                        unpaired_matches += 1;
-                        let most = unpaired_most(q.len());
+                    let most = bound(t, q);
+                    assert!(most <= word_most(q.len()), "{q:?} in {t:?}: {most}");
+                    if let Some(s) = nucleo_score(t, q) {
+                        matched += 1;
+                        under += usize::from(most < word_most(q.len()));
                         assert!(u32::from(s) <= most, "{q:?} in {t:?}: {s} > {most}");
                     }
                 }
             }
         }
         assert!(
-            unpaired_matches > 20_000,
-            "{unpaired_matches} unpaired matches"
+            under > 20_000,
+            "{under} of {matched} matches bounded under the most"
         );
-        assert!(paired > 20_000, "{paired} paired");
-        // The reach: a word's first letter pairs with a word's first
-        // letter ten bytes after the one beside it, and not eleven, where
-        // the gap alone keeps the score to the unpaired most.
+        // Two characters: 62 where paired, 49 where not; the reach: a
+        // word's first letter pairs with a word's first letter ten bytes
+        // after the one beside it, and not eleven, where the gap alone
+        // keeps the score to 49.
         let (near, far) = ("a xxxxxxxx b", "a xxxxxxxxx b");
-        assert!(!unpaired(near, "ab"));
-        assert_eq!(nucleo_score(near, "ab"), Some(unpaired_most(2) as u16 + 1));
-        assert!(unpaired(far, "ab"));
-        assert_eq!(nucleo_score(far, "ab"), Some(unpaired_most(2) as u16));
+        assert_eq!(bound(near, "ab"), 62);
+        assert_eq!(nucleo_score(near, "ab"), Some(50));
+        assert_eq!(bound(far, "ab"), 49);
+        assert_eq!(nucleo_score(far, "ab"), Some(49));
         // Side by side at a word's start, after punctuation and a delimiter.
         for t in ["x rl", "x-rl", "x:rl", "RL", "x RLHF"] {
-            assert!(!unpaired(t, "rl"), "{t:?}");
+            assert_eq!(bound(t, "rl"), 62, "{t:?}");
         }
-        // Inside a word, or apart with no bonus: unpaired.
+        // Inside a word, or apart with no bonus.
         for t in ["world", "x rxl", "early rise"] {
-            assert!(unpaired(t, "rl"), "{t:?}");
+            assert_eq!(bound(t, "rl"), 49, "{t:?}");
         }
+        // Three letters none of whose pairs a title holds score at most 72
+        // there (where any one pair makes it 75 or more); whole at a
+        // word's start, the most.
+        let far_apart = "xAyyyyyyyyyyyyy Byyyyyyyyyyyyy C";
+        assert_eq!(bound(far_apart, "abc"), 72);
+        assert_eq!(bound("x rlh", "rlh"), word_most(3));
     }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(4000))]
-        // A needle unpaired in a title scores at most the unpaired most,
-        // over titles of words of any length.
+        // The pair filter bounds nucleo's score over titles of words of any
+        // length.
         #[test]
-        fn unpaired_needles_score_little(
+        fn the_pair_filter_bounds_long_titles(
             hay in "[a-cA-C1]{0,14}([ :-][a-cA-C1]{1,14}){0,8}",
-            needle in "[abcABC1][abcABC1][abcABC1_-]{0,3}",
+            needle in "[abcABC1]{2,6}",
         ) {
-            if unpaired(&hay, &needle)
-                && let Some(s) = nucleo_score(&hay, &needle)
-            {
-                prop_assert!(u32::from(s) <= unpaired_most(needle.len()), "{s}");
+            if let Some(s) = nucleo_score(&hay, &needle) {
+                prop_assert!(u32::from(s) <= bound(&hay, &needle), "{s}");
             }
         }
 

@@ -66,10 +66,10 @@ impl Word {
                 return Some(Scored::Below);
             }
         }
-        // A title that lacks the word's first two characters as a pair
-        // (seldom side by side at a word's start): it scores too little,
-        // and only whether it matches counts.
-        if fast.unpaired_below(need, chars.pairs) {
+        // A title whose pair filter keeps the word under `need` (its
+        // characters seldom side by side at a word's start): only whether
+        // it matches counts.
+        if fast.pair_bound(chars.pairs).is_some_and(|most| need > most) {
             return Some(if fast.matches(bytes)? {
                 Scored::Below
             } else {
