@@ -21,7 +21,8 @@ fn type_a_query_read_the_result_quit_and_the_terminal_is_restored() {
     pty.send("q");
     pty.wait_text("/ jailq");
     pty.send("\x1b");
-    pty.wait_text("38/38");
+    // The top line's count: the query cleared, so Esc was read.
+    pty.wait_text(" 38/38 · ");
     pty.send("q");
     let status = pty.wait_exit();
     assert!(status.success(), "{status:?}");
@@ -113,11 +114,15 @@ fn a_large_file_opens_and_its_papers_read_in_full() {
     pty.wait_text("60000/60000");
     pty.wait_text("big.jsonl: 60000 papers");
     pty.send("/number 59999");
-    pty.wait_text("1/60000");
+    // The count on the top line, whole: `11/60000`, a count on the way
+    // there, holds `1/60000` too.
+    pty.wait_text(" 1/60000 · ");
     pty.wait_text("The abstract of paper 59999.");
-    // Esc and `q` apart, or the terminal reads them as Alt-q.
+    // Esc and `q` apart, or the terminal reads them as Alt-q: the query
+    // cleared is the sign that Esc was read (a frame drawn as the query
+    // was typed can show every paper too, but not after the one above).
     pty.send("\x1b");
-    pty.wait_text("60000/60000");
+    pty.wait_text(" 60000/60000 · ");
     pty.send("q");
     assert!(pty.wait_exit().success());
     assert!(pty.cooked());
