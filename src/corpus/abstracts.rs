@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::SystemTime;
 
 pub use super::json_string::plain_json_string;
-use super::json_string::string_folded;
+use super::json_string::{string_folded, words_as_written};
 use crate::text::sanitize;
 
 /// An open file that abstracts are read back from, and what it was like
@@ -136,6 +136,16 @@ impl FileText {
     }
 }
 
+/// An abstract as [`for_each_read`] gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Read<'a> {
+    /// Its text.
+    Text(&'a str),
+    /// The inside of its JSON string as written, when its words can be
+    /// read there ([`words_as_written`]): an index need not decode it.
+    Written(&'a str),
+}
+
 /// Calls `f` with each of `all` that can be read (its index and text), in
 /// order, until `f` says to stop (returns false); false then. Abstracts
 /// left near one another in the same file (as a file's papers are) are
@@ -143,17 +153,45 @@ impl FileText {
 /// a million of them, and a read and a check of the file each had cost
 /// two million system calls.
 pub fn for_each_text(all: &[Abstract], mut f: impl FnMut(usize, &str) -> bool) -> bool {
+    each(all, false, |k, read| match read {
+        Read::Text(t) | Read::Written(t) => f(k, t),
+    })
+}
+
+/// [`for_each_text`], but an abstract left in its file whose words can be
+/// read as written is given so ([`Read::Written`]), not decoded: for the
+/// word index, which reads every abstract and needs only its words. (In
+/// the arXiv snapshot nearly every abstract is one; decoding, folding
+/// and cleaning them had been a third of a cold search.)
+pub fn for_each_read(all: &[Abstract], f: impl FnMut(usize, Read<'_>) -> bool) -> bool {
+    each(all, true, f)
+}
+
+fn each(all: &[Abstract], written: bool, mut f: impl FnMut(usize, Read<'_>) -> bool) -> bool {
+    // An abstract as read back from `raw` (a JSON string).
+    let give =
+        |f: &mut dyn FnMut(usize, Read<'_>) -> bool, k: usize, file: &FileText, raw: &[u8]| {
+            if written && let Some(inner) = std::str::from_utf8(raw).ok().and_then(words_as_written)
+            {
+                return f(k, Read::Written(inner));
+            }
+            match file.decode(raw) {
+                Ok(text) => f(k, Read::Text(&text)),
+                // Passed over, as it cannot be read.
+                Err(_) => true,
+            }
+        };
     let mut k = 0;
     while k < all.len() {
-        let (file, start) = match &all[k] {
+        let (file, start, first_len) = match &all[k] {
             Abstract::Text(t) => {
-                if !f(k, t) {
+                if !f(k, Read::Text(t)) {
                     return false;
                 }
                 k += 1;
                 continue;
             }
-            Abstract::Json { file, at, .. } => (file, *at),
+            Abstract::Json { file, at, len } => (file, *at, *len),
         };
         // The run: the abstracts that follow in the same file, in order,
         // each ending within RUN bytes of the first's start.
@@ -167,26 +205,18 @@ pub fn for_each_text(all: &[Abstract], mut f: impl FnMut(usize, &str) -> bool) -
             run_end = stop;
             end += 1;
         }
-        let end = end.max(k + 1);
-        if end == k + 1 {
-            // One alone (or too long for a run): read as it is.
-            if let Ok(text) = all[k].read()
-                && !f(k, &text)
-            {
-                return false;
-            }
-            k = end;
-            continue;
-        }
-        // A file that changed has nothing to read: the run is passed over,
+        // A run of one is read alone (it may be too long for a run). A
+        // file that changed has nothing to read: the run is passed over,
         // as each would be alone. (A run is at most RUN bytes.)
+        let (end, run_end) = match end == k {
+            true => (k + 1, start + u64::from(first_len)),
+            false => (end, run_end),
+        };
         if let Ok(buf) = file.read(start, (run_end - start) as u32) {
             for (j, a) in all.iter().enumerate().take(end).skip(k) {
                 if let Abstract::Json { at, len, .. } = a {
                     let from = (at - start) as usize;
-                    if let Ok(text) = file.decode(&buf[from..from + *len as usize])
-                        && !f(j, &text)
-                    {
+                    if !give(&mut f, j, file, &buf[from..from + *len as usize]) {
                         return false;
                     }
                 }

@@ -4,6 +4,7 @@
 //! abstracts read back use it, so it sits below both.
 
 use super::fold::folded;
+use crate::text::markup;
 
 /// True when `raw` (a JSON string, quotes included) is plain: printable
 /// ASCII, its only escapes `\n \t \r \" \\ \/`, and a letter or digit
@@ -48,6 +49,39 @@ pub fn plain_json_string(raw: &str) -> bool {
         .iter()
         .enumerate()
         .any(|(i, c)| c.is_ascii_alphanumeric() && (i == 0 || inner[i - 1] != b'\\'))
+}
+
+/// The inside of `raw`, a JSON string (quotes included), when the words of
+/// the text a paper has of it can be read there as written: printable
+/// ASCII whose only escapes are `\n \t \r \" \/` (each decodes to a
+/// character between words), with a letter or digit outside them and no
+/// markup ([`markup::has_markup_escaped`]). Its words are then its runs of
+/// letters and digits, the letter of each escape left out: decoding,
+/// folding white space, cleaning and rendering would change none. `None`
+/// for any other string, which is decoded as it always is.
+pub fn words_as_written(raw: &str) -> Option<&str> {
+    let inner = raw.strip_prefix('"')?.strip_suffix('"')?;
+    let b = inner.as_bytes();
+    let printable = b
+        .iter()
+        .fold(true, |ok, &c| ok & (c.wrapping_sub(0x20) < 0x5F));
+    // A backslash starts one of the escapes, and a quote ends one (a
+    // quote alone would have ended the string); without `\\`, each
+    // backslash starts an escape.
+    let escapes = b
+        .iter()
+        .zip(&b[1.min(b.len())..])
+        .fold(true, |ok, (&x, &y)| {
+            let escape = matches!(y, b'n' | b't' | b'r' | b'"' | b'/');
+            ok & ((x != b'\\') | escape) & ((y != b'"') | (x == b'\\'))
+        });
+    let ends = b.first() != Some(&b'"') && b.last() != Some(&b'\\');
+    let word = || {
+        b.iter()
+            .enumerate()
+            .any(|(i, c)| c.is_ascii_alphanumeric() && (i == 0 || b[i - 1] != b'\\'))
+    };
+    (printable && escapes && ends && word() && !markup::has_markup_escaped(b)).then_some(inner)
 }
 
 /// A JSON string (quotes included) as the text a record has of it: its
@@ -224,6 +258,50 @@ mod tests {
     }
 
     #[test]
+    fn words_as_written_only_where_decoding_changes_no_word() {
+        for (raw, inner) in [
+            (r#""a""#, "a"),
+            (
+                r#""Line one\nline two \"quoted\" a\/b\t\r""#,
+                r#"Line one\nline two \"quoted\" a\/b\t\r"#,
+            ),
+            (r#""\"q\" 7""#, r#"\"q\" 7"#),
+            (r#""x - y' z""#, "x - y' z"),
+        ] {
+            assert_eq!(words_as_written(raw), Some(inner), "{raw}");
+            assert!(plain_json_string(raw), "{raw}");
+        }
+        for no in [
+            // Not a string, or one whose last quote is escaped.
+            r#""""#,
+            "a",
+            r#""a"#,
+            r#""a\""#,
+            r#""a"b""#,
+            // No letter outside the escapes.
+            r#"" \n \t ""#,
+            // `\\` decodes to a backslash, which is markup; `\u` and
+            // `\b` are decoded.
+            r#""a\\b""#,
+            r#""a\\n""#,
+            r#""\u00e9t\u00e9""#,
+            r#""\b a""#,
+            "\"été\"",
+            "\"a\tb\"",
+            // Markup.
+            r#""$x^2$""#,
+            r#""a_b""#,
+            r#""see http:\/\/x.org""#,
+            r#""a -- b""#,
+            r#""''a''""#,
+            r#""{a}""#,
+            r#""\emph{a}""#,
+        ] {
+            assert_eq!(words_as_written(no), None, "{no}");
+        }
+    }
+
+    #[test]
     fn bad_escapes_become_replacement_characters() {
         let cases = [
             (r#"{"a": "x\ud800y"}"#, "x\u{fffd}y"),
@@ -314,6 +392,28 @@ mod tests {
             prop_assume!(plain_json_string(&raw));
             let text = string_folded(&raw).unwrap();
             prop_assert!(!sanitize::block_owned(text).is_empty());
+        }
+
+        /// A string whose words are read as written is plain, and its text
+        /// is what decoding, folding and cleaning make of it, without
+        /// markup: its words are those of the text the index would read.
+        /// (That they are the same words is the word index's test.)
+        #[test]
+        fn words_as_written_are_of_plain_text_without_markup(
+            s in "([ -~]{0,12}|[\\n\\t\\r\"/\\\\]){0,12}",
+            slashes in any::<bool>(),
+        ) {
+            let mut raw = serde_json::to_string(&s).unwrap();
+            if slashes {
+                raw = raw.replace('/', "\\/");
+            }
+            if let Some(inner) = words_as_written(&raw) {
+                prop_assert!(plain_json_string(&raw));
+                prop_assert_eq!(inner, &raw[1..raw.len() - 1]);
+                let text = string_folded(&raw).unwrap();
+                prop_assert_eq!(sanitize::block_owned(text.clone()), text.clone());
+                prop_assert!(!markup::has_markup(&text), "{}", text);
+            }
         }
 
         /// A string with a control character (escaped as `\u001b`) or

@@ -20,6 +20,7 @@ use super::select::{filter_bits, word_hits};
 use super::words::{DocMeta, WordIndex};
 use super::{Match, Results, Scope, order};
 use crate::corpus::Abstract;
+use crate::corpus::abstracts::{Read, for_each_read};
 use crate::text::markup;
 
 #[derive(Clone)]
@@ -547,13 +548,16 @@ pub(super) fn index_piece(
         let mut ix = blank.empty_like();
         // An abstract that can no longer be read (its file changed) has no
         // words to find.
-        let done = crate::corpus::abstracts::for_each_text(part, |k, text| {
+        let done = for_each_read(part, |k, read| {
             if k % 256 == 0 && stopped() {
                 return false;
             }
             let i = from + k;
             let meta = metas.get(i).unwrap_or(&none);
-            ix.add(first + i as u32, meta, &markup::plain_cow(text));
+            match read {
+                Read::Text(text) => ix.add(first + i as u32, meta, &markup::plain_cow(text)),
+                Read::Written(raw) => ix.add_escaped(first + i as u32, meta, raw),
+            }
             true
         });
         done.then_some(ix)

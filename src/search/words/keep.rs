@@ -24,6 +24,14 @@ pub(super) struct Keep {
 }
 
 impl Keep {
+    /// Keeps every word.
+    pub(super) const EVERY: Keep = Keep {
+        prefixes: Vec::new(),
+        first: [false; 128],
+        firsts: Vec::new(),
+        all: true,
+    };
+
     pub(super) fn new(prefixes: Vec<String>) -> Keep {
         let prefixes: Vec<String> = prefixes.iter().map(|p| fold(p).into_owned()).collect();
         let mut first = [false; 128];
@@ -81,7 +89,16 @@ impl Keep {
     /// (their number is its bits), and only the words starting with a
     /// prefix's first letter are cut out and compared. An abstract's
     /// other words (most of them) cost no branch of their own.
-    pub(super) fn each_kept_ascii(&self, text: &str, mut f: impl FnMut(&str)) -> usize {
+    ///
+    /// `ESCAPED`: `text` is the inside of a JSON string as written, whose
+    /// every backslash starts a two-byte escape (`\n`, `\"`): the byte
+    /// after a backslash is not a letter of a word, as the character the
+    /// escape stands for is none.
+    pub(super) fn each_kept_ascii<const ESCAPED: bool>(
+        &self,
+        text: &str,
+        mut f: impl FnMut(&str),
+    ) -> usize {
         debug_assert!(text.is_ascii());
         let bytes = text.as_bytes();
         // Past a few first letters, every word start is a candidate.
@@ -89,16 +106,21 @@ impl Keep {
         let firsts = if by_first { &self.firsts[..] } else { &[] };
         let mut words = 0usize;
         let mut carry = 0u64;
+        let mut slash_carry = 0u64;
         for (k, chunk) in bytes.chunks(64).enumerate() {
-            let (alnum, first) = match chunk.try_into() {
-                Ok(block) => masks(block, firsts),
+            let (mut alnum, first, slashes) = match chunk.try_into() {
+                Ok(block) => masks::<ESCAPED>(block, firsts),
                 // The last few bytes, after them none that is a letter.
                 Err(_) => {
                     let mut block = [0u8; 64];
                     block[..chunk.len()].copy_from_slice(chunk);
-                    masks(&block, firsts)
+                    masks::<ESCAPED>(&block, firsts)
                 }
             };
+            if ESCAPED {
+                alnum &= !((slashes << 1) | slash_carry);
+                slash_carry = slashes >> 63;
+            }
             let starts = alnum & !((alnum << 1) | carry);
             carry = alnum >> 63;
             words += starts.count_ones() as usize;
@@ -120,42 +142,45 @@ impl Keep {
     }
 }
 
-/// For 64 ASCII bytes: a bit per byte that is a letter or digit, and a
-/// bit per byte that is one of `firsts` (lower-case letters or digits)
-/// whatever its case.
-fn masks(block: &[u8; 64], firsts: &[u8]) -> (u64, u64) {
+/// For 64 ASCII bytes: a bit per byte that is a letter or digit, a bit
+/// per byte that is one of `firsts` (lower-case letters or digits)
+/// whatever its case, and (when `SLASHES`) a bit per backslash.
+#[inline]
+fn masks<const SLASHES: bool>(block: &[u8; 64], firsts: &[u8]) -> (u64, u64, u64) {
     #[cfg(target_arch = "x86_64")]
     {
         // SAFETY: SSE2 is part of every x86-64 processor (the target's
         // baseline).
-        unsafe { masks_sse2(block, firsts) }
+        unsafe { masks_sse2::<SLASHES>(block, firsts) }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    masks_scalar(block, firsts)
+    masks_scalar::<SLASHES>(block, firsts)
 }
 
 /// [`masks`] a byte at a time.
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-fn masks_scalar(block: &[u8; 64], firsts: &[u8]) -> (u64, u64) {
-    let (mut alnum, mut first) = (0u64, 0u64);
+fn masks_scalar<const SLASHES: bool>(block: &[u8; 64], firsts: &[u8]) -> (u64, u64, u64) {
+    let (mut alnum, mut first, mut slashes) = (0u64, 0u64, 0u64);
     for (i, &b) in block.iter().enumerate() {
         alnum |= u64::from(b.is_ascii_alphanumeric()) << i;
         first |= u64::from(firsts.contains(&(b | 0x20))) << i;
+        slashes |= u64::from(SLASHES && b == b'\\') << i;
     }
-    (alnum, first)
+    (alnum, first, slashes)
 }
 
 /// [`masks`] sixteen bytes at a time. The bytes are ASCII (below 0x80),
 /// so SSE2's signed byte comparisons order them as unsigned ones would.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
-fn masks_sse2(block: &[u8; 64], firsts: &[u8]) -> (u64, u64) {
+#[inline]
+fn masks_sse2<const SLASHES: bool>(block: &[u8; 64], firsts: &[u8]) -> (u64, u64, u64) {
     use std::arch::x86_64::{
         __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_loadu_si128, _mm_movemask_epi8,
         _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128,
     };
     let splat = |b: u8| _mm_set1_epi8(b as i8);
-    let (mut alnum, mut first) = (0u64, 0u64);
+    let (mut alnum, mut first, mut slashes) = (0u64, 0u64, 0u64);
     for (k, sixteen) in block.chunks_exact(16).enumerate() {
         // SAFETY: `sixteen` is 16 readable bytes; the load is unaligned.
         let v = unsafe { _mm_loadu_si128(sixteen.as_ptr().cast::<__m128i>()) };
@@ -176,8 +201,12 @@ fn masks_sse2(block: &[u8; 64], firsts: &[u8]) -> (u64, u64) {
         let h = _mm_movemask_epi8(hit) as u32 as u64;
         alnum |= a << (16 * k);
         first |= h << (16 * k);
+        if SLASHES {
+            let s = _mm_movemask_epi8(_mm_cmpeq_epi8(v, splat(b'\\'))) as u32 as u64;
+            slashes |= s << (16 * k);
+        }
     }
-    (alnum, first)
+    (alnum, first, slashes)
 }
 
 #[cfg(test)]
@@ -201,7 +230,7 @@ mod tests {
 
     fn fast(keep: &Keep, text: &str) -> (Vec<String>, usize) {
         let mut kept = Vec::new();
-        let n = keep.each_kept_ascii(text, |w| kept.push(w.to_string()));
+        let n = keep.each_kept_ascii::<false>(text, |w| kept.push(w.to_string()));
         (kept, n)
     }
 
@@ -247,7 +276,14 @@ mod tests {
                 *b = (start * 64 + i as u8) & 0x7f;
             }
             for firsts in [&b""[..], b"a", b"s9z", b"abcdefgh"] {
-                assert_eq!(masks(&block, firsts), masks_scalar(&block, firsts));
+                assert_eq!(
+                    masks::<true>(&block, firsts),
+                    masks_scalar::<true>(&block, firsts)
+                );
+                assert_eq!(
+                    masks::<false>(&block, firsts),
+                    masks_scalar::<false>(&block, firsts)
+                );
             }
         }
     }
@@ -262,6 +298,26 @@ mod tests {
         ) {
             let keep = &keeps()[which];
             prop_assert_eq!(fast(keep, &text), slow(keep, &text));
+        }
+    }
+
+    proptest! {
+        /// The inside of a JSON string as written, escapes and all, gives
+        /// the words of the text it stands for.
+        #[test]
+        fn escaped_text_is_counted_and_kept_as_its_text(
+            text in prop_oneof![
+                "([ -\\[\\]-~]{0,70}|[\\n\\t\\r\"/]){0,8}",
+                "([asAS][a-z0-9]{0,90}[\\n\"/ ]){0,8}",
+            ],
+            which in 0usize..7,
+        ) {
+            let keep = &keeps()[which];
+            let raw = serde_json::to_string(&text).unwrap().replace('/', "\\/");
+            let inner = &raw[1..raw.len() - 1];
+            let mut kept = Vec::new();
+            let n = keep.each_kept_ascii::<true>(inner, |w| kept.push(w.to_string()));
+            prop_assert_eq!((kept, n), slow(keep, &text), "{}", inner);
         }
     }
 

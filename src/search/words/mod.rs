@@ -301,6 +301,19 @@ fn add_blocked<L: Copy + Into<u16>>(
     }
 }
 
+/// `w`, ASCII, folded ([`fold`]): itself, or its lower case in `buf`.
+fn fold_ascii<'a>(w: &'a str, buf: &'a mut String) -> &'a str {
+    if w.bytes()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    {
+        return w;
+    }
+    buf.clear();
+    buf.push_str(w);
+    buf.make_ascii_lowercase();
+    buf
+}
+
 /// Counts `w` (folded) for paper `idx` in a field's words.
 #[inline]
 fn post(words: &mut Map, w: &str, idx: u32) {
@@ -350,6 +363,19 @@ impl WordIndex {
     /// Indexes paper `idx` (papers come in index order; past
     /// [`MAX_PAPERS`] they are not indexed).
     pub fn add(&mut self, idx: u32, meta: &DocMeta, abstract_text: &str) {
+        self.add_body(idx, meta, abstract_text, false);
+    }
+
+    /// [`WordIndex::add`] for an abstract given as the inside of its JSON
+    /// string as written (see `corpus::json_string::words_as_written`):
+    /// ASCII whose backslashes each start a two-byte escape that stands
+    /// between words.
+    pub fn add_escaped(&mut self, idx: u32, meta: &DocMeta, written: &str) {
+        debug_assert!(written.is_ascii());
+        self.add_body(idx, meta, written, true);
+    }
+
+    fn add_body(&mut self, idx: u32, meta: &DocMeta, abstract_text: &str, escaped: bool) {
         let i = idx as usize;
         if i >= MAX_PAPERS {
             self.indexed = self.indexed.max(i + 1);
@@ -381,13 +407,22 @@ impl WordIndex {
         for (text, part) in texts {
             let words = self.parts[part as usize].map_mut();
             let mut len = 0usize;
+            let escaped = escaped && part == Part::Abstract;
             match self.keep.as_deref() {
+                None if escaped => {
+                    len = Keep::EVERY.each_kept_ascii::<true>(text, |w| {
+                        post(words, fold_ascii(w, &mut buf), idx);
+                    });
+                }
                 None => for_each_folded(text, &mut buf, |w| {
                     len += 1;
                     post(words, w, idx);
                 }),
+                Some(keep) if escaped => {
+                    len = keep.each_kept_ascii::<true>(text, |w| post(words, &fold(w), idx));
+                }
                 Some(keep) if text.is_ascii() => {
-                    len = keep.each_kept_ascii(text, |w| post(words, &fold(w), idx));
+                    len = keep.each_kept_ascii::<false>(text, |w| post(words, &fold(w), idx));
                 }
                 Some(keep) => for_each_word(text, |w| {
                     len += 1;

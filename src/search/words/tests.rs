@@ -339,6 +339,124 @@ mod on_disk {
         same(&whole, &front, &probes(&whole));
     }
 
+    /// The abstracts of the JSON Lines file at `path`, each left in the
+    /// file as a loader leaves a plain one (see `Abstract::Json`).
+    fn left_in_file(path: &std::path::Path) -> Vec<Abstract> {
+        use std::collections::HashMap;
+        let body = std::fs::read_to_string(path).unwrap();
+        let file = std::fs::File::open(path).unwrap();
+        let handle = crate::corpus::abstracts::FileText::open(&file, path).unwrap();
+        let mut out = Vec::new();
+        let mut at = 0;
+        for line in body.split_inclusive('\n') {
+            let fields: HashMap<&str, &serde_json::value::RawValue> =
+                serde_json::from_str(line).unwrap();
+            let raw = fields["abstract"].get();
+            out.push(Abstract::Json {
+                file: handle.clone(),
+                at: (at + raw.as_ptr() as usize - line.as_ptr() as usize) as u64,
+                len: raw.len() as u32,
+            });
+            at += line.len();
+        }
+        out
+    }
+
+    /// How many of `abstracts` are read as written.
+    fn written(abstracts: &[Abstract]) -> usize {
+        let mut n = 0;
+        crate::corpus::abstracts::for_each_read(abstracts, |_, r| {
+            n += usize::from(matches!(r, crate::corpus::abstracts::Read::Written(_)));
+            true
+        });
+        n
+    }
+
+    /// Whole, and for queries' prefixes: an index that read `abstracts`
+    /// as written in their file answers as one that decoded them.
+    fn read_as_written_as_decoded(abstracts: &[Abstract]) {
+        let metas: Vec<DocMeta> = (0..abstracts.len())
+            .map(|i| DocMeta {
+                title: format!("Paper {i}").into(),
+                ..Default::default()
+            })
+            .collect();
+        let blanks = [
+            WordIndex::default(),
+            WordIndex::keeping(vec!["sp".into(), "att".into()]),
+            WordIndex::keeping(vec!["n".into(), "t".into(), "r".into()]),
+            WordIndex::keeping((b'a'..=b'z').map(|c| (c as char).to_string()).collect()),
+        ];
+        for blank in &blanks {
+            let mut decoded = blank.empty_like();
+            // An abstract that cannot be read (a blank one) is passed
+            // over, as the index passes it over.
+            for (i, a) in abstracts.iter().enumerate() {
+                if let Ok(text) = a.read() {
+                    let text = crate::text::markup::plain_cow(&text).into_owned();
+                    decoded.add(i as u32, &metas[i], &text);
+                }
+            }
+            let built = index_piece(0, &metas, abstracts, 2, &|| false, blank).unwrap();
+            let mut probes = probes(&decoded);
+            probes.extend(["n", "t", "r", "nwe", "tthe"].map(String::from));
+            same(&built, &decoded, &probes);
+        }
+    }
+
+    #[test]
+    fn abstracts_read_as_written_index_as_their_text() {
+        let path = format!(
+            "{}/tests/data/corpora/arxiv-snapshot_wanng-ide.jsonl",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let abstracts = left_in_file(path.as_ref());
+        // Most abstracts of the snapshot are read as written, each with
+        // `\n` escapes (the others have TeX); a test over none would
+        // prove nothing.
+        let n = written(&abstracts);
+        assert!(n * 2 > abstracts.len(), "{n} of {}", abstracts.len());
+        read_as_written_as_decoded(&abstracts);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Abstracts of every kind of escape, markup and case, words
+        /// across the 64-byte blocks the index reads at once: read as
+        /// written, they index as their text. The clean ones (a word,
+        /// then words without `h`, so no `http`, escapes and punctuation
+        /// that is not markup) are all read as written;
+        /// the others hold markup and backslashes too, and most are not.
+        #[test]
+        fn any_abstract_read_as_written_indexes_as_its_text(
+            clean in proptest::collection::vec(
+                "[A-Za-z0-9]{1,9}([A-Za-gi-z0-9]{1,70}|[ ,.:()]|[\\n\\t\\r\"/]|\\n[a-z]{1,3}){0,30}",
+                1..8,
+            ),
+            other in proptest::collection::vec(
+                "([A-Za-z0-9]{1,70}|[ ,.'$_-]|[\\n\\t\\r\"/\\\\]|\\\\n[a-z]{1,3}|http){0,30}",
+                0..6,
+            ),
+            slashes in any::<bool>(),
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("a.jsonl");
+            let mut body = String::new();
+            for a in clean.iter().chain(&other) {
+                let mut raw = serde_json::to_string(a).unwrap();
+                if slashes {
+                    raw = raw.replace('/', "\\/");
+                }
+                body.push_str(&format!("{{\"abstract\": {raw}}}\n"));
+            }
+            std::fs::write(&path, body).unwrap();
+            let abstracts = left_in_file(&path);
+            prop_assert!(written(&abstracts) >= clean.len());
+            read_as_written_as_decoded(&abstracts);
+        }
+    }
+
     /// A real index's bytes, for corrupting.
     fn real() -> &'static (Vec<u8>, Vec<String>) {
         static REAL: OnceLock<(Vec<u8>, Vec<String>)> = OnceLock::new();

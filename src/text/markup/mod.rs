@@ -138,14 +138,30 @@ pub fn render(src: &str) -> Rich {
 /// True when `src` may hold markup; text without any of its trigger
 /// characters renders as itself, which [`plain`] uses to skip the parser.
 pub fn has_markup(src: &str) -> bool {
+    has_markup_bytes::<true>(src.as_bytes())
+}
+
+/// [`has_markup`] of the text that `written`, the inside of a JSON string
+/// without a `\\` escape, decodes to, read from the string as written:
+/// its escapes (`\n`, `\"`, ...) decode to white space, quotes and
+/// slashes, none of them markup, and what is not an escape is the same
+/// in both. Folding white space keeps every pair of characters side by
+/// side that the text has. So the backslashes are passed over, and
+/// `--`, `''` and `http` are looked for as written.
+pub fn has_markup_escaped(written: &[u8]) -> bool {
+    has_markup_bytes::<false>(written)
+}
+
+/// [`has_markup`] of bytes; a backslash is markup when `BACKSLASH`.
+fn has_markup_bytes<const BACKSLASH: bool>(b: &[u8]) -> bool {
     // Three passes the compiler turns into vector code, rather than one
     // with a branch per byte: common letters (`h`, `-`) made that one slow.
-    let b = src.as_bytes();
     let always = b.iter().fold(false, |hit, &c| {
-        hit | matches!(
-            c,
-            b'\\' | b'$' | b'*' | b'_' | b'<' | b'[' | b'`' | b'~' | b'{' | b'}'
-        )
+        hit | (BACKSLASH & (c == b'\\'))
+            | matches!(
+                c,
+                b'$' | b'*' | b'_' | b'<' | b'[' | b'`' | b'~' | b'{' | b'}'
+            )
     });
     always
         // `''` and `--`.
