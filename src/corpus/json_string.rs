@@ -55,33 +55,45 @@ pub fn plain_json_string(raw: &str) -> bool {
 /// the text a paper has of it can be read there as written: printable
 /// ASCII whose only escapes are `\n \t \r \" \/` (each decodes to a
 /// character between words), with a letter or digit outside them and no
-/// markup ([`markup::has_markup_escaped`]). Its words are then its runs of
-/// letters and digits, the letter of each escape left out: decoding,
-/// folding white space, cleaning and rendering would change none. `None`
-/// for any other string, which is decoded as it always is.
+/// markup. Its words are then its runs of letters and digits, the letter
+/// of each escape left out: decoding, folding white space, cleaning and
+/// rendering would change none. `None` for any other string, which is
+/// decoded as it always is.
+///
+/// Markup ([`markup::has_markup`]) is looked for as written: the escapes
+/// decode to white space, quotes and slashes, none of them markup, and
+/// what is not an escape is the same in the text, where folding white
+/// space keeps every two characters side by side that it has (`--`,
+/// `''`, `http`). So the string has markup as written (its escapes'
+/// backslashes aside) exactly when its text has.
 pub fn words_as_written(raw: &str) -> Option<&str> {
     let inner = raw.strip_prefix('"')?.strip_suffix('"')?;
     let b = inner.as_bytes();
-    let printable = b
-        .iter()
-        .fold(true, |ok, &c| ok & (c.wrapping_sub(0x20) < 0x5F));
-    // A backslash starts one of the escapes, and a quote ends one (a
-    // quote alone would have ended the string); without `\\`, each
-    // backslash starts an escape.
-    let escapes = b
-        .iter()
-        .zip(&b[1.min(b.len())..])
-        .fold(true, |ok, (&x, &y)| {
-            let escape = matches!(y, b'n' | b't' | b'r' | b'"' | b'/');
-            ok & ((x != b'\\') | escape) & ((y != b'"') | (x == b'\\'))
-        });
-    let ends = b.first() != Some(&b'"') && b.last() != Some(&b'\\');
+    let (&first, &last) = (b.first()?, b.last()?);
+    // Two passes the compiler turns into vector code. Bytes side by side:
+    // the first is printable and no markup, a backslash starts one of
+    // the escapes and a quote ends one (a quote alone would have ended
+    // the string; without `\\`, each backslash starts an escape), and
+    // the two are not markup (`''`, `--`). A backslash is let through
+    // here as markup, escapes being none.
+    let bad = b.iter().zip(&b[1..]).fold(false, |bad, (&x, &y)| {
+        let escape = matches!(y, b'n' | b't' | b'r' | b'"' | b'/');
+        bad | (x.wrapping_sub(0x20) >= 0x5F)
+            | markup::markup_byte(x, false)
+            | ((x == b'\\') & !escape)
+            | ((y == b'"') & (x != b'\\'))
+            | markup::markup_pair(x, y)
+    });
+    let ends = first != b'"'
+        && last != b'\\'
+        && last.wrapping_sub(0x20) < 0x5F
+        && !markup::markup_byte(last, false);
     let word = || {
         b.iter()
             .enumerate()
             .any(|(i, c)| c.is_ascii_alphanumeric() && (i == 0 || b[i - 1] != b'\\'))
     };
-    (printable && escapes && ends && word() && !markup::has_markup_escaped(b)).then_some(inner)
+    (!bad && ends && word() && !markup::has_http(b)).then_some(inner)
 }
 
 /// A JSON string (quotes included) as the text a record has of it: its

@@ -141,41 +141,45 @@ pub fn has_markup(src: &str) -> bool {
     has_markup_bytes::<true>(src.as_bytes())
 }
 
-/// [`has_markup`] of the text that `written`, the inside of a JSON string
-/// without a `\\` escape, decodes to, read from the string as written:
-/// its escapes (`\n`, `\"`, ...) decode to white space, quotes and
-/// slashes, none of them markup, and what is not an escape is the same
-/// in both. Folding white space keeps every pair of characters side by
-/// side that the text has. So the backslashes are passed over, and
-/// `--`, `''` and `http` are looked for as written.
-pub fn has_markup_escaped(written: &[u8]) -> bool {
-    has_markup_bytes::<false>(written)
+/// A byte that always starts markup (a backslash only when `backslash`).
+#[inline(always)]
+pub fn markup_byte(c: u8, backslash: bool) -> bool {
+    (backslash & (c == b'\\'))
+        | matches!(
+            c,
+            b'$' | b'*' | b'_' | b'<' | b'[' | b'`' | b'~' | b'{' | b'}'
+        )
+}
+
+/// Two bytes side by side that start markup: `''` and `--`.
+#[inline(always)]
+pub fn markup_pair(x: u8, y: u8) -> bool {
+    (x == y) & ((x == b'\'') | (x == b'-'))
+}
+
+/// Whether `b` holds `http`, which starts a link.
+pub fn has_http(b: &[u8]) -> bool {
+    b.iter()
+        .zip(&b[1.min(b.len())..])
+        .zip(&b[2.min(b.len())..])
+        .zip(&b[3.min(b.len())..])
+        .fold(false, |hit, (((&h, &t), &u), &p)| {
+            hit | ((h == b'h') & (t == b't') & (u == b't') & (p == b'p'))
+        })
 }
 
 /// [`has_markup`] of bytes; a backslash is markup when `BACKSLASH`.
 fn has_markup_bytes<const BACKSLASH: bool>(b: &[u8]) -> bool {
     // Three passes the compiler turns into vector code, rather than one
     // with a branch per byte: common letters (`h`, `-`) made that one slow.
-    let always = b.iter().fold(false, |hit, &c| {
-        hit | (BACKSLASH & (c == b'\\'))
-            | matches!(
-                c,
-                b'$' | b'*' | b'_' | b'<' | b'[' | b'`' | b'~' | b'{' | b'}'
-            )
-    });
+    let always = b
+        .iter()
+        .fold(false, |hit, &c| hit | markup_byte(c, BACKSLASH));
     always
-        // `''` and `--`.
         || b.iter()
             .zip(b.iter().skip(1))
-            .fold(false, |hit, (&x, &y)| hit | ((x == y) & ((x == b'\'') | (x == b'-'))))
-        || b
-            .iter()
-            .zip(&b[1.min(b.len())..])
-            .zip(&b[2.min(b.len())..])
-            .zip(&b[3.min(b.len())..])
-            .fold(false, |hit, (((&h, &t), &u), &p)| {
-                hit | ((h == b'h') & (t == b't') & (u == b't') & (p == b'p'))
-            })
+            .fold(false, |hit, (&x, &y)| hit | markup_pair(x, y))
+        || has_http(b)
 }
 
 /// The readable text of `src`, markup removed.
