@@ -19,6 +19,11 @@ pub(super) struct Keep {
     first: [bool; 128],
     /// The ASCII bytes (lower case) a prefix starts with.
     firsts: Vec<u8>,
+    /// For each ASCII byte (lower case) a prefix starts with, a bit per
+    /// ASCII byte (lower case) that can follow it in a word kept: the
+    /// prefixes' second bytes, or every byte when a prefix is that one
+    /// byte alone.
+    seconds: [u128; 128],
     /// An empty prefix: every word is kept.
     all: bool,
 }
@@ -29,15 +34,23 @@ impl Keep {
         prefixes: Vec::new(),
         first: [false; 128],
         firsts: Vec::new(),
+        seconds: [0; 128],
         all: true,
     };
 
     pub(super) fn new(prefixes: Vec<String>) -> Keep {
         let prefixes: Vec<String> = prefixes.iter().map(|p| fold(p).into_owned()).collect();
         let mut first = [false; 128];
+        let mut seconds = [0u128; 128];
         for p in &prefixes {
             if let Some(&b) = p.as_bytes().first().filter(|b| b.is_ascii()) {
                 first[b as usize] = true;
+                seconds[b as usize] |= match p.as_bytes().get(1) {
+                    None => u128::MAX,
+                    Some(&c) if c.is_ascii() => 1 << c,
+                    // No ASCII word starts with this prefix.
+                    Some(_) => 0,
+                };
             }
         }
         Keep {
@@ -45,6 +58,7 @@ impl Keep {
             firsts: (0..128u8).filter(|&b| first[b as usize]).collect(),
             prefixes,
             first,
+            seconds,
         }
     }
 
@@ -128,6 +142,15 @@ impl Keep {
             while candidates != 0 {
                 let s = k * 64 + candidates.trailing_zeros() as usize;
                 candidates &= candidates - 1;
+                // A word's first two bytes that no prefix starts with (most
+                // candidates) pass it by; one byte alone is followed by a
+                // byte that is no letter or digit, or none.
+                let next = bytes.get(s + 1).map_or(0, u8::to_ascii_lowercase);
+                if !self.all
+                    && self.seconds[usize::from(bytes[s].to_ascii_lowercase())] >> next & 1 == 0
+                {
+                    continue;
+                }
                 let len = bytes[s..]
                     .iter()
                     .position(|b| !b.is_ascii_alphanumeric())
