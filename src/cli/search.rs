@@ -211,7 +211,7 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
             }
         }
     };
-    let ahead = |m: &search::Match, far| list.prefetch_line(m.idx as usize, far);
+    let ahead = |m: &search::Match, stage| list.prefetch_line(m.idx as usize, stage);
     print_matches(args, &matches, ahead, |out, m| {
         list.write_line(out, m.idx as usize);
         Ok(())
@@ -359,28 +359,31 @@ fn found(matches: &[search::Match]) -> ExitCode {
     }
 }
 
-/// How many lines ahead [`print_matches`] asks for what a line reads.
+/// How many lines ahead [`print_matches`] asks for what a line reads, a
+/// step at a time.
 const AHEAD: usize = 8;
 
+/// The steps of fetching a line ahead (see `TitleList::prefetch_line`).
+const STAGES: usize = 3;
+
 /// Prints the matches (at most `--limit`), one `line` each, formatted in
-/// blocks on every core and written in order; `ahead(m, far)` is called
-/// for the match [`AHEAD`] lines on (`far`: twice that), to start
-/// fetching what its line will read.
+/// blocks on every core and written in order; `ahead(m, stage)` is called
+/// for the match `(stage + 1) * AHEAD` lines on, to start fetching what
+/// its line will read, step `stage` of [`STAGES`] (the farthest first).
 fn print_matches(
     args: &SearchArgs,
     matches: &[search::Match],
-    ahead: impl Fn(&search::Match, bool) + Sync,
+    ahead: impl Fn(&search::Match, usize) + Sync,
     line: impl Fn(&mut Vec<u8>, &search::Match) -> io::Result<()> + Sync,
 ) -> anyhow::Result<()> {
     let shown = &matches[..args.limit.unwrap_or(usize::MAX).min(matches.len())];
     let format_block = |block: &[search::Match]| -> io::Result<Vec<u8>> {
         let mut out = Vec::with_capacity(block.len() * 64);
         for (k, m) in block.iter().enumerate() {
-            if let Some(a) = block.get(k + 2 * AHEAD) {
-                ahead(a, true);
-            }
-            if let Some(a) = block.get(k + AHEAD) {
-                ahead(a, false);
+            for stage in 0..STAGES {
+                if let Some(a) = block.get(k + (stage + 1) * AHEAD) {
+                    ahead(a, stage);
+                }
             }
             line(&mut out, m)?;
         }

@@ -78,6 +78,24 @@ impl Names {
         (self.ends.len() - 1) as u32
     }
 
+    /// Starts fetching where name `k` lies (see [`TitleList::prefetch_line`]).
+    fn prefetch_end(&self, k: usize) {
+        if let Some(end) = self.ends.get(k) {
+            super::prefetch(end);
+        }
+    }
+
+    /// Starts fetching name `k`'s text, once where it lies is at hand.
+    fn prefetch_text(&self, k: usize) {
+        let start = k
+            .checked_sub(1)
+            .and_then(|j| self.ends.get(j))
+            .map_or(0, |&e| e);
+        if let Some(b) = usize::try_from(start).ok().and_then(|s| self.text.get(s)) {
+            super::prefetch(b);
+        }
+    }
+
     /// Name `k` ("" past the last, or where the text is not whole).
     fn get(&self, k: usize) -> &str {
         let start = match k.checked_sub(1) {
@@ -368,17 +386,35 @@ impl TitleList {
     }
 
     /// Asks the CPU to start fetching what [`TitleList::write_line`]
-    /// reads for paper `i`: `far`, where its id and title lie; else (that
-    /// fetched by now) the title's text. Lines written in rank order read
-    /// the titles all over memory, each read waiting on memory; fetched
-    /// a few lines ahead, `search rl` on 1M titles (780k lines) took
-    /// 0.66-0.75 s against 0.74-0.86 s (6 alternating runs each).
-    pub fn prefetch_line(&self, i: usize, far: bool) {
+    /// reads for paper `i`, a step at a time, each step reading what the
+    /// one before fetched: at `stage` 2, where its id and title lie; at 1,
+    /// the title's text and where a named id's text lies; at 0, that text.
+    /// Lines written in rank order read the titles all over memory, each
+    /// read waiting on memory; fetched a few lines ahead, `search rl` on
+    /// 1M titles (780k lines) took 0.66-0.75 s against 0.74-0.86 s (6
+    /// alternating runs each). The named ids' text (arXiv ids) was two
+    /// more waits a line: a fifth of `search rl` at 2.7M.
+    pub fn prefetch_line(&self, i: usize, stage: usize) {
         let (part, j) = self.locate(i);
-        if far && let Some(id) = part.ids.get(j) {
-            super::prefetch(id);
+        match stage {
+            2.. => {
+                if let Some(id) = part.ids.get(j) {
+                    super::prefetch(id);
+                }
+                part.titles.prefetch(j, true);
+            }
+            1 => {
+                if let Some(IdSlot::Named(k)) = part.ids.get(j).map(|s| s.get()) {
+                    part.names.prefetch_end(k as usize);
+                }
+                part.titles.prefetch(j, false);
+            }
+            0 => {
+                if let Some(IdSlot::Named(k)) = part.ids.get(j).map(|s| s.get()) {
+                    part.names.prefetch_text(k as usize);
+                }
+            }
         }
-        part.titles.prefetch(j, far);
     }
 
     /// Writes paper `i`'s line of `search` output: short id, tab, title's
