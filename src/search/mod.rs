@@ -688,14 +688,26 @@ fn index_prefixes(query: &Query) -> Vec<String> {
 /// paper (its abstract, shared, and its other fields' words) is kept until
 /// a large piece is gathered, indexed on every core, so that a search over
 /// every field need not hold every paper at once. (Indexed a loading
-/// batch at a time, the pieces' merging took half again as long.)
+/// batch at a time, the pieces' merging took half again as long.) The
+/// pieces are indexed and joined on a thread of their own, in order,
+/// while the papers go on loading: indexed where they were gathered, the
+/// loading waited on each piece, and a core stood idle at its end.
 pub struct QueryIndex {
-    index: WordIndex,
+    /// Where the pieces go to be indexed, and the thread that indexes
+    /// them; `None` once finished.
+    indexer: Option<(
+        std::sync::mpsc::SyncSender<Piece>,
+        std::thread::JoinHandle<WordIndex>,
+    )>,
     /// Papers added in all.
     added: usize,
     abstracts: Vec<Abstract>,
     metas: Vec<words::DocMeta>,
 }
+
+/// Papers gathered for the index: the first one's number, their fields'
+/// words and their abstracts.
+type Piece = (u32, Vec<words::DocMeta>, Vec<Abstract>);
 
 impl QueryIndex {
     /// Papers indexed together (few in tests, so that they make pieces).
@@ -703,8 +715,30 @@ impl QueryIndex {
 
     /// An index of what `query` reads, of no paper yet.
     pub fn new(query: &Query) -> QueryIndex {
+        let mut index = WordIndex::keeping(index_prefixes(query));
+        // One piece waits while another is indexed: at most three are
+        // held at once (the third gathering).
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Piece>(1);
+        let indexer = std::thread::Builder::new()
+            .name("paperboat-words".into())
+            .spawn(move || {
+                for (first, metas, abstracts) in rx {
+                    let piece = index_piece(
+                        first,
+                        &metas,
+                        &abstracts,
+                        match_threads(),
+                        &|| false,
+                        &index,
+                    )
+                    .unwrap_or_else(|| index.empty_like());
+                    index.append(piece);
+                }
+                index
+            })
+            .expect("a thread to index the papers");
         QueryIndex {
-            index: WordIndex::keeping(index_prefixes(query)),
+            indexer: Some((tx, indexer)),
             added: 0,
             abstracts: Vec::new(),
             metas: Vec::new(),
@@ -719,33 +753,35 @@ impl QueryIndex {
             .extend(papers.iter().map(|p| p.abstract_text.clone()));
         self.metas.extend(papers.iter().map(items::doc_meta));
         if self.abstracts.len() >= Self::PIECE {
-            self.index_kept();
+            self.send_kept();
         }
     }
 
-    fn index_kept(&mut self) {
+    /// Hands the papers gathered to the indexer.
+    fn send_kept(&mut self) {
         let first = (self.added - self.abstracts.len()) as u32;
-        let (metas, abstracts) = (&self.metas, &self.abstracts);
-        let piece = index_piece(
+        let piece = (
             first,
-            metas,
-            abstracts,
-            match_threads(),
-            &|| false,
-            &self.index,
-        )
-        .unwrap_or_else(|| self.index.empty_like());
-        self.index.append(piece);
-        self.abstracts.clear();
-        self.metas.clear();
+            std::mem::take(&mut self.metas),
+            std::mem::take(&mut self.abstracts),
+        );
+        if let Some((tx, _)) = &self.indexer {
+            // The indexer ends only when this ends, or by a panic, which
+            // `finish` passes on.
+            let _ = tx.send(piece);
+        }
     }
 
     /// The index of every paper added.
     pub fn finish(mut self) -> WordIndex {
         if !self.abstracts.is_empty() {
-            self.index_kept();
+            self.send_kept();
         }
-        self.index
+        let (tx, indexer) = self.indexer.take().expect("finished once");
+        drop(tx);
+        indexer
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e))
     }
 }
 
