@@ -211,6 +211,19 @@ fn is_word_char(c: char) -> bool {
     c.is_alphanumeric()
 }
 
+/// The bytes that [`inline`] looks at: the characters that may start
+/// markup there. Any other character is text as it stands.
+const STARTS: [bool; 256] = {
+    let mut t = [false; 256];
+    let starts = b"\\$*_<h[-`'~{";
+    let mut k = 0;
+    while k < starts.len() {
+        t[starts[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
+
 /// Parses text-mode markup in `src` into `out`.
 fn inline(src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
     // Each level of nesting reads its own part of the text once.
@@ -221,6 +234,18 @@ fn inline(src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
     }
     let mut i = 0;
     while i < src.len() {
+        // A run of characters that start nothing is its own text: pushed
+        // whole, not a character at a time (most of an abstract with TeX
+        // in it; the characters that may start something are ASCII).
+        let plain = src.as_bytes()[i..]
+            .iter()
+            .position(|&b| STARTS[usize::from(b)])
+            .unwrap_or(src.len() - i);
+        if plain > 0 {
+            out.push(&src[i..i + plain], marks);
+            i += plain;
+            continue;
+        }
         let rest = &src[i..];
         let c = rest.chars().next().unwrap_or(' ');
         let consumed = match c {
