@@ -212,23 +212,26 @@ pub fn fold(word: &str) -> Cow<'_, str> {
 /// words that had to change. Words are runs of letters and digits; CJK
 /// characters are each a word.
 pub fn for_each_folded(text: &str, buf: &mut String, mut f: impl FnMut(&str)) {
-    for_each_word(text, |w| {
-        let b = w.as_bytes();
-        if b.iter()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-        {
-            f(w);
-            return;
-        }
-        buf.clear();
-        if w.is_ascii() {
-            buf.push_str(w);
-            buf.make_ascii_lowercase();
-        } else {
-            w.chars().for_each(|c| fold_char(c, buf));
-        }
-        f(buf);
-    });
+    for_each_word(text, |w| f(fold_into(w, buf)));
+}
+
+/// `word` folded ([`fold`]): itself when folding leaves it as it is, else
+/// written into `buf` (no allocation a word).
+pub fn fold_into<'a>(word: &'a str, buf: &'a mut String) -> &'a str {
+    let b = word.as_bytes();
+    if b.iter()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    {
+        return word;
+    }
+    buf.clear();
+    if word.is_ascii() {
+        buf.push_str(word);
+        buf.make_ascii_lowercase();
+    } else {
+        word.chars().for_each(|c| fold_char(c, buf));
+    }
+    buf
 }
 
 /// Calls `f` with each word of `text` as written, the words

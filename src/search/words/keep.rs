@@ -9,7 +9,7 @@
 //! allocation; only a word starting with another character is folded
 //! first.
 
-use super::super::fields::fold;
+use super::super::fields::{fold, for_each_word};
 
 /// The folded prefixes a query-only index posts.
 pub(super) struct Keep {
@@ -28,16 +28,16 @@ pub(super) struct Keep {
     all: bool,
 }
 
-impl Keep {
-    /// Keeps every word.
-    pub(super) const EVERY: Keep = Keep {
-        prefixes: Vec::new(),
-        first: [false; 128],
-        firsts: Vec::new(),
-        seconds: [0; 128],
-        all: true,
-    };
+/// Keeps every word.
+pub(super) static EVERY: Keep = Keep {
+    prefixes: Vec::new(),
+    first: [false; 128],
+    firsts: Vec::new(),
+    seconds: [0; 128],
+    all: true,
+};
 
+impl Keep {
     pub(super) fn new(prefixes: Vec<String>) -> Keep {
         let prefixes: Vec<String> = prefixes.iter().map(|p| fold(p).into_owned()).collect();
         let mut first = [false; 128];
@@ -94,6 +94,44 @@ impl Keep {
 
     pub(super) fn prefixes(&self) -> &[String] {
         &self.prefixes
+    }
+
+    /// Calls `f` with each word of `text` (as written) that folds to one
+    /// starting with a prefix, in order, and gives the number of words, as
+    /// `for_each_word` does. A byte that is ASCII and no letter or digit
+    /// always ends a word, so a text is cut there into stretches: those
+    /// all ASCII go [`Keep::each_kept_ascii`]'s way, sixty-four bytes at
+    /// a time, and only the words around a character past ASCII (a Greek
+    /// letter of a rendered formula, an accented name) one at a time.
+    pub(super) fn each_kept(&self, text: &str, mut f: impl FnMut(&str)) -> usize {
+        let bytes = text.as_bytes();
+        let mut words = 0;
+        let mut i = 0;
+        while i < bytes.len() {
+            let Some(wide) = bytes[i..].iter().position(|b| !b.is_ascii()) else {
+                return words + self.each_kept_ascii::<false>(&text[i..], &mut f);
+            };
+            let wide = i + wide;
+            // The word the character is in, and what follows it up to the
+            // next ASCII byte that is no letter or digit.
+            let from = bytes[i..wide]
+                .iter()
+                .rposition(|b| !b.is_ascii_alphanumeric())
+                .map_or(i, |k| i + k + 1);
+            let to = bytes[wide..]
+                .iter()
+                .position(|b| b.is_ascii() && !b.is_ascii_alphanumeric())
+                .map_or(bytes.len(), |k| wide + k);
+            words += self.each_kept_ascii::<false>(&text[i..from], &mut f);
+            for_each_word(&text[from..to], |w| {
+                words += 1;
+                if keeps_word(self, w) {
+                    f(w);
+                }
+            });
+            i = to;
+        }
+        words
     }
 
     /// For ASCII `text`: calls `f` with each word that
@@ -163,6 +201,13 @@ impl Keep {
         }
         words
     }
+}
+
+/// Whether `word` (as written), folded, starts with one of `keep`'s
+/// prefixes.
+fn keeps_word(keep: &Keep, word: &str) -> bool {
+    keep.keeps_raw(word)
+        .unwrap_or_else(|| keep.keeps(&fold(word)))
 }
 
 /// For 64 ASCII bytes: a bit per byte that is a letter or digit, a bit
@@ -235,7 +280,6 @@ fn masks_sse2<const SLASHES: bool>(block: &[u8; 64], firsts: &[u8]) -> (u64, u64
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::fields::for_each_word;
     use proptest::prelude::*;
 
     /// What `for_each_word` with `keeps_raw` give: the words kept, and
@@ -341,6 +385,32 @@ mod tests {
             let mut kept = Vec::new();
             let n = keep.each_kept_ascii::<true>(inner, |w| kept.push(w.to_string()));
             prop_assert_eq!((kept, n), slow(keep, &text), "{}", inner);
+        }
+    }
+
+    proptest! {
+        /// Any text, past ASCII too: cut into stretches, it gives the words
+        /// one at a time gives, each kept as the word-by-word test keeps
+        /// it (told before folding, or after where it must be folded).
+        #[test]
+        fn any_text_is_counted_and_kept_as_one_at_a_time(
+            text in "([a-zA-Z0-9]{0,70}|[ ,.\\-]|[éüÉαβ中文—∑\u{a0}Æß]){0,20}",
+            which in 0usize..7,
+        ) {
+            let keeps = keeps();
+            for keep in [&keeps[which], &EVERY] {
+                let (mut kept, mut n) = (Vec::new(), 0);
+                for_each_word(&text, |w| {
+                    n += 1;
+                    let raw = keep.keeps_raw(w);
+                    if raw == Some(true) || raw.is_none() && keep.keeps(&fold(w)) {
+                        kept.push(w.to_string());
+                    }
+                });
+                let mut got = Vec::new();
+                let m = keep.each_kept(&text, |w| got.push(w.to_string()));
+                prop_assert_eq!((got, m), (kept, n), "{:?}", text);
+            }
         }
     }
 

@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::fields::{fold, for_each_folded, for_each_word};
+use super::fields::{fold, fold_into};
 use super::index::Bits;
 use frozen::Frozen;
 pub use frozen::Shared;
@@ -301,19 +301,6 @@ fn add_blocked<L: Copy + Into<u16>>(
     }
 }
 
-/// `w`, ASCII, folded ([`fold`]): itself, or its lower case in `buf`.
-fn fold_ascii<'a>(w: &'a str, buf: &'a mut String) -> &'a str {
-    if w.bytes()
-        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-    {
-        return w;
-    }
-    buf.clear();
-    buf.push_str(w);
-    buf.make_ascii_lowercase();
-    buf
-}
-
 /// Counts `w` (folded) for paper `idx` in a field's words.
 #[inline]
 fn post(words: &mut Map, w: &str, idx: u32) {
@@ -406,40 +393,14 @@ impl WordIndex {
         ];
         for (text, part) in texts {
             let words = self.parts[part as usize].map_mut();
-            let mut len = 0usize;
             let escaped = escaped && part == Part::Abstract;
-            match self.keep.as_deref() {
-                None if escaped => {
-                    len = Keep::EVERY.each_kept_ascii::<true>(text, |w| {
-                        post(words, fold_ascii(w, &mut buf), idx);
-                    });
-                }
-                None => for_each_folded(text, &mut buf, |w| {
-                    len += 1;
-                    post(words, w, idx);
-                }),
-                Some(keep) if escaped => {
-                    len = keep.each_kept_ascii::<true>(text, |w| post(words, &fold(w), idx));
-                }
-                Some(keep) if text.is_ascii() => {
-                    len = keep.each_kept_ascii::<false>(text, |w| post(words, &fold(w), idx));
-                }
-                Some(keep) => for_each_word(text, |w| {
-                    len += 1;
-                    let kept = match keep.keeps_raw(w) {
-                        Some(false) => return,
-                        Some(true) => fold(w),
-                        None => {
-                            let f = fold(w);
-                            if !keep.keeps(&f) {
-                                return;
-                            }
-                            f
-                        }
-                    };
-                    post(words, &kept, idx);
-                }),
-            }
+            let keep = self.keep.as_deref().unwrap_or(&keep::EVERY);
+            let mut post_folded = |w: &str| post(words, fold_into(w, &mut buf), idx);
+            let len = if escaped {
+                keep.each_kept_ascii::<true>(text, &mut post_folded)
+            } else {
+                keep.each_kept(text, &mut post_folded)
+            };
             match part {
                 Part::Title => {
                     self.title_len.vec_mut().push(len.min(255) as u8);
