@@ -8,6 +8,14 @@
 //! cargo run --release --example gen_corpus -- lines 100k /tmp/titles-100k.txt
 //! cargo run --release --example gen_corpus -- text 10k /tmp/list-10k.txt
 //! ```
+//!
+//! `real` repeats the real arXiv sample of the tests (200 papers, TeX and
+//! all) to the size asked for, each copy with ids and titles of its own:
+//! real text, which the synthetic vocabulary lacks.
+//!
+//! ```sh
+//! cargo run --release --example gen_corpus -- real 480k /tmp/real-480k.jsonl
+//! ```
 
 use std::io::{BufWriter, Write};
 
@@ -326,10 +334,36 @@ fn js(s: &str) -> String {
     serde_json::to_string(s).unwrap()
 }
 
+/// `n` papers of the real arXiv sample in `tests/data`, repeated: copy `k`
+/// has ids and titles of its own (its title ends in ` k`) and no DOI, so
+/// that no two papers are one.
+fn real(w: &mut impl Write, n: usize) {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/corpora/arxiv-snapshot_wanng-ide.jsonl"
+    );
+    let sample: Vec<serde_json::Map<String, serde_json::Value>> = std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for i in 0..n {
+        let (k, j) = (i / sample.len(), i % sample.len());
+        let mut paper = sample[j].clone();
+        let title = paper.get("title").and_then(|t| t.as_str()).unwrap_or("");
+        let title = format!("{title} {k}");
+        paper.insert("title".into(), title.into());
+        let id = format!("{:04}.{:05}", 1000 + k / 100, (k % 100) * 1000 + j);
+        paper.insert("id".into(), id.into());
+        paper.remove("doi");
+        writeln!(w, "{}", serde_json::Value::Object(paper)).unwrap();
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [format, size, out] = args.as_slice() else {
-        eprintln!("usage: gen_corpus text|lines|jsonl 10k|100k|1M|N OUT");
+        eprintln!("usage: gen_corpus text|lines|jsonl|real 10k|100k|1M|N OUT");
         std::process::exit(2);
     };
     let n: usize = match size.to_lowercase().as_str() {
@@ -338,6 +372,11 @@ fn main() {
         s => s.parse().unwrap(),
     };
     let mut w = BufWriter::with_capacity(1 << 20, std::fs::File::create(out).unwrap());
+    if format == "real" {
+        real(&mut w, n);
+        w.flush().unwrap();
+        return;
+    }
     let mut r = Rng(0x5eed_0000 + n as u64);
     if format == "text" {
         writeln!(w, "Synthetic ML list ({n} papers)").unwrap();
