@@ -87,12 +87,13 @@ pub fn words_as_written(raw: &str) -> Option<&str> {
     let inner = raw.strip_prefix('"')?.strip_suffix('"')?;
     let b = inner.as_bytes();
     let (&first, &last) = (b.first()?, b.last()?);
-    // Two passes the compiler turns into vector code. Bytes side by side:
-    // the first is printable and no markup, a backslash starts one of
-    // the escapes and a quote ends one (a quote alone would have ended
-    // the string; without `\\`, each backslash starts an escape), and
-    // the two are not markup (`''`, `--`). A backslash is let through
-    // here as markup, escapes being none.
+    // One pass over the bytes side by side, which the compiler turns into
+    // vector code: the first is printable and no markup, a backslash
+    // starts one of the escapes and a quote ends one (a quote alone would
+    // have ended the string; without `\\`, each backslash starts an
+    // escape), and the two are not markup (`''`, `--`). A backslash is
+    // not taken for markup here, escapes being none. Then a letter
+    // outside the escapes, and `http`.
     let bad = b.iter().zip(&b[1..]).fold(false, |bad, (&x, &y)| {
         let escape = matches!(y, b'n' | b't' | b'r' | b'"' | b'/');
         bad | (x.wrapping_sub(0x20) >= 0x5F)
