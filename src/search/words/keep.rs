@@ -1,6 +1,7 @@
 //! Which words an index built for one query posts: those starting with one
 //! of the query's words (folded). Every other word is only counted, for
-//! the field's length, so that the scores equal the whole index's.
+//! the field's length, so that the scores equal the whole index's. The
+//! whole index counts and posts its words through here too ([`EVERY`]).
 //!
 //! Most words of an abstract cannot match, and are told apart as written,
 //! before folding: a word that is all ASCII folds to its lower case, and
