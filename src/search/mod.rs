@@ -324,6 +324,8 @@ impl Search {
         if let Ok(mut st) = self.shared.state.lock() {
             st.expected = papers;
         }
+        // The end of a load (0): a listing held back while it ran is due.
+        self.shared.wake.notify_all();
     }
 
     /// Holds the abstract index back (while `hold`), so that loading and
@@ -1013,6 +1015,38 @@ mod tests {
         assert!(s.wait(Duration::from_secs(5)));
         s.tick();
         assert_eq!(s.matched(), 4);
+    }
+
+    #[test]
+    fn a_load_in_progress_lists_every_paper_it_brought() {
+        let batch = |k: usize, n: usize| -> Vec<Paper> {
+            (0..n)
+                .map(|i| paper(&format!("Paper {k} {i}"), "x"))
+                .collect()
+        };
+        let listed = |s: &mut Search, n: usize| {
+            assert!(s.wait(Duration::from_secs(30)), "{n} papers listed");
+            s.tick();
+            let rows: Vec<usize> = (0..s.matched()).filter_map(|r| s.get(r)).collect();
+            assert_eq!(rows, (0..n).collect::<Vec<_>>());
+        };
+        let mut s = Search::new(|| {});
+        s.expect(100_000);
+        s.extend(&batch(0, 400));
+        listed(&mut s, 400);
+        // Batches too small to list every paper again for, while the load
+        // runs: listed all the same, though no more come.
+        for k in 1..4 {
+            s.extend(&batch(k, 10));
+            listed(&mut s, 400 + 10 * k);
+        }
+        // A batch that grows the papers by more than a quarter, then one
+        // that the load's end follows.
+        s.extend(&batch(5, 200));
+        listed(&mut s, 630);
+        s.extend(&batch(6, 10));
+        s.expect(0);
+        listed(&mut s, 640);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, OnceLock, RwLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use nucleo::{Config, Matcher};
 
@@ -113,6 +113,25 @@ impl Shared {
     }
 }
 
+/// While a load brings papers, an empty query's listing of every paper
+/// is made again only once the papers have grown by a quarter or this
+/// long after the last, rather than for every batch: each listing is a
+/// vector of every paper, so listing per batch took time quadratic in the
+/// papers (a fifth of the CPU of a warm open of 2.7M papers).
+const LIST_EVERY: Duration = Duration::from_millis(100);
+
+/// True when `done`, an empty query's listing of its papers, need not be
+/// made again yet for `n` papers: a load is still bringing them (see
+/// [`LIST_EVERY`]). The end of the load wakes the worker.
+fn listing_can_wait(st: &State, done: &Results, n: usize, listed_at: Instant) -> bool {
+    st.expected > 0
+        && done.complete()
+        && done.query.trim().is_empty()
+        && done.matches.len() == done.searched
+        && n - done.searched < done.searched / 4
+        && listed_at.elapsed() < LIST_EVERY
+}
+
 /// The rows past the first page are sorted once no keystroke came for
 /// this long.
 const SORT_AFTER: Duration = Duration::from_millis(30);
@@ -124,6 +143,8 @@ pub(super) fn worker(shared: Arc<Shared>) {
     let mut done: Option<Arc<Results>> = None;
     let mut hit_cache = HitCache::default();
     let mut labels_seen: Option<Arc<Labels>> = None;
+    // When every paper was last listed in order (an empty query).
+    let mut listed_at = Instant::now();
     loop {
         let job = {
             let Ok(mut st) = shared.state.lock() else {
@@ -133,10 +154,14 @@ pub(super) fn worker(shared: Arc<Shared>) {
                 if st.shutdown {
                     return;
                 }
+                let mut held = false;
                 let stale = match (&st.job, &done) {
                     (Some(j), Some(d)) => {
                         let (n, indexed) = shared.searchable(j, st.items);
-                        j.generation != d.generation || d.searched < n || d.indexed < indexed
+                        held = d.searched < n && listing_can_wait(&st, d, n, listed_at);
+                        j.generation != d.generation
+                            || d.indexed < indexed
+                            || (d.searched < n && !held)
                     }
                     (Some(_), None) => true,
                     (None, _) => false,
@@ -169,9 +194,16 @@ pub(super) fn worker(shared: Arc<Shared>) {
                 if stale {
                     break st.job.clone();
                 }
-                st = match shared.wake.wait(st) {
-                    Ok(st) => st,
-                    Err(_) => return,
+                // A listing held back is made at the latest when it is due.
+                st = match held {
+                    true => match shared.wake.wait_timeout(st, LIST_EVERY) {
+                        Ok((st, _)) => st,
+                        Err(_) => return,
+                    },
+                    false => match shared.wake.wait(st) {
+                        Ok(st) => st,
+                        Err(_) => return,
+                    },
                 };
             }
         };
@@ -203,6 +235,7 @@ pub(super) fn worker(shared: Arc<Shared>) {
             drop(items);
             let total = all.len();
             done = Some(publish(all, n, total, true));
+            listed_at = Instant::now();
             continue;
         }
         // What the query asks of the word index (and of tags and notes).
