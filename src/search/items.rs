@@ -204,8 +204,8 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    /// Prepares `papers`, a large batch on every core (a warm open hands
-    /// on batches faster than one thread prepares them).
+    /// Prepares `papers`: a batch of 2k or more on every core, as a warm
+    /// open hands batches on about as fast as one thread prepares them.
     pub fn new(papers: &[Paper]) -> Prepared {
         let threads = if papers.len() < 2_048 {
             1
