@@ -138,7 +138,15 @@ pub fn render(src: &str) -> Rich {
 /// True when `src` may hold markup; text without any of its trigger
 /// characters renders as itself, which [`plain`] uses to skip the parser.
 pub fn has_markup(src: &str) -> bool {
-    has_markup_bytes::<true>(src.as_bytes())
+    let b = src.as_bytes();
+    // Three passes the compiler turns into vector code, rather than one
+    // with a branch per byte: common letters (`h`, `-`) made that one slow.
+    let always = b.iter().fold(false, |hit, &c| hit | markup_byte(c, true));
+    always
+        || b.iter()
+            .zip(b.iter().skip(1))
+            .fold(false, |hit, (&x, &y)| hit | markup_pair(x, y))
+        || has_http(b)
 }
 
 /// A byte that always starts markup (a backslash only when `backslash`).
@@ -166,20 +174,6 @@ pub fn has_http(b: &[u8]) -> bool {
         .fold(false, |hit, (((&h, &t), &u), &p)| {
             hit | ((h == b'h') & (t == b't') & (u == b't') & (p == b'p'))
         })
-}
-
-/// [`has_markup`] of bytes; a backslash is markup when `BACKSLASH`.
-fn has_markup_bytes<const BACKSLASH: bool>(b: &[u8]) -> bool {
-    // Three passes the compiler turns into vector code, rather than one
-    // with a branch per byte: common letters (`h`, `-`) made that one slow.
-    let always = b
-        .iter()
-        .fold(false, |hit, &c| hit | markup_byte(c, BACKSLASH));
-    always
-        || b.iter()
-            .zip(b.iter().skip(1))
-            .fold(false, |hit, (&x, &y)| hit | markup_pair(x, y))
-        || has_http(b)
 }
 
 /// The readable text of `src`, markup removed.
