@@ -164,6 +164,9 @@ fn spawn_loader(start: Start, tx: mpsc::Sender<Wake>) -> io::Result<()> {
                 let _ = tx.send(Wake::Load(e));
             });
             let _ = tx.send(Wake::Loaded);
+            // For the next open. Not waited for when the reader quits: a
+            // store cut short leaves only a temporary file.
+            load::store_titles(&start.inputs, &start.options);
         })?;
     Ok(())
 }

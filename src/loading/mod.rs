@@ -365,6 +365,22 @@ pub fn load_titles(
     titles_of(inputs, opts, None)
 }
 
+/// Stores the finished titles of a file loaded alone (`inputs` one path,
+/// the cache on, no `--max-size`) when the cache holds none for it as it
+/// is now: what a reader does once its load is over, so that its next
+/// open copies each title made ready for the matcher rather than making
+/// it again, and the next `search` reads titles alone. Made from the
+/// papers entry the load recorded, on the calling thread.
+pub fn store_titles(inputs: &[Input], opts: &Options) {
+    if let (Some(cache), [input @ Input::Path(path)]) = (&opts.cache, inputs)
+        && opts.max_size.is_none()
+        && let Some(cache::Titles::Missing(_)) =
+            cache::titles(cache, path, opts.format, input.name())
+    {
+        let _ = load_titles(inputs, opts);
+    }
+}
+
 /// [`load_titles`], every paper read whole and each batch handed to
 /// `each` before only its titles are kept: for what must see every field
 /// of every paper once (an index of a query's words) but need not hold

@@ -3,7 +3,8 @@
 //! on as [`Event`]s with progress, repeats folded into the papers they
 //! repeat, and a [`Report`] after each input.
 
-use std::sync::Arc;
+use std::path::PathBuf;
+use std::sync::{Arc, mpsc};
 
 use super::cache::{self, Encoder, Lookup};
 use super::chunks::{self, Chunk, How, Keep, Piece};
@@ -77,11 +78,78 @@ pub fn expected_papers(papers: usize, bytes: u64, total: Option<u64>) -> Option<
         .then(|| ((papers as f64 * total as f64 / bytes as f64).round() as usize).max(papers))
 }
 
+/// A file's finished titles as `search` stored them ([`cache::titles`]),
+/// for a reader's load of that file alone: read back on a thread of their
+/// own (their checksums verified) once the first batch is on its way,
+/// while the next ones are prepared without them; then each batch's titles
+/// are copied from them ([`TitleList::prepared`]) rather than made again,
+/// most of the work of preparing a batch for the matcher.
+#[derive(Default)]
+struct Made {
+    /// Where to read them from, until the first batch is prepared.
+    from: Option<(cache::CacheOptions, PathBuf, Option<Format>)>,
+    coming: Option<mpsc::Receiver<TitleList>>,
+    list: Option<TitleList>,
+}
+
+impl Made {
+    /// Starts reading the stored titles, when there are any.
+    fn start(&mut self) {
+        let Some((cache, path, format)) = self.from.take() else {
+            return;
+        };
+        let (tx, rx) = mpsc::sync_channel(1);
+        let spawned = std::thread::Builder::new()
+            .name("paperboat-titles".into())
+            .spawn(move || {
+                if let Some(cache::Titles::Stored(list, _)) =
+                    cache::titles(&cache, &path, format, String::new())
+                {
+                    let _ = tx.send(list);
+                }
+            });
+        self.coming = spawned.is_ok().then_some(rx);
+    }
+
+    /// `papers`, papers `from..` of the load, made ready for the matcher.
+    fn prepare(&mut self, from: usize, papers: &[Paper]) -> Prepared {
+        if let Some(rx) = &self.coming {
+            match rx.try_recv() {
+                Ok(list) => (self.list, self.coming) = (Some(list), None),
+                Err(mpsc::TryRecvError::Disconnected) => self.coming = None,
+                Err(mpsc::TryRecvError::Empty) => {}
+            }
+        }
+        if let Some(list) = &self.list {
+            if let Some(prepared) = list.prepared(from, papers) {
+                #[cfg(test)]
+                MADE.set(MADE.get() + 1);
+                return prepared;
+            }
+            // Not this load's papers (the file is not as it was): the
+            // rest are made as they come.
+            self.list = None;
+        }
+        let prepared = Prepared::new(papers);
+        // The first batch goes out first: reading the titles back would
+        // only hold it up.
+        self.start();
+        prepared
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    // Batches made ready from stored titles on this thread, for tests.
+    pub(super) static MADE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// Hands papers on: numbered within their list, repeats folded into the
 /// papers they repeat, made ready for the matcher when asked.
 struct Sink<'a> {
     dedup: Dedup,
     keep: Keep,
+    made: Made,
     papers: usize,
     bytes: u64,
     total: Option<u64>,
@@ -104,8 +172,10 @@ impl Sink<'_> {
         }
         let batch = self.dedup.accept_keyed(papers, keys);
         let new = batch.papers.len();
+        let from = self.papers;
         self.papers += new;
-        let prepared = (self.keep == Keep::Prepared).then(|| Prepared::new(&batch.papers));
+        let prepared =
+            (self.keep == Keep::Prepared).then(|| self.made.prepare(from, &batch.papers));
         (self.out)(Event::Papers(batch, prepared));
         given - new
     }
@@ -387,9 +457,22 @@ pub(super) fn stream_keeping(
         (Some(_), [Ok(Input::Path(p))]) if keep != Keep::Titles => Some(p.clone()),
         _ => None,
     };
+    // A reader's load of a file alone may have its titles made already.
+    let made = match (&opts.cache, items.as_slice()) {
+        (Some(cache), [Ok(Input::Path(p))])
+            if keep == Keep::Prepared && opts.max_size.is_none() =>
+        {
+            Made {
+                from: Some((cache.clone(), p.clone(), opts.format)),
+                ..Made::default()
+            }
+        }
+        _ => Made::default(),
+    };
     let mut sink = Sink {
         dedup: Dedup::default(),
         keep,
+        made,
         papers: 0,
         bytes: 0,
         total,

@@ -112,6 +112,33 @@ impl Items {
         self.masks.vec().push(Chars::ascii(text, mask));
     }
 
+    /// Adds title `i` of `other` as it is there (text and masks), or
+    /// false when `other` has no such title.
+    pub(super) fn push_from(&mut self, other: &Items, i: usize) -> bool {
+        let (Some(&s), Some(&mask)) = (other.spans.get(i), other.masks.get(i)) else {
+            return false;
+        };
+        let (from, len) = (s.start, s.len as usize);
+        let span = if s.wide() {
+            let Some(text) = other.wide.get(from..).and_then(|w| w.get(..len)) else {
+                return false;
+            };
+            let start = self.wide.len();
+            self.wide.extend_from_slice(text);
+            TitleSpan::new(start, s.len, true)
+        } else {
+            let Some(text) = other.ascii.get(from..).and_then(|a| a.get(..len)) else {
+                return false;
+            };
+            let start = self.ascii.len();
+            self.ascii.vec().extend_from_slice(text);
+            TitleSpan::new(start, s.len, false)
+        };
+        self.spans.vec().push(span);
+        self.masks.vec().push(mask);
+        true
+    }
+
     pub(super) fn push_plain(&mut self, plain: &str) {
         let (span, mask) = self.store_plain(plain);
         self.spans.vec().push(span);
@@ -228,25 +255,64 @@ impl Prepared {
     fn one(papers: &[Paper]) -> Prepared {
         // Room for the titles as given (their plain text is about as
         // long), so that the buffer is not grown and copied as they come.
-        let mut items = Items::default();
-        items.spans.vec().reserve_exact(papers.len());
-        items.masks.vec().reserve_exact(papers.len());
-        items
-            .ascii
-            .vec()
-            .reserve_exact(papers.iter().map(|p| p.title.len()).sum());
-        let mut metas = Vec::with_capacity(papers.len());
+        let bytes = papers.iter().map(|p| p.title.len()).sum();
+        let mut all = Prepared::with_room(papers.len(), bytes);
         for p in papers {
-            // Its plain text, made once for the matcher and the index.
-            let plain = crate::text::markup::plain_cow(&p.title);
-            items.push_plain(&plain);
-            metas.push(meta_with_title(p, plain.into()));
+            all.push(p);
         }
+        all
+    }
+
+    /// Room for `n` papers of `bytes` of titles in all.
+    pub(super) fn with_room(n: usize, bytes: usize) -> Prepared {
+        let mut items = Items::default();
+        items.spans.vec().reserve_exact(n);
+        items.masks.vec().reserve_exact(n);
+        items.ascii.vec().reserve_exact(bytes);
         Prepared {
             items,
-            abstracts: papers.iter().map(|p| p.abstract_text.clone()).collect(),
-            metas,
+            abstracts: Vec::with_capacity(n),
+            metas: Vec::with_capacity(n),
         }
+    }
+
+    /// Adds `p`, its title made readable.
+    pub(super) fn push(&mut self, p: &Paper) {
+        let plain = crate::text::markup::plain_cow(&p.title);
+        self.items.push_plain(&plain);
+        self.metas.push(meta_with_title(p, plain.into()));
+        self.abstracts.push(p.abstract_text.clone());
+    }
+
+    /// Adds `p` with title `i` of `items`, made readable already (`plain`
+    /// is its text); false when `items` has no such title.
+    pub(super) fn push_made(&mut self, p: &Paper, items: &Items, i: usize, plain: &str) -> bool {
+        if !self.items.push_from(items, i) {
+            return false;
+        }
+        self.metas.push(meta_with_title(p, plain.into()));
+        self.abstracts.push(p.abstract_text.clone());
+        true
+    }
+}
+
+#[cfg(test)]
+impl Prepared {
+    /// All it holds of paper `i`, as text: for tests that compare how
+    /// papers were made ready.
+    pub(crate) fn shown(&self, i: usize) -> String {
+        let m = &self.metas[i];
+        format!(
+            "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+            self.items.title(i),
+            self.items.masks[i],
+            m.title,
+            m.authors,
+            m.venue,
+            m.id,
+            m.year,
+            self.abstracts[i]
+        )
     }
 }
 

@@ -326,3 +326,71 @@ fn a_file_that_grew_replays_its_old_part_and_reads_the_new() {
     let want = loaded(&inputs, &cold);
     assert!(want.contains("2402.00004") && want.contains("invalid JSON"));
 }
+
+/// What a reader's load hands on, the matcher's share included: each
+/// paper's id and all that was made of it for the matcher. Handing the
+/// first batch on waits a moment, so that titles stored for the file are
+/// read back before the next batch is made ready.
+fn prepared(inputs: &[Input], opts: &Options) -> String {
+    let mut out = String::new();
+    let mut first = true;
+    stream(inputs, opts, true, &mut |e| {
+        if let Event::Papers(batch, Some(made)) = e {
+            for (i, p) in batch.papers.iter().enumerate() {
+                out.push_str(&format!("{} {}\n", p.id.as_str(), made.shown(i)));
+            }
+            if std::mem::take(&mut first) {
+                std::thread::sleep(std::time::Duration::from_millis(300));
+            }
+        }
+    });
+    out
+}
+
+#[test]
+fn a_reader_copies_the_titles_stored_for_its_file_as_it_would_make_them() {
+    use crate::loading::stream::MADE;
+    let src = tempfile::tempdir().unwrap();
+    // Many batches: ASCII, accented and marked-up titles, derived titles
+    // alike (told apart in the stored list by their ids), a repeat.
+    let mut jsonl = String::new();
+    for n in 0..6_000 {
+        jsonl.push_str(&match n % 7 {
+            1 => format!("{{\"id\": \"2401.{n:05}\", \"title\": \"Über naïve models {n}\"}}\n"),
+            2 => format!("{{\"title\": \"Fast $O(n)$ {{\\\\em sorting}} {n}\", \"abstract\": \"On {n}.\"}}\n"),
+            3 => format!(
+                "{{\"abstract\": \"A first sentence shared by many papers. Then {n}.\"}}\n"
+            ),
+            4 => "{\"id\": \"2401.00001\", \"title\": \"A repeat\"}\n".into(),
+            _ => format!(
+                "{{\"id\": \"2401.{n:05}\", \"title\": \"Sparse attention {n}\", \"authors\": \"A. B. and C. D.\", \"abstract\": \"We study {n}.\"}}\n"
+            ),
+        });
+    }
+    let file = src.path().join("papers.jsonl");
+    std::fs::write(&file, &jsonl).unwrap();
+    let bib = src.path().join("refs.bib");
+    let real = corpora()
+        .into_iter()
+        .find(|p| p.extension().is_some_and(|e| e == "bib"));
+    std::fs::copy(real.unwrap(), &bib).unwrap();
+    for (path, chunk) in [(file, 16 << 10), (bib, 16 << 20)] {
+        let inputs = [Input::Path(path.clone())];
+        let dir = tempfile::tempdir().unwrap();
+        let cold = Options {
+            chunk,
+            ..Options::default()
+        };
+        let opts = cached(dir.path(), chunk, None);
+        let want = prepared(&inputs, &cold);
+        assert_eq!(prepared(&inputs, &opts), want, "{path:?}: recording");
+        assert_eq!(usage(dir.path()).unwrap().titles, 0);
+        crate::loading::store_titles(&inputs, &opts);
+        assert_eq!(usage(dir.path()).unwrap().titles, 1, "{path:?}");
+        MADE.set(0);
+        assert_eq!(prepared(&inputs, &opts), want, "{path:?}: titles copied");
+        if chunk < jsonl.len() {
+            assert!(MADE.get() > 0, "{path:?}: the stored titles were copied");
+        }
+    }
+}

@@ -173,6 +173,15 @@ impl TitlePart {
         }
     }
 
+    /// Whether paper `j`'s id is `id`.
+    fn has_id(&self, j: usize, id: &str) -> bool {
+        match self.ids.get(j).map(|s| s.get()) {
+            Some(IdSlot::Hash(h)) => hex16(h) == id.as_bytes(),
+            Some(IdSlot::Named(k)) => self.names.get(k as usize) == id,
+            None => false,
+        }
+    }
+
     /// Title `i` as given (before markup is rendered).
     fn given(&self, i: usize) -> &str {
         match self.marked_at.binary_search(&(i as u32)) {
@@ -374,6 +383,34 @@ impl TitleList {
                 .map(|(p, &s)| (&p.titles, s)),
             query,
         )
+    }
+
+    /// The matcher's share of `papers` ([`Prepared`](super::Prepared)),
+    /// which are papers `from..` of this list loaded again from its file:
+    /// each title's readable text and masks copied from the list rather
+    /// than made again. `None` when any of them is not the paper at its
+    /// place here (another id, or past the end). A derived title is made
+    /// again from the paper, as the list's may have its short id appended
+    /// ([`TitleList::finish`]), which a reader's corpus does only once it
+    /// is whole.
+    pub fn prepared(&self, from: usize, papers: &[Paper]) -> Option<super::Prepared> {
+        if from.checked_add(papers.len())? > self.len {
+            return None;
+        }
+        let bytes = papers.iter().map(|p| p.title.len()).sum();
+        let mut out = super::Prepared::with_room(papers.len(), bytes);
+        for (k, p) in papers.iter().enumerate() {
+            let (part, j) = self.locate(from + k);
+            if !part.has_id(j, p.id.as_str()) {
+                return None;
+            }
+            if p.title_derived {
+                out.push(p);
+            } else if !out.push_made(p, part.titles.items(), j, part.titles.text(j)) {
+                return None;
+            }
+        }
+        Some(out)
     }
 
     /// As [`Corpus::short_id`](crate::corpus::Corpus::short_id).

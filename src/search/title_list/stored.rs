@@ -232,6 +232,7 @@ mod tests {
 
     use super::*;
     use crate::corpus::{Paper, Record};
+    use crate::search::Prepared;
 
     fn paper(title: &str, arxiv: Option<&str>) -> Paper {
         Record {
@@ -286,6 +287,73 @@ mod tests {
         list.append(third, None);
         list.finish();
         list
+    }
+
+    /// Papers as a file gives them: every kind of title and id, and two
+    /// derived titles alike (which `finish` tells apart by their ids).
+    fn loaded() -> Vec<Paper> {
+        let derived = |k: usize, rest: &str| {
+            Record {
+                abstract_text: Some(format!(
+                    "A long abstract whose first sentence becomes its title. {rest} {k}."
+                )),
+                ..Record::default()
+            }
+            .into_paper(&"t".into(), 0)
+            .unwrap()
+        };
+        let mut papers = Vec::new();
+        for k in 0..40 {
+            papers.push(match k % 6 {
+                0 => paper(&format!("Sparse attention for long documents {k}"), None),
+                1 => paper(
+                    &format!("Café au lait: naïve Bayes {k}"),
+                    Some(&format!("2101.{k:05}")),
+                ),
+                2 => paper(&format!("<b>Deep</b> sparse $x^{k}$ models"), None),
+                3 => derived(k, "Then more"),
+                4 => paper(&format!("Plain title {k}"), Some(&format!("2102.{k:05}"))),
+                _ => paper(&format!("Ünïcödé {k} ml"), None),
+            });
+        }
+        papers
+    }
+
+    #[test]
+    fn a_stored_list_prepares_the_papers_it_was_made_of_as_they_are_prepared() {
+        let papers = loaded();
+        let mut list = TitleList::default();
+        list.push(papers.clone());
+        list.finish();
+        let list = round_trip(&list).unwrap();
+        // The derived titles alike were told apart in the list.
+        assert!(list.title(3).ends_with(']'), "{}", list.title(3));
+        for (from, to) in [(0, 40), (0, 1), (5, 17), (39, 40), (40, 40)] {
+            let batch = &papers[from..to];
+            let (got, want) = (list.prepared(from, batch).unwrap(), Prepared::new(batch));
+            assert_eq!(got.items.len(), batch.len());
+            assert_eq!(got.metas.len(), batch.len());
+            assert_eq!(got.abstracts.len(), batch.len());
+            for i in 0..batch.len() {
+                assert_eq!(got.items.title(i), want.items.title(i), "{}", from + i);
+                assert_eq!(got.items.masks[i], want.items.masks[i], "{}", from + i);
+                let (a, b) = (&got.metas[i], &want.metas[i]);
+                assert_eq!(
+                    (&a.title, &a.authors, &a.venue, &a.id, a.year),
+                    (&b.title, &b.authors, &b.venue, &b.id, b.year),
+                    "{}",
+                    from + i
+                );
+                assert_eq!(got.abstracts[i], want.abstracts[i]);
+            }
+        }
+        // Papers that are not the list's, at their places, get nothing.
+        assert!(list.prepared(1, &papers[..3]).is_none(), "shifted by one");
+        assert!(list.prepared(38, &papers[38..]).is_some());
+        assert!(list.prepared(39, &papers[38..]).is_none(), "past the end");
+        let mut other = papers[7].clone();
+        other.id = crate::corpus::PaperId::arxiv("2199.00001");
+        assert!(list.prepared(7, &[other]).is_none(), "another id");
     }
 
     fn round_trip(list: &TitleList) -> Result<TitleList, String> {
