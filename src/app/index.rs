@@ -88,6 +88,37 @@ mod tests {
     }
 
     #[test]
+    fn the_list_is_whole_before_a_stored_index_is_read_and_indexing_waits_for_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = streaming_app(dir.path());
+        let (events, _) = two_batches();
+        for e in events {
+            app.update(Message::Load(e));
+        }
+        app.update(Message::Load(load::Event::Listed));
+        // Every paper listed, the load shown as over.
+        assert!(app.progress().is_none());
+        settle(&mut app);
+        assert_eq!(app.rows(), 38);
+        // The abstracts are not indexed meanwhile (38 take a few
+        // milliseconds): a stored index may come.
+        for _ in 0..40 {
+            assert_eq!(stores(&app.update(Message::Tick)), 0);
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert_eq!(app.search().indexed().0, 0);
+        let papers = load::bundled().corpus.papers;
+        app.update(Message::Load(load::Event::Index(Box::new(index_papers(
+            &papers,
+        )))));
+        assert_eq!(app.search().indexed(), (38, 38));
+        app.update(Message::Loaded);
+        for _ in 0..5 {
+            assert_eq!(stores(&app.update(Message::Tick)), 0);
+        }
+    }
+
+    #[test]
     fn an_index_from_the_cache_is_used_at_once_and_not_stored_again() {
         let dir = tempfile::tempdir().unwrap();
         let mut app = streaming_app(dir.path());

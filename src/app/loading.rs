@@ -139,18 +139,30 @@ impl App {
             load::Event::Report(r) => self.reports.push(r),
             // Only a load for titles alone hands titles on.
             load::Event::Titles(_) => {}
+            load::Event::Listed => {
+                self.finish_list();
+                self.record_seen();
+            }
             load::Event::Index(index) => self.take_index(*index),
         }
     }
 
-    /// Ends a streaming load: ids shortened and titles made unique now
-    /// that the corpus is whole. When nothing loaded, the reader ends and
-    /// [`App::failed`] says why.
+    /// Ends a streaming load: the list finished (when
+    /// [`load::Event::Listed`] has not), and the abstracts indexed from now
+    /// on unless a stored index came.
     pub fn finish_loading(&mut self) {
+        self.finish_list();
+        self.search.hold_index(false);
+    }
+
+    /// Every paper is in: ids shortened and titles made unique now that
+    /// the corpus is whole. When nothing loaded, the reader ends and
+    /// [`App::failed`] says why. The abstracts stay unindexed until the
+    /// load's end, as a stored index may still come.
+    fn finish_list(&mut self) {
         if self.loading.take().is_none() {
             return;
         }
-        self.search.hold_index(false);
         self.search.expect(0);
         if self.corpus.is_empty() {
             self.failed = Some(LoadError::NoPapers(std::mem::take(&mut self.reports)));

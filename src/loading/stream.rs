@@ -65,6 +65,9 @@ pub enum Event {
     },
     /// One input is done.
     Report(Report),
+    /// Every paper is handed on; only [`Event::Index`] may follow, as
+    /// checking a stored index takes a while (1.1 GB at 2.7M papers).
+    Listed,
     /// The word index over every paper, read back from the cache: a file
     /// loaded alone whose index was stored by an earlier open. Comes last.
     Index(Box<WordIndex>),
@@ -488,6 +491,7 @@ pub(super) fn stream_keeping(
             store();
         }
     }
+    (sink.out)(Event::Listed);
     if let (Some(cache), Some(path)) = (&opts.cache, alone)
         && sink.papers > 0
         && let Some(bytes) = cache::index_for(cache, &path, opts.format, sink.papers)
