@@ -59,11 +59,7 @@ mod tests {
     #[test]
     fn an_index_built_here_is_offered_for_storing_once_complete_and_once() {
         let dir = tempfile::tempdir().unwrap();
-        let mut app = streaming_app(dir.path());
-        let (events, _) = two_batches();
-        for e in events {
-            app.update(Message::Load(e));
-        }
+        let mut app = streamed_app(dir.path());
         // Not while loading: the index is held back until the corpus is whole.
         assert_eq!(stores(&app.update(Message::Tick)), 0);
         app.update(Message::Loaded);
@@ -90,11 +86,7 @@ mod tests {
     #[test]
     fn the_list_is_whole_before_a_stored_index_is_read_and_indexing_waits_for_it() {
         let dir = tempfile::tempdir().unwrap();
-        let mut app = streaming_app(dir.path());
-        let (events, _) = two_batches();
-        for e in events {
-            app.update(Message::Load(e));
-        }
+        let mut app = streamed_app(dir.path());
         app.update(Message::Load(load::Event::Listed));
         // Every paper listed, the load shown as over.
         assert!(app.progress().is_none());
@@ -121,11 +113,7 @@ mod tests {
     #[test]
     fn an_index_from_the_cache_is_used_at_once_and_not_stored_again() {
         let dir = tempfile::tempdir().unwrap();
-        let mut app = streaming_app(dir.path());
-        let (events, _) = two_batches();
-        for e in events {
-            app.update(Message::Load(e));
-        }
+        let mut app = streamed_app(dir.path());
         let papers = load::bundled().corpus.papers;
         let index = index_papers(&papers);
         app.update(Message::Load(load::Event::Index(Box::new(index))));

@@ -307,11 +307,7 @@ mod tests {
     #[test]
     fn a_finished_load_says_what_loaded() {
         let dir = tempfile::tempdir().unwrap();
-        let mut app = streaming_app(dir.path());
-        let (events, _) = two_batches();
-        for e in events {
-            app.update(Message::Load(e));
-        }
+        let mut app = streamed_app(dir.path());
         app.update(Message::Load(load::Event::Report(Report {
             name: "a.txt".into(),
             papers: 38,

@@ -84,6 +84,16 @@ pub(super) fn streaming_app(dir: &std::path::Path) -> App {
     app
 }
 
+/// [`streaming_app`] with both of [`two_batches`] handed to it, the load
+/// not yet ended.
+pub(super) fn streamed_app(dir: &std::path::Path) -> App {
+    let mut app = streaming_app(dir);
+    for e in two_batches().0 {
+        app.update(Message::Load(e));
+    }
+    app
+}
+
 pub(super) fn title(app: &App) -> String {
     app.corpus().papers[app.selected_paper().unwrap()]
         .title
