@@ -29,6 +29,9 @@ struct Meta {
     in_file: bool,
     /// Line ends read (line-oriented inputs).
     lines: usize,
+    /// Every paper's id met once as the input loaded: none was a repeat
+    /// or took a distinguished id.
+    distinct: bool,
 }
 
 impl Meta {
@@ -39,6 +42,7 @@ impl Meta {
         put_uint(&mut b, self.blocks as u64);
         put_uint(&mut b, u64::from(self.in_file));
         put_uint(&mut b, self.lines as u64);
+        put_uint(&mut b, u64::from(self.distinct));
         b
     }
 
@@ -56,6 +60,7 @@ impl Meta {
             blocks: usize::try_from(d.uint()?).map_err(|_| Bad)?,
             in_file: flag(d.uint()?)?,
             lines: usize::try_from(d.uint()?).map_err(|_| Bad)?,
+            distinct: flag(d.uint()?)?,
         };
         if !d.done() {
             return Err(Bad);
@@ -248,8 +253,14 @@ impl Recorder {
 
     /// Stores the entry, when the input loaded without an error and is
     /// still as it was when it was opened; `repaired`: the input's rows
-    /// put back together.
-    pub(in crate::loading) fn finish(self, line_oriented: bool, repaired: usize, failed: bool) {
+    /// put back together; `distinct`: see [`Replay::distinct`].
+    pub(in crate::loading) fn finish(
+        self,
+        line_oriented: bool,
+        repaired: usize,
+        failed: bool,
+        distinct: bool,
+    ) {
         let Some(mut w) = self.writer else { return };
         if failed
             || key::of(&self.file, &self.path, self.format, &self.list).ok()
@@ -263,6 +274,7 @@ impl Recorder {
             blocks: self.blocks,
             in_file: self.in_file,
             lines: self.lines,
+            distinct,
         };
         let to = self
             .cache
@@ -303,6 +315,13 @@ impl Replay {
     /// The input's rows put back together.
     pub(in crate::loading) fn repaired(&self) -> usize {
         self.meta.repaired
+    }
+
+    /// True when every paper's id was met once as the input loaded (no
+    /// repeat, none renamed): loaded alone, its papers are all new, and
+    /// need no dedup.
+    pub(in crate::loading) fn distinct(&self) -> bool {
+        self.meta.distinct
     }
 
     /// Copies the entry's blocks, as they are, into the entry `to`

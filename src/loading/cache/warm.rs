@@ -394,3 +394,64 @@ fn a_reader_copies_the_titles_stored_for_its_file_as_it_would_make_them() {
         }
     }
 }
+
+#[test]
+fn a_file_whose_ids_are_each_its_own_replays_alone_without_the_dedup() {
+    use crate::loading::stream::UNDEDUPED;
+    let src = tempfile::tempdir().unwrap();
+    let line = |n: usize| {
+        format!(
+            "{{\"id\": \"2401.{n:05}\", \"title\": \"Paper {n}\", \"abstract\": \"On {n}.\"}}\n"
+        )
+    };
+    let distinct: String = (0..3_000).map(line).collect();
+    // The same papers and one of them again; two papers that differ only
+    // in their authors, without ids (the second takes a distinguished
+    // id); a file that repeats an id of the first.
+    let repeat = format!("{distinct}{}", line(17));
+    let varied = format!(
+        "{distinct}{{\"title\": \"Twin\", \"abstract\": \"Same.\", \"authors\": \"A. B.\"}}\n\
+         {{\"title\": \"Twin\", \"abstract\": \"Same.\", \"authors\": \"C. D.\"}}\n"
+    );
+    let files: Vec<PathBuf> = [
+        ("distinct", &distinct),
+        ("repeat", &repeat),
+        ("varied", &varied),
+    ]
+    .iter()
+    .map(|(name, text)| {
+        let path = src.path().join(format!("{name}.jsonl"));
+        std::fs::write(&path, text).unwrap();
+        path
+    })
+    .collect();
+    let other = src.path().join("other.jsonl");
+    std::fs::write(&other, line(5)).unwrap();
+    let cases = [
+        (vec![Input::Path(files[0].clone())], true),
+        (vec![Input::Path(files[1].clone())], false),
+        (vec![Input::Path(files[2].clone())], false),
+        // Not alone: the second file's papers must meet the first's.
+        (
+            vec![Input::Path(files[0].clone()), Input::Path(other.clone())],
+            false,
+        ),
+    ];
+    for (inputs, passes) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = cached(dir.path(), 16 << 10, None);
+        let cold = Options {
+            chunk: 16 << 10,
+            ..Options::default()
+        };
+        type Run = fn(&[Input], &Options) -> String;
+        for (what, run) in [("load", loaded as Run), ("stream", streamed as Run)] {
+            clear(dir.path()).unwrap();
+            let want = run(&inputs, &cold);
+            assert_eq!(run(&inputs, &opts), want, "{what} {inputs:?}: recording");
+            UNDEDUPED.set(0);
+            assert_eq!(run(&inputs, &opts), want, "{what} {inputs:?}: replayed");
+            assert_eq!(UNDEDUPED.get() > 0, passes, "{what} {inputs:?}");
+        }
+    }
+}
