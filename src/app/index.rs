@@ -110,6 +110,61 @@ mod tests {
         }
     }
 
+    /// A reader streamed the bundled papers in two batches made ready
+    /// without what the index reads of them, as when an index is stored.
+    fn streamed_titles_alone(dir: &std::path::Path) -> super::App {
+        let mut app = streaming_app(dir);
+        for e in two_batches().0 {
+            app.update(Message::Load(match e {
+                load::Event::Papers(batch, None) => {
+                    let made = crate::search::Prepared::titles(&batch.papers);
+                    assert!(made.lacks_index_fields());
+                    load::Event::Papers(batch, Some(made))
+                }
+                other => other,
+            }));
+        }
+        app
+    }
+
+    #[test]
+    fn papers_left_for_a_stored_index_that_never_came_are_indexed_after_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = streamed_titles_alone(dir.path());
+        app.update(Message::Load(load::Event::Listed));
+        app.update(Message::Loaded);
+        // Indexed, and offered for storing, as a reader's own index is.
+        let effects = tick_until(&mut app, |e| stores(e) > 0);
+        assert_eq!(stores(&effects), 1);
+        assert_eq!(app.search().indexed(), (38, 38));
+        app.update(Message::Configured {
+            scope: Scope::All,
+            view: View::All,
+        });
+        app.apply(Action::StartSearch);
+        typed(&mut app, "language model");
+        let papers = load::bundled().corpus.papers;
+        let want = crate::search::rank_papers(&papers, "language model", Scope::All);
+        assert!(want.len() > 1);
+        assert_eq!(app.rows(), want.len());
+    }
+
+    #[test]
+    fn papers_left_for_a_stored_index_are_covered_by_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = streamed_titles_alone(dir.path());
+        app.update(Message::Load(load::Event::Listed));
+        let papers = load::bundled().corpus.papers;
+        app.update(Message::Load(load::Event::Index(Box::new(index_papers(
+            &papers,
+        )))));
+        app.update(Message::Loaded);
+        assert_eq!(app.search().indexed(), (38, 38));
+        for _ in 0..5 {
+            assert_eq!(stores(&app.update(Message::Tick)), 0);
+        }
+    }
+
     #[test]
     fn an_index_from_the_cache_is_used_at_once_and_not_stored_again() {
         let dir = tempfile::tempdir().unwrap();

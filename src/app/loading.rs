@@ -115,6 +115,7 @@ impl App {
                 }
                 self.counts.total = self.marks.len();
                 let prepared = prepared.unwrap_or_else(|| crate::search::Prepared::new(new));
+                self.index_left |= prepared.lacks_index_fields();
                 self.search.extend_prepared(prepared);
                 if let Some(l) = &mut self.loading {
                     l.papers = self.corpus.len();
@@ -152,6 +153,11 @@ impl App {
     /// on unless a stored index came.
     pub fn finish_loading(&mut self) {
         self.finish_list();
+        // Papers left for a stored index that did not come (it was over
+        // other papers, or failed its checksums) are indexed after all.
+        if std::mem::take(&mut self.index_left) && !self.index_stored {
+            self.search.index_later(0, &self.corpus.papers);
+        }
         self.search.hold_index(false);
     }
 

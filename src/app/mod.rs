@@ -153,6 +153,9 @@ pub struct App {
     labels_dirty: bool,
     /// The word index came from the cache, or was handed on to be stored.
     index_stored: bool,
+    /// Papers came without what the word index reads of them, a stored
+    /// index being expected (see [`crate::search::Prepared::titles`]).
+    index_left: bool,
 }
 
 impl App {
@@ -212,6 +215,7 @@ impl App {
             announce_reports: false,
             labels_dirty: true,
             index_stored: false,
+            index_left: false,
         };
         // Before the place is read: it may name a paper by its old id.
         app.adopt_former_ids(0);

@@ -87,12 +87,25 @@ pub fn expected_papers(papers: usize, bytes: u64, total: Option<u64>) -> Option<
 /// while the next ones are prepared without them; then each batch's titles
 /// are copied from them ([`TitleList::prepared`]) rather than made again,
 /// most of the work of preparing a batch for the matcher.
-#[derive(Default)]
 struct Made {
     /// Where to read them from, until the first batch is prepared.
     from: Option<(cache::CacheOptions, PathBuf, Option<Format>)>,
+    /// Whether to make what the word index reads of each paper: not when
+    /// the file's index is stored, as it will come at the load's end.
+    index: bool,
     coming: Option<mpsc::Receiver<TitleList>>,
     list: Option<TitleList>,
+}
+
+impl Default for Made {
+    fn default() -> Made {
+        Made {
+            from: None,
+            index: true,
+            coming: None,
+            list: None,
+        }
+    }
 }
 
 impl Made {
@@ -124,7 +137,7 @@ impl Made {
             }
         }
         if let Some(list) = &self.list {
-            if let Some(prepared) = list.prepared(from, papers) {
+            if let Some(prepared) = list.prepared(from, papers, self.index) {
                 #[cfg(test)]
                 MADE.set(MADE.get() + 1);
                 return prepared;
@@ -133,7 +146,11 @@ impl Made {
             // rest are made as they come.
             self.list = None;
         }
-        let prepared = Prepared::new(papers);
+        let prepared = if self.index {
+            Prepared::new(papers)
+        } else {
+            Prepared::titles(papers)
+        };
         // The first batch goes out first: reading the titles back would
         // only hold it up.
         self.start();
@@ -493,6 +510,7 @@ pub(super) fn stream_keeping(
         {
             Made {
                 from: Some((cache.clone(), p.clone(), opts.format)),
+                index: !cache::has_index(cache, p, opts.format),
                 ..Made::default()
             }
         }

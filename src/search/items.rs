@@ -234,13 +234,35 @@ impl Prepared {
     /// Prepares `papers`: a batch of 2k or more on every core, as a warm
     /// open hands batches on about as fast as one thread prepares them.
     pub fn new(papers: &[Paper]) -> Prepared {
+        Prepared::made(papers, true)
+    }
+
+    /// [`Prepared::new`] without what the word index reads (abstracts and
+    /// other fields): for papers a stored index will cover. Half of the
+    /// work left of a warm open that copies its titles, what the index
+    /// reads is four allocations a paper, freed again on another thread.
+    /// The papers are indexed as usual if no index comes after all: see
+    /// [`Search::index_rest`](super::Search::index_rest).
+    pub fn titles(papers: &[Paper]) -> Prepared {
+        Prepared::made(papers, false)
+    }
+
+    /// True when what the word index reads of these papers was left out
+    /// ([`Prepared::titles`]).
+    pub fn lacks_index_fields(&self) -> bool {
+        self.metas.len() < self.items.len()
+    }
+
+    /// [`Prepared::new`], or [`Prepared::titles`] when not `index`.
+    fn made(papers: &[Paper], index: bool) -> Prepared {
         let threads = if papers.len() < 2_048 {
             1
         } else {
             crate::parallel::threads()
         };
         let mut parts =
-            crate::parallel::map_split(papers, threads, |_, part| Prepared::one(part)).into_iter();
+            crate::parallel::map_split(papers, threads, |_, part| Prepared::one(part, index))
+                .into_iter();
         // The first part is the start: only the others are copied.
         let mut all = parts.next().unwrap_or_default();
         for p in parts {
@@ -251,24 +273,26 @@ impl Prepared {
         all
     }
 
-    /// [`Prepared::new`] on this thread.
-    fn one(papers: &[Paper]) -> Prepared {
+    /// [`Prepared::made`] on this thread.
+    fn one(papers: &[Paper], index: bool) -> Prepared {
         // Room for the titles as given (their plain text is about as
         // long), so that the buffer is not grown and copied as they come.
         let bytes = papers.iter().map(|p| p.title.len()).sum();
-        let mut all = Prepared::with_room(papers.len(), bytes);
+        let mut all = Prepared::with_room(papers.len(), bytes, index);
         for p in papers {
-            all.push(p);
+            all.push(p, index);
         }
         all
     }
 
-    /// Room for `n` papers of `bytes` of titles in all.
-    pub(super) fn with_room(n: usize, bytes: usize) -> Prepared {
+    /// Room for `n` papers of `bytes` of titles in all, and for what the
+    /// index reads of them when `index`.
+    pub(super) fn with_room(n: usize, bytes: usize, index: bool) -> Prepared {
         let mut items = Items::default();
         items.spans.vec().reserve_exact(n);
         items.masks.vec().reserve_exact(n);
         items.ascii.vec().reserve_exact(bytes);
+        let n = if index { n } else { 0 };
         Prepared {
             items,
             abstracts: Vec::with_capacity(n),
@@ -276,22 +300,33 @@ impl Prepared {
         }
     }
 
-    /// Adds `p`, its title made readable.
-    pub(super) fn push(&mut self, p: &Paper) {
+    /// Adds `p`, its title made readable (and what the index reads of it
+    /// when `index`).
+    pub(super) fn push(&mut self, p: &Paper, index: bool) {
         let plain = crate::text::markup::plain_cow(&p.title);
         self.items.push_plain(&plain);
-        self.metas.push(meta_with_title(p, plain.into()));
-        self.abstracts.push(p.abstract_text.clone());
+        if index {
+            self.metas.push(meta_with_title(p, plain.into()));
+            self.abstracts.push(p.abstract_text.clone());
+        }
     }
 
     /// Adds `p` with title `i` of `items`, made readable already (`plain`
-    /// is its text); false when `items` has no such title.
-    pub(super) fn push_made(&mut self, p: &Paper, items: &Items, i: usize, plain: &str) -> bool {
+    /// is its text), and what the index reads of it when `index`; false
+    /// when `items` has no such title.
+    pub(super) fn push_made(
+        &mut self,
+        p: &Paper,
+        (items, i, plain): (&Items, usize, &str),
+        index: bool,
+    ) -> bool {
         if !self.items.push_from(items, i) {
             return false;
         }
-        self.metas.push(meta_with_title(p, plain.into()));
-        self.abstracts.push(p.abstract_text.clone());
+        if index {
+            self.metas.push(meta_with_title(p, plain.into()));
+            self.abstracts.push(p.abstract_text.clone());
+        }
         true
     }
 }
@@ -301,17 +336,17 @@ impl Prepared {
     /// All it holds of paper `i`, as text: for tests that compare how
     /// papers were made ready.
     pub(crate) fn shown(&self, i: usize) -> String {
-        let m = &self.metas[i];
+        let index = match (self.metas.get(i), self.abstracts.get(i)) {
+            (Some(m), Some(a)) => format!(
+                "{:?} {:?} {:?} {:?} {:?} {a:?}",
+                m.title, m.authors, m.venue, m.id, m.year
+            ),
+            _ => "-".to_string(),
+        };
         format!(
-            "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+            "{:?} {:?} {index}",
             self.items.title(i),
-            self.items.masks[i],
-            m.title,
-            m.authors,
-            m.venue,
-            m.id,
-            m.year,
-            self.abstracts[i]
+            self.items.masks[i]
         )
     }
 }
@@ -377,7 +412,7 @@ mod tests {
     fn papers_prepared_on_every_core_are_prepared_as_on_one() {
         // Past the size split between threads, and not a multiple of it.
         let papers = papers(20_001);
-        let (all, one) = (Prepared::new(&papers), Prepared::one(&papers));
+        let (all, one) = (Prepared::new(&papers), Prepared::one(&papers, true));
         assert_eq!(all.items.len(), papers.len());
         assert_eq!(all.metas.len(), papers.len());
         assert_eq!(all.abstracts.len(), papers.len());

@@ -317,6 +317,17 @@ impl Search {
         self.shared.wake.notify_all();
     }
 
+    /// Sends what the word index reads of `papers` (papers `first..`) to
+    /// the background index: papers added without it
+    /// ([`Prepared::titles`]) that no stored index came to cover after all.
+    pub fn index_later(&mut self, first: usize, papers: &[Paper]) {
+        if let Some(tx) = &self.to_indexer {
+            let metas = papers.iter().map(items::doc_meta).collect();
+            let abstracts = papers.iter().map(|p| p.abstract_text.clone()).collect();
+            let _ = tx.send((first as u32, metas, abstracts));
+        }
+    }
+
     /// Says how many papers a load in progress will likely end with (the
     /// loader's `expected_papers` guesses it), so that room for their
     /// titles is made once rather than doubled as they come.

@@ -139,6 +139,16 @@ pub fn stored_index(
     ))
 }
 
+/// True when a word index over `path` as it is now is stored (the entry's
+/// key checked, not its paper count or the index's checksums): a load of
+/// the file alone will likely end with it.
+pub fn has_index(cache: &CacheOptions, path: &Path, format: Option<Format>) -> bool {
+    entry_key(path, format, "index").is_some_and(|(_, key)| {
+        let at = cache.dir.join(format!("{}.{INDEX_EXT}", key.name));
+        Entry::has_key(&at, INDEX_KIND, &key.bytes)
+    })
+}
+
 /// True when the finished titles of `path` as it is now, searched alone
 /// as `format`, are stored (the entry's key checked, not yet its
 /// checksums).

@@ -66,10 +66,8 @@ fn entry_path(cache: &CacheOptions, key: &key::Key) -> PathBuf {
 
 /// See [`super::has_titles`].
 pub(super) fn stored_key(cache: &CacheOptions, path: &Path, format: Option<Format>) -> bool {
-    super::entry_key(path, format, KEY_LIST).is_some_and(|(_, key)| {
-        Entry::open(&entry_path(cache, &key), TITLES_KIND)
-            .is_some_and(|e| e.section(0) == key.bytes)
-    })
+    super::entry_key(path, format, KEY_LIST)
+        .is_some_and(|(_, key)| Entry::has_key(&entry_path(cache, &key), TITLES_KIND, &key.bytes))
 }
 
 fn read(entry: Entry, key: &key::Key, name: String) -> Option<(TitleList, Report)> {

@@ -455,3 +455,42 @@ fn a_file_whose_ids_are_each_its_own_replays_alone_without_the_dedup() {
         }
     }
 }
+
+#[test]
+fn a_reader_leaves_out_what_the_stored_index_of_its_file_covers() {
+    let src = tempfile::tempdir().unwrap();
+    let path = src.path().join("papers.jsonl");
+    let text: String = (0..2_000)
+        .map(|n| {
+            format!(
+                "{{\"id\": \"2401.{n:05}\", \"title\": \"Paper {n}\", \"abstract\": \"On {n}.\"}}\n"
+            )
+        })
+        .collect();
+    std::fs::write(&path, text).unwrap();
+    let inputs = [Input::Path(path.clone())];
+    let dir = tempfile::tempdir().unwrap();
+    let opts = cached(dir.path(), 16 << 10, None);
+    // Each batch: whether it lacks what the index reads; whether an index came.
+    let run = || {
+        let (mut lacking, mut index) = (Vec::new(), false);
+        stream(&inputs, &opts, true, &mut |e| match e {
+            Event::Papers(_, Some(made)) => lacking.push(made.lacks_index_fields()),
+            Event::Index(_) => index = true,
+            _ => {}
+        });
+        (lacking, index)
+    };
+    let (cold, index) = run();
+    assert!(cold.len() > 1 && !cold.contains(&true) && !index);
+    let papers = load(&inputs, &opts).unwrap().corpus.papers;
+    let built = crate::search::index_papers(&papers);
+    let cache = opts.cache.as_ref().unwrap();
+    store_index(cache, &path, None, papers.len(), &mut |out| {
+        built.write_to(out)
+    })
+    .unwrap();
+    let (warm, index) = run();
+    assert_eq!(warm.len(), cold.len());
+    assert!(!warm.contains(&false) && index, "{warm:?}");
+}

@@ -392,22 +392,26 @@ impl TitleList {
     /// place here (another id, or past the end). A derived title is made
     /// again from the paper, as the list's may have its short id appended
     /// ([`TitleList::finish`]), which a reader's corpus does only once it
-    /// is whole.
-    pub fn prepared(&self, from: usize, papers: &[Paper]) -> Option<super::Prepared> {
+    /// is whole. What the word index reads of them is left out unless
+    /// `index` (see [`Prepared::titles`](super::Prepared::titles)).
+    pub fn prepared(&self, from: usize, papers: &[Paper], index: bool) -> Option<super::Prepared> {
         if from.checked_add(papers.len())? > self.len {
             return None;
         }
         let bytes = papers.iter().map(|p| p.title.len()).sum();
-        let mut out = super::Prepared::with_room(papers.len(), bytes);
+        let mut out = super::Prepared::with_room(papers.len(), bytes, index);
         for (k, p) in papers.iter().enumerate() {
             let (part, j) = self.locate(from + k);
             if !part.has_id(j, p.id.as_str()) {
                 return None;
             }
             if p.title_derived {
-                out.push(p);
-            } else if !out.push_made(p, part.titles.items(), j, part.titles.text(j)) {
-                return None;
+                out.push(p, index);
+            } else {
+                let made = (part.titles.items(), j, part.titles.text(j));
+                if !out.push_made(p, made, index) {
+                    return None;
+                }
             }
         }
         Some(out)

@@ -330,7 +330,19 @@ mod tests {
         assert!(list.title(3).ends_with(']'), "{}", list.title(3));
         for (from, to) in [(0, 40), (0, 1), (5, 17), (39, 40), (40, 40)] {
             let batch = &papers[from..to];
-            let (got, want) = (list.prepared(from, batch).unwrap(), Prepared::new(batch));
+            let (got, want) = (
+                list.prepared(from, batch, true).unwrap(),
+                Prepared::new(batch),
+            );
+            // Without what the index reads: the same titles.
+            let titles = list.prepared(from, batch, false).unwrap();
+            assert_eq!(titles.lacks_index_fields(), !batch.is_empty());
+            assert!(!got.lacks_index_fields());
+            assert!(titles.metas.is_empty() && titles.abstracts.is_empty());
+            for i in 0..batch.len() {
+                assert_eq!(titles.items.title(i), want.items.title(i));
+                assert_eq!(titles.items.masks[i], want.items.masks[i]);
+            }
             assert_eq!(got.items.len(), batch.len());
             assert_eq!(got.metas.len(), batch.len());
             assert_eq!(got.abstracts.len(), batch.len());
@@ -348,12 +360,18 @@ mod tests {
             }
         }
         // Papers that are not the list's, at their places, get nothing.
-        assert!(list.prepared(1, &papers[..3]).is_none(), "shifted by one");
-        assert!(list.prepared(38, &papers[38..]).is_some());
-        assert!(list.prepared(39, &papers[38..]).is_none(), "past the end");
+        assert!(
+            list.prepared(1, &papers[..3], true).is_none(),
+            "shifted by one"
+        );
+        assert!(list.prepared(38, &papers[38..], true).is_some());
+        assert!(
+            list.prepared(39, &papers[38..], false).is_none(),
+            "past the end"
+        );
         let mut other = papers[7].clone();
         other.id = crate::corpus::PaperId::arxiv("2199.00001");
-        assert!(list.prepared(7, &[other]).is_none(), "another id");
+        assert!(list.prepared(7, &[other], true).is_none(), "another id");
     }
 
     fn round_trip(list: &TitleList) -> Result<TitleList, String> {
