@@ -238,11 +238,11 @@ impl Prepared {
     }
 
     /// [`Prepared::new`] without what the word index reads (abstracts and
-    /// other fields): for papers a stored index will cover. Half of the
-    /// work left of a warm open that copies its titles, what the index
-    /// reads is four allocations a paper, freed again on another thread.
-    /// The papers are indexed as usual if no index comes after all: see
-    /// [`Search::index_rest`](super::Search::index_rest).
+    /// other fields): for papers a stored index will cover. That is four
+    /// allocations a paper, freed again on the indexer's thread: half of
+    /// what was left of a warm open that copies its titles. Papers no
+    /// index came for are indexed after all: see
+    /// [`Search::index_later`](super::Search::index_later).
     pub fn titles(papers: &[Paper]) -> Prepared {
         Prepared::made(papers, false)
     }
