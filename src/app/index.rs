@@ -49,6 +49,13 @@ mod tests {
         }
     }
 
+    /// Asserts that ticks offer no index for storing.
+    fn offers_none(app: &mut super::App) {
+        for _ in 0..5 {
+            assert_eq!(stores(&app.update(Message::Tick)), 0);
+        }
+    }
+
     fn stores(effects: &[Effect]) -> usize {
         effects
             .iter()
@@ -78,9 +85,7 @@ mod tests {
         let back = WordIndex::from_bytes(std::sync::Arc::new(bytes)).unwrap();
         assert_eq!(back.indexed, 38);
         // Offered once only.
-        for _ in 0..5 {
-            assert_eq!(stores(&app.update(Message::Tick)), 0);
-        }
+        offers_none(&mut app);
     }
 
     #[test]
@@ -105,9 +110,7 @@ mod tests {
         )))));
         assert_eq!(app.search().indexed(), (38, 38));
         app.update(Message::Loaded);
-        for _ in 0..5 {
-            assert_eq!(stores(&app.update(Message::Tick)), 0);
-        }
+        offers_none(&mut app);
     }
 
     /// A reader streamed the bundled papers in two batches made ready
@@ -160,9 +163,7 @@ mod tests {
         )))));
         app.update(Message::Loaded);
         assert_eq!(app.search().indexed(), (38, 38));
-        for _ in 0..5 {
-            assert_eq!(stores(&app.update(Message::Tick)), 0);
-        }
+        offers_none(&mut app);
     }
 
     #[test]
@@ -188,8 +189,6 @@ mod tests {
         let want = crate::search::rank_papers(&papers, "language model", Scope::All);
         assert_eq!(app.rows(), want.len());
         assert!(want.len() > 1);
-        for _ in 0..5 {
-            assert_eq!(stores(&app.update(Message::Tick)), 0);
-        }
+        offers_none(&mut app);
     }
 }
