@@ -139,6 +139,45 @@ impl Marks {
     }
 }
 
+/// Paper ids end to end in one buffer: what the first-seen record is
+/// handed. A corpus's ids as a `String` each were 2.7M allocations on the
+/// UI thread at 2.7M papers, a pause of a fifth of a second.
+#[derive(Clone, Default, PartialEq, Eq, Debug)]
+pub struct IdList {
+    text: String,
+    /// Where each id ends in `text`.
+    ends: Vec<usize>,
+}
+
+impl IdList {
+    /// How many ids there are.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The ids, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(a, &b)| &self.text[a..b])
+    }
+}
+
+impl<'a> FromIterator<&'a str> for IdList {
+    fn from_iter<I: IntoIterator<Item = &'a str>>(ids: I) -> IdList {
+        let mut all = IdList::default();
+        for id in ids {
+            all.text.push_str(id);
+            all.ends.push(all.text.len());
+        }
+        all
+    }
+}
+
 /// Something the reader asks the outside world to do; the event loop does
 /// it after the action (so that the app stays free of I/O and testable).
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -163,7 +202,7 @@ pub enum Effect {
     /// [`Message::SeenRecorded`], in the same order.
     RecordSeen {
         dir: std::path::PathBuf,
-        ids: Vec<String>,
+        ids: IdList,
         now: crate::store::Stamp,
     },
     /// The word index is complete and did not come from the cache: store
@@ -441,4 +480,26 @@ pub enum Message {
     /// The reader is being stopped or suspended from outside (a signal):
     /// remember where the corpus was left, and save.
     Stopping,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::IdList;
+
+    #[test]
+    fn an_id_list_gives_back_the_ids_it_was_made_of_in_order() {
+        let ids = [
+            "arxiv:2401.00001",
+            "doi:10.1/x",
+            "",
+            "0123456789abcdef",
+            "é",
+        ];
+        let list: IdList = ids.iter().copied().collect();
+        assert_eq!(list.len(), ids.len());
+        assert_eq!(list.iter().collect::<Vec<_>>(), ids);
+        let none: IdList = std::iter::empty().collect();
+        assert!(none.is_empty());
+        assert_eq!(none.iter().count(), 0);
+    }
 }

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use super::App;
 use crate::store::{Stamp, Store};
-use crate::vocabulary::{Effect, View};
+use crate::vocabulary::{Effect, IdList, View};
 
 impl App {
     /// Whether paper `i` is in the view.
@@ -101,12 +101,7 @@ impl App {
         }
         let now = Stamp::now();
         self.seen_at = Some(now);
-        let ids = self
-            .corpus
-            .papers
-            .iter()
-            .map(|p| p.id.to_string())
-            .collect();
+        let ids = self.corpus.papers.iter().map(|p| p.id.as_str()).collect();
         let dir = self
             .store
             .path()
@@ -141,10 +136,10 @@ impl App {
 /// papers `ids` were first seen `now` (those never seen before), and says
 /// for each whether it is new: what [`Effect::RecordSeen`] asks, run off
 /// the UI thread (a million papers take a second or two).
-pub fn record_seen_in(dir: &Path, ids: &[String], now: Stamp) -> Result<Vec<bool>, String> {
+pub fn record_seen_in(dir: &Path, ids: &IdList, now: Stamp) -> Result<Vec<bool>, String> {
     let (mut store, _) = Store::open(dir);
     store
-        .record_first_seen(ids.iter().map(String::as_str), now)
+        .record_first_seen(ids.iter(), now)
         .map_err(|e| e.to_string())?;
     Ok(ids
         .iter()
