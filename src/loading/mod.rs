@@ -440,7 +440,8 @@ fn titles_of(
         Keep::Titles
     };
     let mut list = TitleList::default();
-    let reports = gather(inputs, opts, keep, &mut |event, _| match event {
+    let reports = gather(inputs, opts, keep, &mut |event, expected| match event {
+        None => list.expect(expected.unwrap_or(0)),
         Some(Event::Papers(batch, _)) => {
             if let Some(each) = each.as_mut() {
                 each(&batch.papers);

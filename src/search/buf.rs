@@ -81,6 +81,16 @@ impl<T: Clone> Buf<T> {
     }
 }
 
+impl<T> Buf<T> {
+    /// How many it holds room for without growing: a view, only itself.
+    pub(super) fn capacity(&self) -> usize {
+        match self {
+            Buf::Own(v) => v.capacity(),
+            Buf::View { len, .. } => *len,
+        }
+    }
+}
+
 impl<T> From<Vec<T>> for Buf<T> {
     fn from(v: Vec<T>) -> Self {
         Buf::Own(v)

@@ -41,6 +41,24 @@ impl TitleIndex {
         self.items.ascii.vec().reserve(bytes);
     }
 
+    /// Room for `more` titles of `bytes` in all, exactly: for a list
+    /// told how long it will be.
+    pub fn reserve_exact(&mut self, more: usize, bytes: usize) {
+        self.items.spans.vec().reserve_exact(more);
+        self.items.masks.vec().reserve_exact(more);
+        self.items.ascii.vec().reserve_exact(bytes);
+    }
+
+    /// How many titles there is room for without growing.
+    pub fn capacity(&self) -> usize {
+        self.items.spans.capacity()
+    }
+
+    /// The bytes of the ASCII titles' text.
+    pub fn ascii_bytes(&self) -> usize {
+        self.items.ascii.len()
+    }
+
     /// Adds a title's readable text.
     pub fn push(&mut self, plain: &str) {
         self.items.push_plain(plain);
