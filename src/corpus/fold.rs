@@ -8,6 +8,13 @@
 /// million-line file, so stretches whose words are already separated by
 /// single spaces are found eight bytes at a time and copied whole.
 pub(crate) fn push_folded(out: &mut String, s: &str) {
+    // A word alone (an author's name's part, a year): nothing to fold.
+    if s.len() <= 32 && s.bytes().all(|b| b.wrapping_sub(0x21) < 0x5E) {
+        if !s.is_empty() {
+            push_word(out, s);
+        }
+        return;
+    }
     let mut i = skip_spaces(s, 0);
     while i < s.len() {
         let end = stretch_end(s, i);
@@ -141,5 +148,22 @@ mod tests {
         push_folded(&mut out, "  B.  ");
         push_folded(&mut out, " ");
         assert_eq!(out, "A. B.");
+    }
+
+    proptest::proptest! {
+        /// Short words (an author's name's parts) and longer texts alike
+        /// fold to their words joined by single spaces, after what came
+        /// before.
+        #[test]
+        fn pushed_text_folds_to_its_words(
+            before in "[a-z]{0,3}",
+            s in "([!-~]{0,40}|[ \t\n\u{a0}\u{85}\u{7f}\u{1f}]|\u{e9}){0,4}",
+        ) {
+            let mut out = before.clone();
+            push_folded(&mut out, &s);
+            let mut words: Vec<&str> = before.split_whitespace().collect();
+            words.extend(s.split_whitespace());
+            proptest::prop_assert_eq!(out, words.join(" "), "{:?}", s);
+        }
     }
 }

@@ -96,6 +96,27 @@ impl Authors {
         self.0.is_empty()
     }
 
+    /// True when sanitizing would change no name. One pass over them all
+    /// tells for names of printable ASCII (most): no doubled space, none
+    /// at a name's ends (as `sanitize::line` leaves a line); the others
+    /// are sanitized to tell.
+    pub(crate) fn all_clean(&self) -> bool {
+        let b = self.0.as_bytes();
+        const SEP: u8 = NAME_SEP as u8;
+        let printable = b
+            .iter()
+            .fold(true, |ok, &c| ok & ((0x20..0x7f).contains(&c) | (c == SEP)));
+        let spaced = b
+            .iter()
+            .zip(b.get(1..).unwrap_or(&[]))
+            .fold(false, |bad, (&x, &y)| {
+                bad | ((x == b' ') & ((y == b' ') | (y == SEP))) | ((x == SEP) & (y == b' '))
+            });
+        let ends = b.first() != Some(&b' ') && b.last() != Some(&b' ');
+        (printable && !spaced && ends)
+            || self.iter().all(|a| crate::text::sanitize::line_cow(a) == a)
+    }
+
     /// The names joined by `sep`.
     pub fn join(&self, sep: &str) -> String {
         self.iter().collect::<Vec<_>>().join(sep)
@@ -157,5 +178,44 @@ impl fmt::Debug for Authors {
 impl serde::Serialize for Authors {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(self.iter())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::strategy::{Just, Strategy};
+
+    use super::*;
+
+    proptest::proptest! {
+        /// Names are told clean at once exactly when sanitizing each would
+        /// change none: spaces doubled or at an end, controls, characters
+        /// past ASCII.
+        #[test]
+        fn names_are_clean_when_sanitizing_changes_none(
+            names in proptest::collection::vec(
+                proptest::collection::vec(
+                    proptest::prop_oneof![
+                        8 => "[A-Za-z.\\-]{1,6}",
+                        4 => Just(" ".to_string()),
+                        1 => "[\\u{7}\\u{7f}\\u{e9}\\u{200b}\\u{a0}]",
+                    ],
+                    1..5,
+                )
+                .prop_map(|parts| parts.concat()),
+                0..4,
+            ),
+        ) {
+            let mut joined = String::new();
+            for n in names.iter().filter(|n| !n.is_empty()) {
+                if !joined.is_empty() {
+                    joined.push(NAME_SEP);
+                }
+                joined.push_str(n);
+            }
+            let authors = Authors::from_joined(joined);
+            let each = authors.iter().all(|a| crate::text::sanitize::line_cow(a) == a);
+            proptest::prop_assert_eq!(authors.all_clean(), each, "{:?}", names);
+        }
     }
 }

@@ -141,7 +141,7 @@ impl Record {
             source: source.clone(),
             position,
             // Kept as they are when every name is clean (the common case).
-            authors: if self.authors.iter().all(|a| sanitize::line_cow(a) == a) {
+            authors: if self.authors.all_clean() {
                 self.authors
             } else {
                 self.authors.iter().map(sanitize::line).collect()
