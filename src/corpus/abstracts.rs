@@ -21,7 +21,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::SystemTime;
 
-pub use super::json_string::plain_json_string;
+pub use super::json_string::{Plain, plain_json_string};
 use super::json_string::{string_folded, words_as_written};
 use crate::text::sanitize;
 
@@ -100,6 +100,16 @@ impl FileText {
 
     /// The `len` bytes at `at`, while the file is unchanged.
     fn read(&self, at: u64, len: u32) -> Result<Vec<u8>, String> {
+        let mut buf = Vec::new();
+        self.read_into(at, len, &mut buf)?;
+        Ok(buf)
+    }
+
+    /// [`FileText::read`] into the start of `buf`, which grows to `len`
+    /// bytes if shorter and is not made shorter: a buffer read into again
+    /// and again is cleared only once (a run of abstracts is a megabyte,
+    /// and clearing each had been a twentieth of a search's reading).
+    fn read_into<'b>(&self, at: u64, len: u32, buf: &'b mut Vec<u8>) -> Result<&'b [u8], String> {
         let changed = || {
             format!(
                 "{} has changed since it was opened: open it again to read this abstract",
@@ -109,14 +119,17 @@ impl FileText {
         if !self.unchanged() {
             return Err(changed());
         }
-        let mut buf = vec![0; len as usize];
-        read_exact_at(&self.file, &mut buf, at).map_err(|e| {
+        let len = len as usize;
+        if buf.len() < len {
+            buf.resize(len, 0);
+        }
+        read_exact_at(&self.file, &mut buf[..len], at).map_err(|e| {
             format!(
                 "could not read the abstract from {}: {e}",
                 self.path.display()
             )
         })?;
-        Ok(buf)
+        Ok(&buf[..len])
     }
 }
 
@@ -169,20 +182,35 @@ pub fn for_each_read(all: &[Abstract], f: impl FnMut(usize, Read<'_>) -> bool) -
 }
 
 fn each(all: &[Abstract], written: bool, mut f: impl FnMut(usize, Read<'_>) -> bool) -> bool {
-    // An abstract as read back from `raw` (a JSON string).
-    let give =
-        |f: &mut dyn FnMut(usize, Read<'_>) -> bool, k: usize, file: &FileText, raw: &[u8]| {
-            if written && let Some(inner) = std::str::from_utf8(raw).ok().and_then(words_as_written)
-            {
-                return f(k, Read::Written(inner));
-            }
-            match file.decode(raw) {
-                Ok(text) => f(k, Read::Text(&text)),
-                // Passed over, as it cannot be read.
-                Err(_) => true,
-            }
+    // An abstract as read back from `raw` (a JSON string), whose words
+    // were told to be readable as written or not (`words`) when it loaded.
+    let give = |f: &mut dyn FnMut(usize, Read<'_>) -> bool,
+                k: usize,
+                file: &FileText,
+                raw: &[u8],
+                words: Option<bool>| {
+        let inner = match words {
+            _ if !written => None,
+            // Its bytes were checked when loaded; only that they are still
+            // ASCII (the file may have been rewritten in place since,
+            // keeping its length and time) is checked again.
+            Some(true) => (raw.len() >= 2 && raw.is_ascii())
+                .then(|| std::str::from_utf8(&raw[1..raw.len() - 1]).ok())
+                .flatten(),
+            Some(false) => None,
+            None => std::str::from_utf8(raw).ok().and_then(words_as_written),
         };
+        if let Some(inner) = inner {
+            return f(k, Read::Written(inner));
+        }
+        match file.decode(raw) {
+            Ok(text) => f(k, Read::Text(&text)),
+            // Passed over, as it cannot be read.
+            Err(_) => true,
+        }
+    };
     let mut k = 0;
+    let mut room = Vec::new();
     while k < all.len() {
         let (file, start, first_len) = match &all[k] {
             Abstract::Text(t) => {
@@ -192,13 +220,16 @@ fn each(all: &[Abstract], written: bool, mut f: impl FnMut(usize, Read<'_>) -> b
                 k += 1;
                 continue;
             }
-            Abstract::Json { file, at, len } => (file, *at, *len),
+            Abstract::Json { file, at, len, .. } => (file, *at, *len),
         };
         // The run: the abstracts that follow in the same file, in order,
         // each ending within RUN bytes of the first's start.
         let mut end = k;
         let mut run_end = start;
-        while let Some(Abstract::Json { file: f2, at, len }) = all.get(end) {
+        while let Some(Abstract::Json {
+            file: f2, at, len, ..
+        }) = all.get(end)
+        {
             let stop = at + u64::from(*len);
             if !Arc::ptr_eq(file, f2) || *at < run_end || stop - start > RUN {
                 break;
@@ -213,11 +244,11 @@ fn each(all: &[Abstract], written: bool, mut f: impl FnMut(usize, Read<'_>) -> b
             true => (k + 1, start + u64::from(first_len)),
             false => (end, run_end),
         };
-        if let Ok(buf) = file.read(start, (run_end - start) as u32) {
+        if let Ok(buf) = file.read_into(start, (run_end - start) as u32, &mut room) {
             for (j, a) in all.iter().enumerate().take(end).skip(k) {
-                if let Abstract::Json { at, len, .. } = a {
+                if let Abstract::Json { at, len, words, .. } = a {
                     let from = (at - start) as usize;
-                    if !give(&mut f, j, file, &buf[from..from + *len as usize]) {
+                    if !give(&mut f, j, file, &buf[from..from + *len as usize], *words) {
                         return false;
                     }
                 }
@@ -265,11 +296,14 @@ pub enum Abstract {
     Text(Arc<str>),
     /// A JSON string (quotes included) of `len` bytes at `at` in `file`,
     /// checked when loaded to be plain (see [`plain_json_string`]): never
-    /// empty once read.
+    /// empty once read. `words`: whether its words can be read as written
+    /// ([`Read::Written`]), as told when it was loaded (`None`: not told,
+    /// as for papers read back from the cache; it is told when read).
     Json {
         file: Arc<FileText>,
         at: u64,
         len: u32,
+        words: Option<bool>,
     },
 }
 
@@ -304,7 +338,7 @@ impl Abstract {
     pub fn read(&self) -> Result<Cow<'_, str>, String> {
         match self {
             Abstract::Text(t) => Ok(Cow::Borrowed(t)),
-            Abstract::Json { file, at, len } => {
+            Abstract::Json { file, at, len, .. } => {
                 let raw = file.read(*at, *len)?;
                 file.decode(&raw).map(Cow::Owned)
             }
@@ -351,6 +385,7 @@ mod tests {
             file: handle,
             at: "{\"abstract\":".len() as u64,
             len: raw.len() as u32,
+            words: None,
         };
         assert!(!a.is_empty());
         assert_eq!(a.read().unwrap(), "Plain text");
@@ -370,6 +405,75 @@ mod tests {
         assert!(a.text().contains("cannot be shown"));
     }
 
+    /// A file of one paper object a line, each with one of `strings` (JSON
+    /// strings as written) as its abstract: its content, and where each
+    /// string is.
+    fn abstracts_file(path: &Path, strings: &[&str]) -> (String, Vec<(u64, u32)>) {
+        let mut content = String::new();
+        let mut spans = Vec::new();
+        for s in strings {
+            content.push_str("{\"abstract\":");
+            spans.push((content.len() as u64, s.len() as u32));
+            content.push_str(s);
+            content.push_str("}\n");
+        }
+        std::fs::write(path, &content).unwrap();
+        (content, spans)
+    }
+
+    /// Whether an abstract's words can be read as written is taken as it
+    /// was told when loaded, or told when read; a file rewritten in place
+    /// (its length and time kept) never gives words past ASCII as written.
+    #[test]
+    fn words_told_when_loaded_are_read_as_told() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.jsonl");
+        let strings = [r#""Plain\nwords here""#, r#""Marked $x$ up""#];
+        let (content, spans) = abstracts_file(&path, &strings);
+        let file = File::open(&path).unwrap();
+        let handle = FileText::open(&file, &path).unwrap();
+        let told = |i: usize, words| Abstract::Json {
+            file: handle.clone(),
+            at: spans[i].0,
+            len: spans[i].1,
+            words,
+        };
+        let read = |all: &[Abstract]| {
+            let mut got = Vec::new();
+            for_each_read(all, |_, r| {
+                got.push(match r {
+                    Read::Written(w) => format!("as written: {w}"),
+                    Read::Text(t) => format!("text: {t}"),
+                });
+                true
+            });
+            got
+        };
+        let all = [
+            told(0, Some(true)),
+            told(0, None),
+            told(1, Some(false)),
+            told(1, None),
+        ];
+        assert_eq!(
+            read(&all),
+            [
+                "as written: Plain\\nwords here",
+                "as written: Plain\\nwords here",
+                "text: Marked $x$ up",
+                "text: Marked $x$ up",
+            ]
+        );
+        // Rewritten in place: two ASCII bytes become one character past
+        // ASCII, the length and time kept.
+        let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
+        std::fs::write(&path, content.replacen("ds", "\u{e9}", 1)).unwrap();
+        let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        f.set_modified(modified).unwrap();
+        drop(f);
+        assert_eq!(read(&all[..1]), ["text: Plain wor\u{e9} here"]);
+    }
+
     #[test]
     fn read_in_runs_as_one_by_one() {
         let dir = tempfile::tempdir().unwrap();
@@ -380,15 +484,7 @@ mod tests {
             r#""Third  \"three\"""#,
             r#""Fourth""#,
         ];
-        let mut content = String::new();
-        let mut spans = Vec::new();
-        for s in strings {
-            content.push_str("{\"abstract\":");
-            spans.push((content.len() as u64, s.len() as u32));
-            content.push_str(s);
-            content.push_str("}\n");
-        }
-        std::fs::write(&path, &content).unwrap();
+        let (_, spans) = abstracts_file(&path, &strings);
         let file = File::open(&path).unwrap();
         let (a, b) = (
             FileText::open(&file, &path).unwrap(),
@@ -398,6 +494,7 @@ mod tests {
             file: f.clone(),
             at: spans[i].0,
             len: spans[i].1,
+            words: None,
         };
         // Runs broken by held text, another handle, and going backwards.
         let all = vec![
@@ -462,6 +559,7 @@ mod tests {
             file: FileText::open(&file, &path).unwrap(),
             at: 0,
             len: 10,
+            words: None,
         };
         let new = dir.path().join("b.jsonl");
         std::fs::write(&new, "\"New\"").unwrap();

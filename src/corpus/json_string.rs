@@ -30,6 +30,12 @@ pub fn plain_json_string(raw: &str) -> bool {
     if simple {
         return has_letter(inner);
     }
+    plain_past_simple(inner)
+}
+
+/// For the inside of a JSON string that is not all printable ASCII with
+/// simple escapes: [`plain_json_string`]'s answer.
+fn plain_past_simple(inner: &[u8]) -> bool {
     // Any other: 32 bytes at a time while they are printable ASCII
     // without a backslash; a block that is not is gone over a byte at a
     // time, escapes and all.
@@ -56,6 +62,64 @@ pub fn plain_json_string(raw: &str) -> bool {
         }
     }
     has_letter(inner)
+}
+
+/// A plain JSON string as written, quotes included
+/// ([`plain_json_string`]), and whether its words can be read there
+/// ([`words_as_written`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plain<'a> {
+    pub raw: &'a str,
+    pub written: bool,
+}
+
+impl<'a> Plain<'a> {
+    /// `raw` as a plain string, if it is one.
+    pub fn of(raw: &'a str) -> Option<Plain<'a>> {
+        let (plain, written) = plain_and_written(raw);
+        plain.then_some(Plain { raw, written })
+    }
+}
+
+/// How a JSON string (quotes included) can be left in its file: whether it
+/// is plain ([`plain_json_string`]) and whether its words can be read as
+/// written ([`words_as_written`]), both told by one pass over its bytes
+/// for most strings. Loading asks the first of every abstract; asking the
+/// second then too costs little more, and spares reading it again to ask.
+pub fn plain_and_written(raw: &str) -> (bool, bool) {
+    let b = raw.as_bytes();
+    if b.len() < 3 || b[0] != b'"' || b[b.len() - 1] != b'"' {
+        return (false, false);
+    }
+    let inner = &b[1..b.len() - 1];
+    // The tests of both, side by side, each byte with the one after it;
+    // those of `words_as_written` that `plain_json_string` lacks are kept
+    // apart.
+    let (odd, marked) =
+        inner
+            .iter()
+            .zip(&inner[1..])
+            .fold((false, false), |(odd, marked), (&x, &y)| {
+                let escape = matches!(y, b'n' | b't' | b'r' | b'"' | b'/');
+                (
+                    odd | (x.wrapping_sub(0x20) >= 0x5F) | ((x == b'\\') & !escape),
+                    marked
+                        | markup::markup_byte(x, false)
+                        | ((y == b'"') & (x != b'\\'))
+                        | markup::markup_pair(x, y),
+                )
+            });
+    let (&first, &last) = (&inner[0], &inner[inner.len() - 1]);
+    if odd || last.wrapping_sub(0x20) >= 0x5F || last == b'\\' {
+        // Not simple, so not readable as written either.
+        return (plain_past_simple(inner), false);
+    }
+    if !has_letter(inner) {
+        return (false, false);
+    }
+    let written =
+        !marked && first != b'"' && !markup::markup_byte(last, false) && !markup::has_http(inner);
+    (true, written)
 }
 
 /// Whether the inside of a JSON string has a letter or digit not right
@@ -438,6 +502,23 @@ mod tests {
                 let text = string_folded(&raw).unwrap();
                 prop_assert_eq!(sanitize::block_owned(text.clone()), text.clone());
                 prop_assert!(!markup::has_markup(&text), "{}", text);
+            }
+        }
+
+        /// Both told in one pass, as each is told alone: on strings with
+        /// every escape, markup byte and pair, quote, `http`, a letter or
+        /// none, and past ASCII, in blocks long enough for the folds.
+        #[test]
+        fn plain_and_written_in_one_pass_as_each_alone(
+            s in "\"?([ -~]{0,40}|\\\\[ntr\"\\\\/bu]|[$*_<\\[`~{}'\\-]{1,2}|http|\u{e9}|\t|\"){0,12}\"?",
+            // Mostly words, so that many can be read as written.
+            clean in "\"([a-z ]{1,20}|\\\\[nt\"/]|--|''|-|'|http|[$}]){1,8}\"",
+        ) {
+            for s in [&s, &clean] {
+                let (plain, written) = plain_and_written(s);
+                prop_assert_eq!(plain, plain_json_string(s), "{}", s);
+                prop_assert_eq!(written, words_as_written(s).is_some(), "{}", s);
+                prop_assert_eq!(Plain::of(s).map(|p| p.written), plain.then_some(written));
             }
         }
 

@@ -146,20 +146,22 @@ fn parse_piece(
             };
             match parsed {
                 Ok(Some((mut r, plain))) => {
-                    let deferred = plain.and_then(|raw| {
+                    let deferred = plain.and_then(|plain| {
                         let (file, at) = in_file?;
+                        let raw = plain.raw;
                         let within = raw.as_ptr() as usize - text.as_ptr() as usize;
                         let abs = Abstract::Json {
                             file: file.clone(),
                             at: at + within as u64,
                             len: u32::try_from(raw.len()).ok()?,
+                            words: Some(plain.written),
                         };
                         Some((abs, raw))
                     });
                     if deferred.is_none()
-                        && let Some(raw) = plain
+                        && let Some(plain) = plain
                     {
-                        r.abstract_text = json::string_folded(raw);
+                        r.abstract_text = json::string_folded(plain.raw);
                     }
                     push(r, deferred, &mut skipped)
                 }
@@ -737,6 +739,34 @@ mod tests {
             got.iter().find(|p| p.id.as_str() == id).unwrap()
         };
         assert!(matches!(at(11).abstract_text, Abstract::Json { .. }));
+        // Each told when loaded whether its words can be read as written,
+        // as they would be told when read.
+        let mut both = 0;
+        for p in &in_file {
+            let Abstract::Json {
+                file,
+                at,
+                len,
+                words,
+            } = &p.abstract_text
+            else {
+                unreachable!("kept above");
+            };
+            let untold = Abstract::Json {
+                file: file.clone(),
+                at: *at,
+                len: *len,
+                words: None,
+            };
+            let mut told = None;
+            crate::corpus::abstracts::for_each_read(&[untold], |_, read| {
+                told = Some(matches!(read, crate::corpus::abstracts::Read::Written(_)));
+                true
+            });
+            assert_eq!(*words, told, "{}", p.id.as_str());
+            both |= 1 << u8::from(told == Some(true));
+        }
+        assert_eq!(both, 3, "some read as written, some not");
         for n in [19_998, 20_000, 20_009] {
             assert!(matches!(at(n).abstract_text, Abstract::Text(_)), "{n}");
         }

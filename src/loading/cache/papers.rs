@@ -244,6 +244,7 @@ impl<'a> Decoder<'a> {
                 file: file.clone(),
                 at,
                 len,
+                words: None,
             }
         } else {
             Abstract::Text(self.str()?.into())

@@ -356,6 +356,7 @@ mod on_disk {
                 file: handle.clone(),
                 at: (at + raw.as_ptr() as usize - line.as_ptr() as usize) as u64,
                 len: raw.len() as u32,
+                words: None,
             });
             at += line.len();
         }

@@ -12,7 +12,7 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use crate::corpus::NAME_SEP;
 use crate::corpus::fields::{plausible_year, split_names, year_in};
 use crate::corpus::fold::{fold_whitespace, folded, push_folded};
-use crate::corpus::json_string::plain_json_string;
+use crate::corpus::json_string::{Plain, plain_json_string};
 
 /// A JSON number as the parser gave it.
 #[derive(Clone, Copy)]
@@ -124,23 +124,32 @@ deserialize_leniently!(Text, JsonAuthors, AuthorName, Urls, ExternalIds);
 
 /// A field that may be left in the file: a plain string (see
 /// [`plain_json_string`]) as written, quotes and escapes included; any
-/// other value as a [`Text`].
-pub(super) enum MaybePlain<'a> {
-    Plain(&'a str),
+/// other value as a [`Text`]. `WORDS`: whether to tell if its words can
+/// be read as written too (see [`Plain`]), for papers whose abstracts
+/// may be indexed; not for titles alone.
+pub(super) enum MaybePlain<'a, const WORDS: bool = true> {
+    Plain(Plain<'a>),
     Text(Text<'a>),
 }
 
-impl Default for MaybePlain<'_> {
+impl<const WORDS: bool> Default for MaybePlain<'_, WORDS> {
     fn default() -> Self {
         MaybePlain::Text(Text::Missing)
     }
 }
 
-impl<'de: 'a, 'a> Deserialize<'de> for MaybePlain<'a> {
+impl<'de: 'a, 'a, const WORDS: bool> Deserialize<'de> for MaybePlain<'a, WORDS> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let raw = <&'de serde_json::value::RawValue>::deserialize(d)?.get();
-        if plain_json_string(raw) {
-            return Ok(MaybePlain::Plain(raw));
+        let plain = match WORDS {
+            true => Plain::of(raw),
+            false => plain_json_string(raw).then_some(Plain {
+                raw,
+                written: false,
+            }),
+        };
+        if let Some(plain) = plain {
+            return Ok(MaybePlain::Plain(plain));
         }
         serde_json::from_str(raw)
             .map(MaybePlain::Text)
@@ -361,6 +370,122 @@ impl<'a> Lenient<'a> for JsonAuthors<'a> {
     }
 }
 
+/// arXiv's `authors_parsed`: [`JsonAuthors`], read from the field as
+/// written when it has the snapshot's shape, a list of lists of strings
+/// without escapes (see [`name_lists`]); any other value is read as
+/// [`JsonAuthors`] reads it, with the same result.
+#[derive(Default)]
+pub(super) struct ParsedAuthors<'a>(pub(super) JsonAuthors<'a>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for ParsedAuthors<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = <&'de serde_json::value::RawValue>::deserialize(d)?.get();
+        if let Some(names) = name_lists(raw) {
+            return Ok(ParsedAuthors(names));
+        }
+        serde_json::from_str(raw)
+            .map(ParsedAuthors)
+            .map_err(de::Error::custom)
+    }
+}
+
+/// `raw`, a JSON value as written, read as [`JsonAuthors::from_seq`] reads
+/// a list of lists of strings (`[["Last", "First", "Jr"], …]`): each
+/// inner list an [`AuthorName`] of its strings. `None` when `raw` is not
+/// such a list with every string free of escapes and control characters,
+/// to be read by the parser. The arXiv snapshot's names are almost all so;
+/// read by the parser, a string at a time, they had been an eighth of a
+/// cold search's instructions.
+fn name_lists(raw: &str) -> Option<JsonAuthors<'_>> {
+    let b = raw.as_bytes();
+    let mut i = 0;
+    // The byte after white space at `i`, past it.
+    let next = |i: &mut usize| {
+        while let Some(&c) = b.get(*i) {
+            *i += 1;
+            if !matches!(c, b' ' | b'\n' | b'\t' | b'\r') {
+                return c;
+            }
+        }
+        0
+    };
+    if next(&mut i) != b'[' {
+        return None;
+    }
+    let (mut all, mut name) = NAMES.take();
+    let mut read = || -> Option<()> {
+        let mut open = next(&mut i);
+        if open == b']' {
+            return Some(());
+        }
+        loop {
+            if open != b'[' {
+                return None;
+            }
+            let mut parts = [""; 3];
+            let mut k = 0;
+            let mut quote = next(&mut i);
+            // Strings, a comma between each two, until the list ends.
+            while quote != b']' || k > 0 {
+                if quote != b'"' {
+                    return None;
+                }
+                let len = b[i..]
+                    .iter()
+                    .position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
+                if b[i + len] != b'"' {
+                    return None;
+                }
+                if k < 3 {
+                    parts[k] = &raw[i..i + len];
+                }
+                k += 1;
+                i += len + 1;
+                match next(&mut i) {
+                    b',' => quote = next(&mut i),
+                    b']' => break,
+                    _ => return None,
+                }
+            }
+            push_parts(&mut all, &mut name, parts);
+            match next(&mut i) {
+                b',' => open = next(&mut i),
+                b']' => return Some(()),
+                _ => return None,
+            }
+        }
+    };
+    let done = read().is_some() && next(&mut i) == 0;
+    let names = done.then(|| JsonAuthors::List(all.as_str().into()));
+    all.clear();
+    NAMES.set((all, name));
+    names
+}
+
+/// Appends an arXiv triple's name (`[last, given, suffix]`) to `all` as
+/// [`AuthorName::push_to`] does: parts that are one word each of printable
+/// ASCII (nearly all) are written straight in.
+fn push_parts(all: &mut String, name: &mut String, [last, given, suffix]: [&str; 3]) {
+    let word = |s: &str| s.len() <= 32 && s.bytes().all(|c| c.wrapping_sub(0x21) < 0x5E);
+    if !(word(given) && word(last) && word(suffix)) {
+        let [given, last, suffix] = [given, last, suffix].map(Text::Raw);
+        return AuthorName([given, last, suffix]).push_to(all, name);
+    }
+    let mut first = true;
+    for part in [given, last, suffix] {
+        if part.is_empty() {
+            continue;
+        }
+        if !first {
+            all.push(' ');
+        } else if !all.is_empty() {
+            all.push(NAME_SEP);
+        }
+        first = false;
+        all.push_str(part);
+    }
+}
+
 thread_local! {
     /// Room to write a list of names and one name in, kept between papers
     /// so that a list is written without growing a string name by name.
@@ -508,5 +633,84 @@ impl<'a> Lenient<'a> for ExternalIds<'a> {
             }
         }
         Ok(ids)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A JSON value for an author list: mostly lists of strings (arXiv's
+    /// triples), and now and then what the fast reading leaves to the
+    /// parser (a name alone, `null`, a number, an object).
+    fn value() -> impl Strategy<Value = serde_json::Value> {
+        use serde_json::Value;
+        let part = prop_oneof![
+            8 => "[A-Za-z.\\- ]{0,10}".prop_map(Value::from),
+            1 => "[ -~\u{e9}\t\n\"\\\\]{0,8}".prop_map(Value::from),
+            1 => Just(Value::Null),
+            1 => (0..3000i64).prop_map(Value::from),
+        ];
+        let name = prop_oneof![
+            8 => proptest::collection::vec(part, 0..5).prop_map(Value::from),
+            1 => "[A-Za-z ]{0,12}".prop_map(Value::from),
+            1 => Just(serde_json::json!({"given": "Ada", "family": "Lovelace"})),
+        ];
+        prop_oneof![
+            8 => proptest::collection::vec(name, 0..6).prop_map(Value::from),
+            1 => "[A-Za-z ,]{0,20}".prop_map(Value::from),
+            1 => Just(Value::Null),
+        ]
+    }
+
+    /// The value as a file may write it: compact, or with white space
+    /// between its tokens.
+    fn written(v: &serde_json::Value, spaced: bool) -> String {
+        match spaced {
+            true => serde_json::to_string_pretty(v).unwrap(),
+            false => serde_json::to_string(v).unwrap(),
+        }
+    }
+
+    proptest! {
+        /// `authors_parsed` read as written gives the names the parser
+        /// gives, whatever its value.
+        #[test]
+        fn parsed_authors_read_as_written_are_the_parsers(
+            v in value(),
+            spaced in any::<bool>(),
+        ) {
+            let raw = written(&v, spaced);
+            let fast: ParsedAuthors = serde_json::from_str(&raw).unwrap();
+            let slow: JsonAuthors = serde_json::from_str(&raw).unwrap();
+            prop_assert_eq!(fast.0.into_authors(), slow.into_authors(), "{}", raw);
+        }
+    }
+
+    #[test]
+    fn arxiv_triples_are_read_as_written_and_anything_else_by_the_parser() {
+        let names = |raw: &str| name_lists(raw).map(JsonAuthors::into_authors);
+        assert_eq!(
+            names(r#"[["Rossi","Marta",""], ["van der Berg", "Anna", "Jr."]]"#).unwrap(),
+            ["Marta Rossi", "Anna van der Berg Jr."]
+        );
+        assert_eq!(names("[]").unwrap(), Vec::<String>::new());
+        assert_eq!(names("[[], [\"Kim\"]]").unwrap(), ["Kim"]);
+        // Left to the parser: escapes, other values, a trailing comma,
+        // what follows the list.
+        for raw in [
+            r#"[["M\u00fcller","Jan",""]]"#,
+            r#"[["Kim",null]]"#,
+            r#"["Kim"]"#,
+            r#"[["Kim",],]"#,
+            r#"[["Kim"],]"#,
+            r#"[["Kim"]] x"#,
+            r#"[["Kim""#,
+            "{}",
+        ] {
+            assert!(name_lists(raw).is_none(), "{raw}");
+        }
     }
 }

@@ -7,15 +7,15 @@ use super::record::JsonRecord;
 use super::{VOTE_LINES, describe, kind};
 use crate::corpus::Parsed;
 use crate::corpus::Record;
-use crate::corpus::json_string::{repair_escapes, string_folded};
+use crate::corpus::json_string::{Plain, repair_escapes, string_folded};
 
 /// Parses one line of JSON Lines (`line_no` is 1-based): Ok(None) for a
 /// blank line, Err(reason) for a line that is not a JSON object.
 pub fn parse_line(line: &str, line_no: usize) -> Result<Option<Record>, String> {
     Ok(
         parse_line_deferring(line, line_no)?.map(|(mut record, plain)| {
-            if let Some(raw) = plain {
-                record.abstract_text = string_folded(raw);
+            if let Some(plain) = plain {
+                record.abstract_text = string_folded(plain.raw);
             }
             record
         }),
@@ -28,7 +28,7 @@ pub fn parse_line(line: &str, line_no: usize) -> Result<Option<Record>, String> 
 pub fn parse_line_deferring(
     line: &str,
     line_no: usize,
-) -> Result<Option<(Record, Option<&str>)>, String> {
+) -> Result<Option<(Record, Option<Plain<'_>>)>, String> {
     let line = line.strip_prefix('\u{FEFF}').unwrap_or(line);
     let trimmed = line.trim_start();
     let lead = line.len() - trimmed.len();

@@ -3,10 +3,12 @@
 
 use serde::Deserialize;
 
-use super::lenient::{ExternalIds, JsonAuthors, MaybePlain, Text, Urls, Year, first_text};
+use super::lenient::{
+    ExternalIds, JsonAuthors, MaybePlain, ParsedAuthors, Text, Urls, Year, first_text,
+};
 use crate::corpus::fields::{arxiv_in, doi, is_arxiv_id, strip_arxiv_prefix};
 use crate::corpus::fold::folded;
-use crate::corpus::json_string::string_folded;
+use crate::corpus::json_string::{Plain, string_folded};
 use crate::corpus::{PaperId, Record, content_hash};
 
 /// The fields read from one paper object; every other field is skipped
@@ -60,7 +62,7 @@ pub(super) struct JsonRecord<'a> {
     summary: Text<'a>,
 
     #[serde(borrow)]
-    authors_parsed: JsonAuthors<'a>,
+    authors_parsed: ParsedAuthors<'a>,
     #[serde(borrow)]
     authors: JsonAuthors<'a>,
     #[serde(borrow, rename = "Authors")]
@@ -198,15 +200,15 @@ impl<'a> JsonRecord<'a> {
     /// The record, with its abstract decoded.
     pub(super) fn into_record(self, line: usize) -> Record {
         let (mut record, plain) = self.into_record_deferring(line);
-        if let Some(raw) = plain {
-            record.abstract_text = string_folded(raw);
+        if let Some(plain) = plain {
+            record.abstract_text = string_folded(plain.raw);
         }
         record
     }
 
     /// The record and, when its abstract is a plain string, that string as
     /// written (quotes included) in place of the record's abstract.
-    pub(super) fn into_record_deferring(self, line: usize) -> (Record, Option<&'a str>) {
+    pub(super) fn into_record_deferring(self, line: usize) -> (Record, Option<Plain<'a>>) {
         let title = first_text([self.title, self.title_capital]);
         // A plain string is never blank, so it comes first as the field
         // does.
@@ -222,7 +224,7 @@ impl<'a> JsonRecord<'a> {
             self.summary,
         ]);
         let authors = [
-            self.authors_parsed,
+            self.authors_parsed.0,
             self.authors,
             self.authors_capital,
             self.author,
@@ -283,7 +285,7 @@ impl<'a> JsonRecord<'a> {
         let former_id = late.then(|| match &doi {
             Some(d) => PaperId::doi(d),
             None => {
-                let decoded = plain.and_then(string_folded);
+                let decoded = plain.and_then(|p| string_folded(p.raw));
                 let text = decoded.as_deref().or(abstract_text.as_deref());
                 PaperId::from_hash(content_hash(title.as_deref(), text.unwrap_or("")))
             }

@@ -15,6 +15,7 @@ use super::lenient::{ExternalIds, Key, MaybePlain, Text, Urls, first_text};
 use super::lines::parse_line_deferring;
 use super::record::{Ids, ids, urls};
 use crate::corpus::Record;
+use crate::corpus::json_string::Plain;
 
 /// [`parse_line_deferring`] for a reader that keeps only titles and ids:
 /// the record has the same title, abstract, arXiv id and DOI (and so makes
@@ -22,7 +23,7 @@ use crate::corpus::Record;
 pub fn parse_line_titles(
     line: &str,
     line_no: usize,
-) -> Result<Option<(Record, Option<&str>)>, String> {
+) -> Result<Option<(Record, Option<Plain<'_>>)>, String> {
     let line = line.strip_prefix('\u{FEFF}').unwrap_or(line);
     let trimmed = line.trim();
     if trimmed.is_empty() {
@@ -46,7 +47,7 @@ struct TitleRecord<'a> {
     external_ids: ExternalIds<'a>,
     dois: [Text<'a>; 2],
     titles: [Text<'a>; 2],
-    abstract_text: MaybePlain<'a>,
+    abstract_text: MaybePlain<'a, false>,
     abstracts: [Text<'a>; 4],
     number: Text<'a>,
     urls: [Urls<'a>; 7],
@@ -188,7 +189,7 @@ impl<'a> TitleRecord<'a> {
     /// The record and its plain abstract as written (see
     /// `JsonRecord::into_record_deferring`); `None` when its id would be a
     /// hash of its text.
-    fn into_record(self, line: usize) -> Option<(Record, Option<&'a str>)> {
+    fn into_record(self, line: usize) -> Option<(Record, Option<Plain<'a>>)> {
         let [t0, t1] = self.titles;
         let [e0, e1, e2] = self.explicit;
         let [d0, d1] = self.dois;
@@ -235,13 +236,13 @@ mod tests {
     /// outcome, the record's title, abstract (decoded, deferred or not) and
     /// ids, and the paper's id, title and whether it has an abstract.
     fn kept(
-        parsed: Result<Option<(Record, Option<&str>)>, String>,
+        parsed: Result<Option<(Record, Option<Plain<'_>>)>, String>,
     ) -> Result<Option<String>, String> {
         let Some((mut r, plain)) = parsed? else {
             return Ok(None);
         };
-        if let Some(raw) = plain {
-            r.abstract_text = string_folded(raw);
+        if let Some(plain) = plain {
+            r.abstract_text = string_folded(plain.raw);
         }
         // Whether the abstract came deferred is not compared: a bad
         // escape in a field the titles reader passes over (say a lone
@@ -282,7 +283,7 @@ mod tests {
             Some("Calculation of prompt diphoton production")
         );
         assert_eq!(r.arxiv.as_deref(), Some("0704.0001"));
-        assert!(plain.is_some_and(|p| p.starts_with("\"  A fully")));
+        assert!(plain.is_some_and(|p| p.raw.starts_with("\"  A fully")));
         // Passed over: the titles do not need them.
         assert!(r.authors.is_empty() && r.year.is_none() && r.venue.is_none());
     }
