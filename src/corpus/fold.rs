@@ -9,7 +9,7 @@
 /// single spaces are found eight bytes at a time and copied whole.
 pub(crate) fn push_folded(out: &mut String, s: &str) {
     // A word alone (an author's name's part, a year): nothing to fold.
-    if s.len() <= 32 && s.bytes().all(|b| b.wrapping_sub(0x21) < 0x5E) {
+    if one_plain_word(s) {
         if !s.is_empty() {
             push_word(out, s);
         }
@@ -21,6 +21,12 @@ pub(crate) fn push_folded(out: &mut String, s: &str) {
         push_word(out, &s[i..end]);
         i = skip_spaces(s, end);
     }
+}
+
+/// True when `s` is at most 32 bytes of printable ASCII and no space (or
+/// empty): a word that folding leaves as it is.
+pub(crate) fn one_plain_word(s: &str) -> bool {
+    s.len() <= 32 && s.bytes().all(|b| b.wrapping_sub(0x21) < 0x5E)
 }
 
 const LOW: u64 = 0x0101_0101_0101_0101;

@@ -11,7 +11,7 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use crate::corpus::NAME_SEP;
 use crate::corpus::fields::{plausible_year, split_names, year_in};
-use crate::corpus::fold::{fold_whitespace, folded, push_folded};
+use crate::corpus::fold::{fold_whitespace, folded, one_plain_word, push_folded};
 use crate::corpus::json_string::{Plain, plain_json_string};
 
 /// A JSON number as the parser gave it.
@@ -466,8 +466,7 @@ fn name_lists(raw: &str) -> Option<JsonAuthors<'_>> {
 /// [`AuthorName::push_to`] does: parts that are one word each of printable
 /// ASCII (nearly all) are written straight in.
 fn push_parts(all: &mut String, name: &mut String, [last, given, suffix]: [&str; 3]) {
-    let word = |s: &str| s.len() <= 32 && s.bytes().all(|c| c.wrapping_sub(0x21) < 0x5E);
-    if !(word(given) && word(last) && word(suffix)) {
+    if ![given, last, suffix].into_iter().all(one_plain_word) {
         let [given, last, suffix] = [given, last, suffix].map(Text::Raw);
         return AuthorName([given, last, suffix]).push_to(all, name);
     }
