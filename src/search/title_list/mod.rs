@@ -302,7 +302,9 @@ impl TitleList {
             return;
         }
         let more = papers - n;
-        // As long as the titles so far, on average (a title's first).
+        // Titles as long as those so far on average, and 64 bytes at least
+        // (a list told before its first titles); room never used is only
+        // address space, never faulted in.
         let each = part.titles.ascii_bytes().div_ceil(n.max(1)).max(64);
         part.titles.reserve_exact(more, more * each);
         part.ids.vec().reserve_exact(more);
