@@ -86,110 +86,158 @@ pub(super) struct How<'a> {
     pub(super) first_line: usize,
 }
 
-/// Parses a piece of a line-oriented input whose first line is `first_line`
-/// and which holds `lines` line ends.
+/// What a piece's parsing gathers: the piece, its papers encoded for the
+/// cache when asked for, and its skipped records.
+struct Gather<'a> {
+    piece: Piece,
+    encoded: Option<Encoder>,
+    skipped: Vec<(usize, String)>,
+    list: &'a Arc<str>,
+    titles_only: bool,
+}
+
+impl<'a> Gather<'a> {
+    /// Room for `n` papers (`text` bytes of titles, when titles alone are
+    /// kept).
+    fn new(how: How<'a>, n: usize, text: usize) -> Self {
+        let titles_only = how.keep == Keep::Titles;
+        let mut piece = Piece::default();
+        if titles_only {
+            piece.titles.reserve(n, text);
+        } else {
+            piece.papers.reserve(n);
+        }
+        piece.keys.reserve(n);
+        Gather {
+            piece,
+            encoded: how.encode.then(|| Encoder::new(how.list)),
+            skipped: Vec::new(),
+            list: how.list,
+            titles_only,
+        }
+    }
+
+    /// Takes a record (its abstract, when plain, left in the file).
+    fn push(&mut self, record: Record, deferred: Option<(Abstract, &str)>) {
+        const NONE: &str = "no title and no abstract";
+        let line = record.line;
+        match record.into_paper_deferring(self.list, 0, deferred) {
+            Some(p) => {
+                if let Some(enc) = &mut self.encoded {
+                    enc.paper(&p);
+                }
+                self.piece.take(p, self.titles_only);
+            }
+            None => self.skipped.push((line, NONE.to_string())),
+        }
+    }
+
+    fn skip(&mut self, line: usize, why: &str) {
+        self.skipped.push((line, sanitize::line(why)));
+    }
+
+    fn finish(mut self) -> Piece {
+        self.piece.skipped = self.skipped;
+        self.piece.encoded = self.encoded;
+        self.piece
+    }
+}
+
+/// Parses a piece of JSON Lines whose first line is line 1: the piece, its
+/// line ends and the invalid UTF-8 sequences replaced. Each line is
+/// checked as UTF-8, counted and parsed in turn, while it is in the
+/// core's cache: three passes over the whole piece (counting, checking,
+/// parsing) read it from memory three times, and counting alone was a
+/// tenth of a cold search's samples at 2.7M.
 ///
-/// `in_file`, when `text` is a file's bytes as they are (none replaced):
-/// the file and the offset `text` starts at. Plain JSON abstracts are then
-/// left there (see [`Abstract`]).
-fn parse_piece(
-    text: &str,
-    format: Format,
-    first_line: usize,
-    lines: usize,
+/// `in_file`: the file and the offset `bytes` starts at, when `bytes` are
+/// the file's. A line of valid UTF-8 leaves its plain abstract there (see
+/// [`Abstract`]); a line with invalid sequences is read with them
+/// replaced, its abstract kept in memory.
+fn parse_json_lines(
+    bytes: &[u8],
     how: How,
     in_file: Option<(&Arc<FileText>, u64)>,
-) -> Piece {
-    const NONE: &str = "no title and no abstract";
-    let n = lines + 1;
-    let list = how.list;
-    let titles_only = how.keep == Keep::Titles;
-    let mut piece = Piece::default();
-    if titles_only {
-        // A `lines` piece is nearly all titles; JSON has far more besides.
-        let bytes = if format.defers_abstracts() {
-            0
+) -> (Piece, usize, usize) {
+    // Titles and ids alone are read where nothing else is kept: not
+    // where the papers go to the cache.
+    let titles_alone = how.keep == Keep::Titles && !how.encode;
+    // Room for as many papers as a piece of arXiv's lines (1.5 KB each)
+    // holds, grown as any vector where lines are shorter.
+    let mut gather = Gather::new(how, bytes.len() / 1024 + 1, 0);
+    let mut invalid = 0;
+    let mut lines = 0;
+    for (k, (at, raw)) in split_lines(bytes).enumerate() {
+        let line_no = k + 1;
+        lines = k;
+        let (line, in_file) = match std::str::from_utf8(raw) {
+            Ok(line) => (Cow::Borrowed(line), in_file),
+            Err(_) => {
+                let (line, n) = utf8_lossy(raw);
+                invalid += n;
+                (line, None)
+            }
+        };
+        let parsed = if titles_alone {
+            json::parse_line_titles(&line, line_no)
         } else {
-            text.len()
+            json::parse_line_deferring(&line, line_no)
         };
-        piece.titles.reserve(n, bytes);
-    } else {
-        piece.papers.reserve(n);
-    }
-    piece.keys.reserve(n);
-    let mut encoded = how.encode.then(|| Encoder::new(list));
-    let mut skipped = Vec::new();
-    let mut push =
-        |record: Record, deferred: Option<(Abstract, &str)>, skipped: &mut Vec<(usize, String)>| {
-            let line = record.line;
-            match record.into_paper_deferring(list, 0, deferred) {
-                Some(p) => {
-                    if let Some(enc) = &mut encoded {
-                        enc.paper(&p);
-                    }
-                    piece.take(p, titles_only);
+        match parsed {
+            Ok(Some((mut r, plain))) => {
+                let deferred = plain.and_then(|plain| {
+                    let (file, offset) = in_file?;
+                    let raw = plain.raw;
+                    let within = at + (raw.as_ptr() as usize - line.as_ptr() as usize);
+                    let abs = Abstract::Json {
+                        file: file.clone(),
+                        at: offset + within as u64,
+                        len: u32::try_from(raw.len()).ok()?,
+                        words: Some(plain.written),
+                    };
+                    Some((abs, raw))
+                });
+                if deferred.is_none()
+                    && let Some(plain) = plain
+                {
+                    r.abstract_text = json::string_folded(plain.raw);
                 }
-                None => skipped.push((line, NONE.to_string())),
+                gather.push(r, deferred)
             }
-        };
-    // JSON Lines, whose plain abstracts may stay in the file, has its
-    // own fast path; so have title lines.
-    if format.defers_abstracts() {
-        // Titles and ids alone are read where nothing else is kept: not
-        // where the papers go to the cache.
-        let titles_alone = titles_only && !how.encode;
-        for (k, line) in split_lines(text).enumerate() {
-            let parsed = if titles_alone {
-                json::parse_line_titles(line, first_line + k)
-            } else {
-                json::parse_line_deferring(line, first_line + k)
-            };
-            match parsed {
-                Ok(Some((mut r, plain))) => {
-                    let deferred = plain.and_then(|plain| {
-                        let (file, at) = in_file?;
-                        let raw = plain.raw;
-                        let within = raw.as_ptr() as usize - text.as_ptr() as usize;
-                        let abs = Abstract::Json {
-                            file: file.clone(),
-                            at: at + within as u64,
-                            len: u32::try_from(raw.len()).ok()?,
-                            words: Some(plain.written),
-                        };
-                        Some((abs, raw))
-                    });
-                    if deferred.is_none()
-                        && let Some(plain) = plain
-                    {
-                        r.abstract_text = json::string_folded(plain.raw);
-                    }
-                    push(r, deferred, &mut skipped)
-                }
-                Ok(None) => {}
-                Err(why) => skipped.push((first_line + k, sanitize::line(&why))),
-            }
+            Ok(None) => {}
+            Err(why) => gather.skip(line_no, &why),
         }
-    } else if titles_only && !how.encode {
+    }
+    // The line ends: one fewer than the lines they split.
+    (gather.finish(), lines, invalid)
+}
+
+/// Parses a piece of a line-oriented input other than JSON Lines whose
+/// first line is `first_line` and which holds `lines` line ends.
+fn parse_piece(text: &str, first_line: usize, lines: usize, how: How) -> Piece {
+    let n = lines + 1;
+    let titles_only = how.keep == Keep::Titles;
+    // A `lines` piece is nearly all titles.
+    let mut gather = Gather::new(how, n, text.len());
+    if titles_only && !how.encode {
         // Title lines need no record and no paper.
         for (line, l, short) in text::lines_of(text) {
             let line = line + first_line - 1;
-            match piece.titles.push_line(l, short, line) {
+            match gather.piece.titles.push_line(l, short, line) {
                 Some((key, has_abstract)) => {
-                    piece.keys.push(key);
-                    piece.without_abstract += usize::from(!has_abstract);
+                    gather.piece.keys.push(key);
+                    gather.piece.without_abstract += usize::from(!has_abstract);
                 }
-                None => skipped.push((line, NONE.to_string())),
+                None => gather.skip(line, "no title and no abstract"),
             }
         }
     } else {
         for mut r in text::lines_records(text) {
             r.line += first_line - 1;
-            push(r, None, &mut skipped);
+            gather.push(r, None);
         }
     }
-    piece.skipped = skipped;
-    piece.encoded = encoded;
-    piece
+    gather.finish()
 }
 
 /// Parses a chunk of whole lines on every core: its pieces in order (not
@@ -210,23 +258,20 @@ fn parse_chunk(
     // A piece is parsed as if it started on line 1; its skipped records
     // are renumbered once the lines before it are counted.
     let one = |bytes: &[u8], strip: bool| {
-        let lines = memchr_count(bytes);
         let at = (bytes.as_ptr() as usize - text.as_ptr() as usize) as u64;
+        let in_file = in_file.map(|(file, start)| (file, start + at));
+        let whole = bytes;
         let bytes = match bytes.strip_suffix(b"\n") {
             Some(b) if strip => b,
             _ => bytes,
         };
+        if format.defers_abstracts() {
+            let (piece, lines, invalid) = parse_json_lines(bytes, how, in_file);
+            return (piece, lines + whole.len() - bytes.len(), invalid);
+        }
+        let lines = memchr_count(whole);
         let (text, invalid) = utf8_lossy(bytes);
-        // Text with invalid UTF-8 replaced is no longer the file's.
-        let in_file = match text {
-            Cow::Borrowed(_) => in_file.map(|(file, start)| (file, start + at)),
-            Cow::Owned(_) => None,
-        };
-        (
-            parse_piece(&text, format, 1, lines, how, in_file),
-            lines,
-            invalid,
-        )
+        (parse_piece(&text, 1, lines, how), lines, invalid)
     };
     let threads = parse_threads();
     let parsed = if threads == 1 || text.len() < 1 << 20 {
@@ -298,20 +343,19 @@ fn failed_piece(bytes: &[u8]) -> (Piece, usize, usize) {
     (piece, lines, 0)
 }
 
-/// `text.split('\n')`, the line ends found by the memchr crate (a
-/// profile of the 1M JSONL load had the standard library's search at 4% of
-/// the samples).
-fn split_lines(text: &str) -> impl Iterator<Item = &str> {
+/// `bytes.split(|&b| b == b'\n')`, each line with the offset it starts
+/// at, the line ends found by the memchr crate (a profile of the 1M JSONL
+/// load had the standard library's search at 4% of the samples).
+fn split_lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
     let mut start = 0;
-    memchr::memchr_iter(b'\n', text.as_bytes())
+    memchr::memchr_iter(b'\n', bytes)
         .map(Some)
         .chain([None])
         .map(move |end| {
-            let end = end.unwrap_or(text.len());
-            // A line end is ASCII: both ends are character boundaries.
-            let line = &text[start..end];
+            let at = start;
+            let end = end.unwrap_or(bytes.len());
             start = end + 1;
-            line
+            (at, &bytes[at..end])
         })
 }
 
@@ -606,12 +650,20 @@ mod tests {
                 ),
             }
         }
+        // Chunks of one piece, and chunks cut into a piece a thread (the
+        // broken line in the second piece of the first chunk).
+        for chunk in [64 << 10, 1100 << 10] {
+            let (loaded, _dir) = load_in_chunks("big.jsonl", &bytes, chunk);
+            let report = &loaded.reports[0];
+            assert_eq!(report.papers, n - 1);
+            assert_eq!(report.invalid_utf8, 1);
+            assert_eq!(report.skipped.len(), 1);
+            assert_eq!(
+                report.skipped[0].0, 7_000,
+                "{chunk}: the broken line's number"
+            );
+        }
         let (loaded, _dir) = load_in_chunks("big.jsonl", &bytes, 64 << 10);
-        let report = &loaded.reports[0];
-        assert_eq!(report.papers, n - 1);
-        assert_eq!(report.invalid_utf8, 1);
-        assert_eq!(report.skipped.len(), 1);
-        assert_eq!(report.skipped[0].0, 7_000, "the broken line's number");
         let (text, _) = decode(bytes);
         let want: Vec<String> = parse(text.trim_start_matches('\u{feff}'), jsonl())
             .records
@@ -631,10 +683,14 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn split_lines_is_split_on_line_ends(s in "[a\n\u{e9}\r]{0,20}") {
+            let lines: Vec<(usize, &[u8])> = split_lines(s.as_bytes()).collect();
             proptest::prop_assert_eq!(
-                split_lines(&s).collect::<Vec<_>>(),
-                s.split('\n').collect::<Vec<_>>()
+                lines.iter().map(|l| l.1).collect::<Vec<_>>(),
+                s.as_bytes().split(|&b| b == b'\n').collect::<Vec<_>>()
             );
+            for (at, line) in lines {
+                proptest::prop_assert_eq!(&s.as_bytes()[at..at + line.len()], line);
+            }
         }
     }
 
@@ -674,7 +730,7 @@ mod tests {
         while bytes.len() < MAP_FROM as usize + 200_000 {
             n += 1;
             let line = if n == 20_000 {
-                // Invalid UTF-8: this piece is decoded, not left in place.
+                // Invalid UTF-8: this line is decoded, not left in place.
                 format!("{{\"id\": \"2401.{n:05}\", \"title\": \"Bad \u{FFFD}\", \"abstract\": \"Plain {n}\"}}\n").replace('\u{FFFD}', "\u{1}")
             } else {
                 let end = if n % 7 == 0 { "\r\n" } else { "\n" };
@@ -732,8 +788,8 @@ mod tests {
             })
             .count();
         assert!(in_file.iter().all(|p| !p.title_derived && !p.id.is_hash()));
-        // All but those of the piece with invalid UTF-8, which was decoded.
-        assert!(in_file.len() < plain && in_file.len() > plain * 2 / 3);
+        // All but the line with invalid UTF-8, which was decoded.
+        assert_eq!(in_file.len(), plain - 1);
         let at = |n: usize| {
             let id = format!("arxiv:2401.{n:05}");
             got.iter().find(|p| p.id.as_str() == id).unwrap()
@@ -767,8 +823,10 @@ mod tests {
             both |= 1 << u8::from(told == Some(true));
         }
         assert_eq!(both, 3, "some read as written, some not");
-        for n in [19_998, 20_000, 20_009] {
-            assert!(matches!(at(n).abstract_text, Abstract::Text(_)), "{n}");
+        // Its neighbours, in the same piece, are left in the file.
+        assert!(matches!(at(20_000).abstract_text, Abstract::Text(_)));
+        for n in [19_998, 20_009] {
+            assert!(matches!(at(n).abstract_text, Abstract::Json { .. }), "{n}");
         }
     }
 
