@@ -177,7 +177,8 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
     let started = std::time::Instant::now();
     let (list, reports, built) = if indexed && stored.is_none() {
         let mut index = search::QueryIndex::new(&query);
-        let (list, reports) = loading::load_titles_with(&inputs, &opts, &mut |papers| {
+        let (list, reports) = loading::load_titles_with(&inputs, &opts, &mut |papers, likely| {
+            index.expect(likely);
             index.add(papers);
         })?;
         (list, reports, Some(index.finish()))

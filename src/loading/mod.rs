@@ -389,18 +389,19 @@ pub fn store_titles(inputs: &[Input], opts: &Options) {
 /// [`load_titles`], every paper read whole and each batch handed to
 /// `each` before only its titles are kept: for what must see every field
 /// of every paper once (an index of a query's words) but need not hold
-/// the papers. The papers come in the list's order; stored titles are
-/// not read (the papers are), but are stored when missing.
+/// the papers. The papers come in the list's order, with the papers the
+/// load will likely hold in all (0 while that is not known); stored
+/// titles are not read (the papers are), but are stored when missing.
 pub fn load_titles_with(
     inputs: &[Input],
     opts: &Options,
-    each: &mut dyn FnMut(&[Paper]),
+    each: &mut dyn FnMut(&[Paper], usize),
 ) -> Result<(TitleList, Vec<Report>), LoadError> {
     titles_of(inputs, opts, Some(each))
 }
 
 /// What [`load_titles_with`] hands each batch of papers to.
-type EachBatch<'a> = &'a mut dyn FnMut(&[Paper]);
+type EachBatch<'a> = &'a mut dyn FnMut(&[Paper], usize);
 
 fn titles_of(
     inputs: &[Input],
@@ -440,11 +441,15 @@ fn titles_of(
         Keep::Titles
     };
     let mut list = TitleList::default();
+    let mut likely = 0;
     let reports = gather(inputs, opts, keep, &mut |event, expected| match event {
-        None => list.expect(expected.unwrap_or(0)),
+        None => {
+            likely = expected.unwrap_or(0);
+            list.expect(likely);
+        }
         Some(Event::Papers(batch, _)) => {
             if let Some(each) = each.as_mut() {
-                each(&batch.papers);
+                each(&batch.papers, likely);
             }
             list.push(batch.papers);
         }

@@ -714,13 +714,15 @@ pub struct QueryIndex {
     )>,
     /// Papers added in all.
     added: usize,
+    /// The papers likely to be added in all (0: not known).
+    likely: usize,
     abstracts: Vec<Abstract>,
     metas: Vec<words::DocMeta>,
 }
 
 /// Papers gathered for the index: the first one's number, their fields'
-/// words and their abstracts.
-type Piece = (u32, Vec<words::DocMeta>, Vec<Abstract>);
+/// words and their abstracts, and the papers likely to be indexed in all.
+type Piece = (u32, Vec<words::DocMeta>, Vec<Abstract>, usize);
 
 impl QueryIndex {
     /// Papers indexed together (few in tests, so that they make pieces).
@@ -738,7 +740,7 @@ impl QueryIndex {
         let indexer = std::thread::Builder::new()
             .name("paperboat-words".into())
             .spawn(move || {
-                for (first, metas, abstracts) in rx {
+                for (first, metas, abstracts, likely) in rx {
                     let piece = index_piece(
                         first,
                         &metas,
@@ -748,7 +750,9 @@ impl QueryIndex {
                         &index,
                     )
                     .unwrap_or_else(|| index.empty_like());
-                    index.append(piece);
+                    // Its lists and arrays grow once to the papers likely,
+                    // not by doubling (each time to fresh memory).
+                    index.append_expecting(piece, likely);
                 }
                 index
             })
@@ -756,9 +760,15 @@ impl QueryIndex {
         QueryIndex {
             indexer: Some((tx, indexer)),
             added: 0,
+            likely: 0,
             abstracts: Vec::new(),
             metas: Vec::new(),
         }
+    }
+
+    /// Says how many papers will likely be added in all.
+    pub fn expect(&mut self, papers: usize) {
+        self.likely = papers;
     }
 
     /// Adds `papers`, the next ones (numbered from the papers added so
@@ -776,10 +786,17 @@ impl QueryIndex {
     /// Hands the papers gathered to the indexer.
     fn send_kept(&mut self) {
         let first = (self.added - self.abstracts.len()) as u32;
+        // The next piece is gathered in room of its own, taken once.
+        let room = if self.likely > self.added {
+            Self::PIECE.min(self.likely - self.added)
+        } else {
+            0
+        };
         let piece = (
             first,
-            std::mem::take(&mut self.metas),
-            std::mem::take(&mut self.abstracts),
+            std::mem::replace(&mut self.metas, Vec::with_capacity(room)),
+            std::mem::replace(&mut self.abstracts, Vec::with_capacity(room)),
+            self.likely,
         );
         if let Some((tx, _)) = &self.indexer {
             // The indexer ends only when this ends, or by a panic, which

@@ -578,7 +578,7 @@ pub(super) fn index_piece(
 ) -> Option<WordIndex> {
     let none = DocMeta::default();
     let build = |from: usize, part: &[Abstract]| {
-        let mut ix = blank.empty_like();
+        let mut ix = blank.empty_from(first as usize + from);
         // An abstract that can no longer be read (its file changed) has no
         // words to find.
         let done = for_each_read(part, |k, read| {
@@ -601,7 +601,7 @@ pub(super) fn index_piece(
     let parts: Vec<WordIndex> = crate::parallel::map_split(abstracts, threads, build)
         .into_iter()
         .collect::<Option<_>>()?;
-    let mut whole = blank.empty_like();
+    let mut whole = blank.empty_from(first as usize);
     for p in parts {
         whole.append(p);
     }

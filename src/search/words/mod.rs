@@ -234,6 +234,10 @@ pub struct WordIndex {
     id_ends: Arr<u32>,
     /// Papers indexed so far (papers `0..indexed`).
     pub indexed: usize,
+    /// The paper the per-paper arrays start at: 0, but for a piece of an
+    /// index being built ([`WordIndex::empty_from`]), which holds only
+    /// its own papers' lengths, years and ids until it is appended.
+    base: usize,
     /// Set for an index built for one query: the words it posts.
     keep: Option<Arc<Keep>>,
 }
@@ -347,6 +351,19 @@ impl WordIndex {
         self.keep.as_deref().map(Keep::prefixes)
     }
 
+    /// [`WordIndex::empty_like`], for papers `first` on: a piece to be
+    /// appended to an index of the papers before them. Its per-paper
+    /// arrays hold its own papers alone: numbered from 0, each piece of a
+    /// large index would clear (and its memory hold) room for every paper
+    /// before it, time quadratic in the papers.
+    pub(in crate::search) fn empty_from(&self, first: usize) -> WordIndex {
+        WordIndex {
+            base: first,
+            indexed: first,
+            ..self.empty_like()
+        }
+    }
+
     /// Indexes paper `idx` (papers come in index order; past
     /// [`MAX_PAPERS`] they are not indexed).
     pub fn add(&mut self, idx: u32, meta: &DocMeta, abstract_text: &str) {
@@ -368,16 +385,18 @@ impl WordIndex {
             self.indexed = self.indexed.max(i + 1);
             return;
         }
+        // Its place in the per-paper arrays.
+        let at = i - self.base;
         for v in [
             self.title_len.vec_mut() as &mut dyn Grow,
             self.abstract_len.vec_mut(),
             self.authors_len.vec_mut(),
         ] {
-            v.grow_to(i);
+            v.grow_to(at);
         }
         let years = self.years.vec_mut();
-        if years.len() < i {
-            years.resize(i, i16::MIN);
+        if years.len() < at {
+            years.resize(at, i16::MIN);
         }
         years.push(
             meta.year
@@ -418,7 +437,7 @@ impl WordIndex {
             }
         }
         let end = self.ids.len() as u32;
-        self.id_ends.vec_mut().grow_to_with(i, end);
+        self.id_ends.vec_mut().grow_to_with(at, end);
         let ids = self.ids.vec_mut();
         let mut utf8 = [0u8; 4];
         for c in meta.id.chars().flat_map(char::to_lowercase) {
@@ -473,33 +492,51 @@ impl WordIndex {
                 }
             }
         }
-        fn extend<T: bytemuck::Pod + Default>(mine: &mut Arr<T>, theirs: &Arr<T>, start: usize) {
+        // The first paper taken from `other`'s per-paper arrays: past this
+        // index's papers, and at or past the first that `other` holds.
+        debug_assert!(other.base >= self.base);
+        let lo = start.max(other.base);
+        let (mine_at, theirs_at) = (lo - self.base, lo - other.base);
+        // The per-paper arrays' likely final length.
+        let likely = papers.saturating_sub(self.base);
+        fn extend<T: bytemuck::Pod + Default>(
+            mine: &mut Arr<T>,
+            theirs: &Arr<T>,
+            (mine_at, theirs_at): (usize, usize),
+            likely: usize,
+            fill: T,
+        ) {
             let v = mine.vec_mut();
-            v.grow_to(start);
-            v.extend(theirs.iter().skip(start));
+            v.grow_to_with(mine_at, fill);
+            room(v, theirs.len().saturating_sub(theirs_at), likely);
+            v.extend(theirs.iter().skip(theirs_at));
         }
-        extend(&mut self.title_len, &other.title_len, start);
-        extend(&mut self.abstract_len, &other.abstract_len, start);
-        extend(&mut self.authors_len, &other.authors_len, start);
-        let years = self.years.vec_mut();
-        if years.len() < start {
-            years.resize(start, i16::MIN);
-        }
-        years.extend(other.years.iter().skip(start));
+        let at = (mine_at, theirs_at);
+        extend(&mut self.title_len, &other.title_len, at, likely, 0);
+        extend(&mut self.abstract_len, &other.abstract_len, at, likely, 0);
+        extend(&mut self.authors_len, &other.authors_len, at, likely, 0);
+        extend(&mut self.years, &other.years, at, likely, i16::MIN);
         let base = self.ids.len() as u32;
-        self.id_ends.vec_mut().grow_to_with(start, base);
-        let from = match start {
+        self.id_ends.vec_mut().grow_to_with(mine_at, base);
+        let from = match theirs_at {
             0 => 0,
-            _ => other.id_ends.get(start - 1).copied().unwrap_or(0),
+            _ => other.id_ends.get(theirs_at - 1).copied().unwrap_or(0),
         };
-        self.ids
-            .vec_mut()
-            .extend_from_slice(other.ids.get(from as usize..).unwrap_or(&[]));
+        let their_ids = other.ids.get(from as usize..).unwrap_or(&[]);
+        let ids = self.ids.vec_mut();
+        let need = ids.len() + their_ids.len();
+        room(ids, their_ids.len(), (need as f64 * share * 1.02) as usize);
+        ids.extend_from_slice(their_ids);
+        room(
+            self.id_ends.vec_mut(),
+            other.id_ends.len().saturating_sub(theirs_at),
+            likely,
+        );
         self.id_ends.vec_mut().extend(
             other
                 .id_ends
                 .iter()
-                .skip(start)
+                .skip(theirs_at)
                 .map(|&e| e.wrapping_sub(from).wrapping_add(base)),
         );
         for (t, o) in self.totals.iter_mut().zip(other.totals) {
@@ -515,12 +552,15 @@ impl WordIndex {
     pub fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<u64> {
         let mut out = Out::new(out);
         out.header(self.indexed, self.totals)?;
-        out.array([&*self.title_len])?;
-        out.array([&*self.abstract_len])?;
-        out.array([&*self.authors_len])?;
-        out.array([&*self.years])?;
+        // A piece ([`WordIndex::empty_from`]) is written as an index of
+        // every paper from the first, those before its own blank.
+        let base = self.base;
+        out.array([&vec![0; base][..], &self.title_len])?;
+        out.array([&vec![0; base][..], &self.abstract_len])?;
+        out.array([&vec![0; base][..], &self.authors_len])?;
+        out.array([&vec![i16::MIN; base][..], &self.years])?;
         out.array([&*self.ids])?;
-        out.array([&*self.id_ends])?;
+        out.array([&vec![0; base][..], &self.id_ends])?;
         for words in &self.parts {
             out.words(&words.sorted())?;
         }
@@ -755,6 +795,19 @@ fn fit(list: &mut Vec<u32>, share: f64) {
         list.reserve_exact(likely.saturating_sub(list.len()));
     } else {
         list.shrink_to_fit();
+    }
+}
+
+/// Room in `v` for `more`: for `likely` in all when that is more (taken
+/// once), else as a vector grows.
+fn room<T>(v: &mut Vec<T>, more: usize, likely: usize) {
+    let need = v.len() + more;
+    if need > v.capacity() {
+        if likely > need {
+            v.reserve_exact(likely - v.len());
+        } else {
+            v.reserve(more);
+        }
     }
 }
 

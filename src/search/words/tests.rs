@@ -83,14 +83,42 @@ fn an_index_built_in_pieces_is_the_index_built_whole() {
     for (i, t) in texts.iter().enumerate() {
         whole.add(i as u32, &m(i), t);
     }
+    // Pieces numbered from 0 (their arrays padded to their first paper)
+    // or from their first paper (their arrays holding their own papers),
+    // appended with and without the papers to come known.
     let mut pieces = WordIndex::default();
+    let mut from_first = WordIndex::default();
     for (k, chunk) in texts.chunks(64).enumerate() {
         let mut piece = WordIndex::default();
+        let mut own = WordIndex::default().empty_from(k * 64);
         for (j, t) in chunk.iter().enumerate() {
             piece.add((k * 64 + j) as u32, &m(k * 64 + j), t);
+            own.add((k * 64 + j) as u32, &m(k * 64 + j), t);
         }
+        let arrays = |ix: &WordIndex| {
+            [
+                ix.title_len.len(),
+                ix.abstract_len.len(),
+                ix.authors_len.len(),
+                ix.years.len(),
+                ix.id_ends.len(),
+            ]
+        };
+        assert_eq!(arrays(&own), [chunk.len(); 5]);
+        assert_eq!(arrays(&piece), [k * 64 + chunk.len(); 5]);
         pieces.append_expecting(piece, texts.len());
+        if k % 2 == 0 {
+            from_first.append_expecting(own, texts.len());
+        } else {
+            from_first.append(own);
+        }
     }
+    assert_eq!(from_first.indexed, 300);
+    let mut written = Vec::new();
+    from_first.write_to(&mut written).unwrap();
+    let mut before = Vec::new();
+    pieces.write_to(&mut before).unwrap();
+    assert!(written == before, "the same index, byte for byte");
     assert_eq!(pieces.indexed, 300);
     assert_eq!(pieces.vocabulary(), whole.vocabulary());
     for q in ["sparse", "word3", "t1", "author1", "2"] {
