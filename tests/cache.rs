@@ -281,6 +281,30 @@ fn stored_titles_are_used_alone_and_never_when_damaged() {
 }
 
 #[test]
+fn a_search_over_every_field_prints_all_then_stores_the_titles() {
+    // The titles are stored once the results are out: all of them out,
+    // the entry there when the process has ended, and what answers next.
+    let env = Env::new();
+    let file = env.file("e.jsonl", &corpus("jsonl", "e"));
+    let f = file.to_str().unwrap();
+    let every = [vec!["search", "attention", f]];
+    let title = [vec!["search", "--scope", "title", "sparse", f]];
+    let cold = env.printed(&every, &["--no-cache"]);
+    assert!(cold.lines().count() > 300, "{cold}");
+    assert!(entries_of(&env, "titles").is_empty());
+    same(&env.printed(&every, &[]), &cold, "stored");
+    let [titles] = entries_of(&env, "titles").try_into().unwrap();
+    let stored = std::fs::read(&titles).unwrap();
+    same(&env.printed(&every, &[]), &cold, "with the titles stored");
+    same(
+        &env.printed(&title, &[]),
+        &env.printed(&title, &["--no-cache"]),
+        "titles alone",
+    );
+    assert_eq!(std::fs::read(&titles).unwrap(), stored, "not stored again");
+}
+
+#[test]
 fn processes_at_once_agree_while_the_entry_is_written_and_replaced() {
     let env = Env::new();
     let file = env.file("a.jsonl", &corpus("jsonl", "x"));

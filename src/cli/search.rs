@@ -175,22 +175,26 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
     }
     let inputs = Input::from_args(&plan.files);
     let started = std::time::Instant::now();
-    let (list, reports, built) = if indexed && stored.is_none() {
+    let (mut titles, built) = if indexed && stored.is_none() {
         let mut index = search::QueryIndex::new(&query);
-        let (list, reports) = loading::load_titles_with(&inputs, &opts, &mut |papers, likely| {
-            index.expect(likely);
-            index.add(papers);
-        })?;
-        (list, reports, Some(index.finish()))
+        let titles = loading::load_titles_deferring(
+            &inputs,
+            &opts,
+            Some(&mut |papers, likely| {
+                index.expect(likely);
+                index.add(papers);
+            }),
+        )?;
+        (titles, Some(index.finish()))
     } else {
-        let (list, reports) = loading::load_titles(&inputs, &opts)?;
-        (list, reports, None)
+        (loading::load_titles_deferring(&inputs, &opts, None)?, None)
     };
-    say_reports(&reports);
+    let list = &titles.list;
+    say_reports(&titles.reports);
     let read_abstracts = built.is_some();
     let matches = match (stored, built) {
         (_, Some(index)) => {
-            match search::rank_titles_indexed(&list, &plan.query, plan.scope.into(), &index) {
+            match search::rank_titles_indexed(list, &plan.query, plan.scope.into(), &index) {
                 Some(matches) => matches,
                 // Papers whose abstracts could not be read (their file
                 // changed meanwhile) left the index short.
@@ -203,7 +207,7 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
                 .then(|| search::WordIndex::from_bytes(bytes).ok())
                 .flatten()
                 .and_then(|ix| {
-                    search::rank_titles_indexed(&list, &plan.query, plan.scope.into(), &ix)
+                    search::rank_titles_indexed(list, &plan.query, plan.scope.into(), &ix)
                 });
             match ranked {
                 Some(matches) => matches,
@@ -222,9 +226,13 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
     {
         eprintln!("{hint}");
     }
+    // The titles a cold load leaves to store (seconds of writing at
+    // millions of papers) are stored once the results are out.
+    end_output();
+    titles.store();
     // The process ends next: the OS takes the memory back at once, where
     // freeing a million titles one by one takes a tenth of a second.
-    std::mem::forget(list);
+    std::mem::forget(titles);
     Ok(found(&matches))
 }
 

@@ -26,7 +26,7 @@ use std::sync::Arc;
 use self::container::{Entry, Writer};
 pub(crate) use self::papers::Encoder;
 pub(super) use self::record::{Lookup, Replay, lookup};
-pub(super) use self::titles::{Titles, titles};
+pub(super) use self::titles::{Pending, Titles, titles};
 use super::Format;
 
 /// The version of the entries' layout and of what they hold: entries of
