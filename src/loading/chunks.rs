@@ -162,9 +162,7 @@ fn parse_json_lines(
     // Titles and ids alone are read where nothing else is kept: not
     // where the papers go to the cache.
     let titles_alone = how.keep == Keep::Titles && !how.encode;
-    // Room for as many papers as a piece of arXiv's lines (1.5 KB each)
-    // holds, grown as any vector where lines are shorter.
-    let mut gather = Gather::new(how, bytes.len() / 1024 + 1, 0);
+    let mut gather = Gather::new(how, likely_lines(bytes), 0);
     let mut invalid = 0;
     let mut lines = 0;
     for (k, (at, raw)) in split_lines(bytes).enumerate() {
@@ -210,6 +208,16 @@ fn parse_json_lines(
     }
     // The line ends: one fewer than the lines they split.
     (gather.finish(), lines, invalid)
+}
+
+/// The lines `bytes` likely holds, told by its first 64 KiB (which are
+/// read next anyway): room taken for them once, a twentieth over, rather
+/// than grown by doubling. A list made of such pieces keeps their room.
+fn likely_lines(bytes: &[u8]) -> usize {
+    let head = &bytes[..bytes.len().min(64 << 10)];
+    let ends = memchr_count(head).max(1);
+    let per_line = head.len() / ends;
+    (bytes.len() / per_line.max(1)) * 21 / 20 + 1
 }
 
 /// Parses a piece of a line-oriented input other than JSON Lines whose
@@ -692,6 +700,21 @@ mod tests {
                 proptest::prop_assert_eq!(&s.as_bytes()[at..at + line.len()], line);
             }
         }
+    }
+
+    #[test]
+    fn the_lines_likely_are_those_of_lines_like_the_first() {
+        let lines = |n: usize, len: usize| format!("{}\n", "x".repeat(len - 1)).repeat(n);
+        for (n, len) in [(1, 10), (1000, 100), (5000, 1500), (40, 64 << 10)] {
+            let likely = likely_lines(lines(n, len).as_bytes());
+            assert!(
+                likely >= n && likely <= n * 21 / 20 + 2,
+                "{n} of {len}: {likely}"
+            );
+        }
+        assert_eq!(likely_lines(b""), 1);
+        // No line end in the first 64 KiB: lines at least that long.
+        assert!(likely_lines(&[b'{'; 1 << 20]) <= (1 << 20) / (64 << 10) + 1);
     }
 
     #[test]
