@@ -524,8 +524,15 @@ impl WordIndex {
         };
         let their_ids = other.ids.get(from as usize..).unwrap_or(&[]);
         let ids = self.ids.vec_mut();
+        // The ids likely in all, as for a list of postings: only when more
+        // papers are to come (else a vector's growth).
         let need = ids.len() + their_ids.len();
-        room(ids, their_ids.len(), (need as f64 * share * 1.02) as usize);
+        let likely_ids = if share > 1.0 {
+            (need as f64 * share * 1.02) as usize
+        } else {
+            0
+        };
+        room(ids, their_ids.len(), likely_ids);
         ids.extend_from_slice(their_ids);
         room(
             self.id_ends.vec_mut(),
@@ -798,12 +805,13 @@ fn fit(list: &mut Vec<u32>, share: f64) {
     }
 }
 
-/// Room in `v` for `more`: for `likely` in all when that is more (taken
-/// once), else as a vector grows.
+/// Room in `v` for `more`: taken once for `likely` in all when that is
+/// well ahead, else as a vector grows (doubling), so that an estimate
+/// that creeps up, or none, never has it copied again and again.
 fn room<T>(v: &mut Vec<T>, more: usize, likely: usize) {
     let need = v.len() + more;
     if need > v.capacity() {
-        if likely > need {
+        if likely >= need + need / 8 {
             v.reserve_exact(likely - v.len());
         } else {
             v.reserve(more);

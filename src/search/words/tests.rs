@@ -668,3 +668,29 @@ mod on_disk {
         }
     }
 }
+
+#[test]
+fn room_is_taken_once_for_the_length_likely_and_never_crept_up_to() {
+    // Told the final length well ahead: one allocation, of that length.
+    let mut v: Vec<u32> = Vec::new();
+    let mut grown = 0;
+    for _ in 0..100 {
+        let cap = v.capacity();
+        super::room(&mut v, 1000, 100_000);
+        v.extend(std::iter::repeat_n(7, 1000));
+        grown += usize::from(v.capacity() != cap);
+    }
+    assert_eq!((grown, v.capacity()), (1, 100_000));
+    // An estimate a little ahead each time (as one that creeps up, or
+    // one too low): grown as a vector grows, a few times in all.
+    let mut v: Vec<u32> = Vec::new();
+    let mut grown = 0;
+    for _ in 0..1000 {
+        let cap = v.capacity();
+        let likely = (v.len() + 1000) * 102 / 100;
+        super::room(&mut v, 1000, likely);
+        v.extend(std::iter::repeat_n(7, 1000));
+        grown += usize::from(v.capacity() != cap);
+    }
+    assert!(grown <= 12, "grown {grown} times for 1000 appends");
+}
