@@ -86,6 +86,9 @@ pub(super) struct How<'a> {
     pub(super) first_line: usize,
 }
 
+/// Why a record with neither is skipped.
+const NONE: &str = "no title and no abstract";
+
 /// What a piece's parsing gathers: the piece, its papers encoded for the
 /// cache when asked for, and its skipped records.
 struct Gather<'a> {
@@ -119,7 +122,6 @@ impl<'a> Gather<'a> {
 
     /// Takes a record (its abstract, when plain, left in the file).
     fn push(&mut self, record: Record, deferred: Option<(Abstract, &str)>) {
-        const NONE: &str = "no title and no abstract";
         let line = record.line;
         match record.into_paper_deferring(self.list, 0, deferred) {
             Some(p) => {
@@ -236,7 +238,7 @@ fn parse_piece(text: &str, first_line: usize, lines: usize, how: How) -> Piece {
                     gather.piece.keys.push(key);
                     gather.piece.without_abstract += usize::from(!has_abstract);
                 }
-                None => gather.skip(line, "no title and no abstract"),
+                None => gather.skip(line, NONE),
             }
         }
     } else {

@@ -370,8 +370,8 @@ pub fn load_titles(
 pub struct LoadedTitles {
     pub list: TitleList,
     pub reports: Vec<Report>,
-    pending: Option<cache::Pending>,
-    cache: Option<CacheOptions>,
+    /// The titles left to store, and the cache they go to.
+    pending: Option<(cache::Pending, CacheOptions)>,
 }
 
 impl LoadedTitles {
@@ -384,10 +384,8 @@ impl LoadedTitles {
 
     /// Stores the titles when the load left them to store; once.
     pub fn store(&mut self) {
-        if let (Some(pending), Some(cache), [report]) =
-            (self.pending.take(), &self.cache, self.reports.as_slice())
-        {
-            pending.store(cache, &self.list, report);
+        if let (Some((pending, cache)), [report]) = (self.pending.take(), self.reports.as_slice()) {
+            pending.store(&cache, &self.list, report);
         }
     }
 }
@@ -452,7 +450,6 @@ fn titles_of(
                 list,
                 reports: vec![report],
                 pending: None,
-                cache: None,
             });
         }
         Some(cache::Titles::Missing(pending)) => Some(pending),
@@ -499,8 +496,7 @@ fn titles_of(
     Ok(LoadedTitles {
         list,
         reports,
-        pending,
-        cache: opts.cache.clone(),
+        pending: pending.zip(opts.cache.clone()),
     })
 }
 
