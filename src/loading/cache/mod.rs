@@ -32,7 +32,7 @@ use super::Format;
 /// The version of the entries' layout and of what they hold: entries of
 /// another version are rebuilt. Raise it when `Paper`, a reader or the
 /// layout changes what a load makes.
-pub(crate) const VERSION: u32 = 2;
+pub(crate) const VERSION: u32 = 3;
 
 /// The cache's limit when none is set: the 2.7M-paper arXiv snapshot's
 /// papers and word index fit in it.
@@ -121,22 +121,68 @@ pub fn stored_index(
     path: &Path,
     format: Option<Format>,
 ) -> Option<(usize, Shared)> {
+    let stored = stored_index_unverified(cache, path, format)?;
+    stored
+        .verified(None)
+        .then(|| (stored.papers, stored.bytes()))
+}
+
+/// The stored word index for `path` as it is now, if any: its key
+/// checked, its bytes not yet trusted ([`StoredIndex::verified`]).
+pub fn stored_index_unverified(
+    cache: &CacheOptions,
+    path: &Path,
+    format: Option<Format>,
+) -> Option<StoredIndex> {
     let (_, key) = entry_key(path, format, "index")?;
     let at = cache.dir.join(format!("{}.{INDEX_EXT}", key.name));
     let entry = Entry::open(&at, INDEX_KIND)?;
-    if entry.len() != 3 || entry.section(0) != key.bytes || !entry.verify() {
+    if entry.len() != 3 || entry.section(0) != key.bytes || !entry.verified_section(1) {
         return None;
     }
     let papers = u64::from_le_bytes(entry.section(1).try_into().ok()?);
-    let (start, len) = entry.range(2)?;
-    Some((
-        usize::try_from(papers).ok()?,
-        Arc::new(Mapped {
-            map: entry.into_map(),
-            start,
-            len,
-        }),
-    ))
+    Some(StoredIndex {
+        papers: usize::try_from(papers).ok()?,
+        entry: Arc::new(entry),
+    })
+}
+
+/// A stored word index whose key matched: the number of papers it is
+/// over (checked), and its bytes, which are not to be trusted before
+/// [`StoredIndex::verified`] says so for the bytes a reader reads.
+pub struct StoredIndex {
+    pub papers: usize,
+    entry: Arc<Entry>,
+}
+
+/// The word index's section of its entry.
+const INDEX_SECTION: usize = 2;
+
+impl StoredIndex {
+    /// The index's bytes, shared.
+    pub fn bytes(&self) -> Shared {
+        Arc::new(IndexBytes(self.entry.clone()))
+    }
+
+    /// True when the index's bytes are as their checksums say: those of
+    /// `ranges` (offsets into [`StoredIndex::bytes`]), every stripe they
+    /// touch, for a reader that reads no other byte; all of them for
+    /// `None` (worked out on every core).
+    pub fn verified(&self, ranges: Option<&[std::ops::Range<usize>]>) -> bool {
+        match ranges {
+            Some(ranges) => self.entry.verified_in(INDEX_SECTION, ranges),
+            None => self.entry.verified_section(INDEX_SECTION),
+        }
+    }
+}
+
+/// [`StoredIndex::bytes`].
+struct IndexBytes(Arc<Entry>);
+
+impl AsRef<[u8]> for IndexBytes {
+    fn as_ref(&self) -> &[u8] {
+        self.0.section(INDEX_SECTION)
+    }
 }
 
 /// True when a word index over `path` as it is now is stored (the entry's

@@ -111,7 +111,9 @@ pub(in crate::loading) fn lookup(
         return Lookup::Off;
     };
     let at = cache.dir.join(format!("{}.{PAPERS_EXT}", key.name));
-    let entry = Entry::open(&at, PAPERS_KIND).filter(|e| e.len() >= 2);
+    // The last section says what the entry holds.
+    let entry =
+        Entry::open(&at, PAPERS_KIND).filter(|e| e.len() >= 2 && e.verified_section(e.len() - 1));
     if let Some(entry) = entry
         && let Ok(meta) = Meta::read(entry.section(entry.len() - 1))
         && meta.blocks + 2 == entry.len()
