@@ -851,6 +851,23 @@ pub fn rank_titles_indexed(
     ))
 }
 
+/// The bytes of `index`, read back ([`WordIndex::from_bytes`]), that
+/// [`rank_titles_indexed`] reads to rank `query` over every field (see
+/// [`WordIndex::bytes_read_by`]); `None` when it may read any of them (a
+/// query with filters, or an index built here).
+pub fn index_bytes_read(index: &WordIndex, query: &str) -> Option<Vec<std::ops::Range<usize>>> {
+    let parsed = Query::parse(query);
+    if !parsed.filters.is_empty() {
+        return None;
+    }
+    index.bytes_read_by(
+        parsed
+            .words
+            .iter()
+            .flat_map(|w| w.folded.iter().map(String::as_str)),
+    )
+}
+
 fn rank_items(
     items: &Items,
     query: &Query,
@@ -1416,6 +1433,46 @@ mod tests {
                 .unwrap()
             })
             .collect()
+    }
+
+    #[test]
+    fn a_read_back_index_ranks_from_the_bytes_a_query_reads_alone() {
+        let mut papers = fielded(3_000);
+        papers[7].abstract_text = "Pruning attention heads, ATTENTIONAL or not.".into();
+        let mut bytes = Vec::new();
+        index_papers(&papers).write_to(&mut bytes).unwrap();
+        let whole = WordIndex::from_bytes(std::sync::Arc::new(bytes.clone())).unwrap();
+        let mut list = TitleList::default();
+        list.push(papers.clone());
+        list.finish();
+        for q in [
+            "robot",
+            "sparse attention",
+            "Attention prun",
+            "graph-colouring diff",
+            "!sparse atten",
+            "b",
+            "zzz",
+        ] {
+            let read = index_bytes_read(&whole, q).unwrap();
+            // Every byte the query does not read, garbled.
+            let mut garbled = vec![0xA5u8; bytes.len()];
+            for r in &read {
+                garbled[r.clone()].copy_from_slice(&bytes[r.clone()]);
+            }
+            let left = garbled.iter().zip(&bytes).filter(|(g, b)| g != b).count();
+            if q != "b" {
+                assert!(left > bytes.len() / 10, "{q}: {left} bytes unread");
+            }
+            let garbled = WordIndex::from_bytes(std::sync::Arc::new(garbled)).unwrap();
+            let want = rank_titles_indexed(&list, q, Scope::All, &whole).unwrap();
+            assert_eq!(want.is_empty(), q == "zzz", "{q}");
+            let got = rank_titles_indexed(&list, q, Scope::All, &garbled).unwrap();
+            assert_eq!(got, want, "{q}");
+        }
+        // Filters may read any byte; so may an index built here.
+        assert!(index_bytes_read(&whole, "author:bengio robot").is_none());
+        assert!(index_bytes_read(&index_papers(&papers), "robot").is_none());
     }
 
     #[test]

@@ -113,6 +113,8 @@ pub(super) struct Frozen {
     ends: Arr<u32>,
     offsets: Arr<u64>,
     postings: Arr<u32>,
+    /// Where the postings start in the bytes it was read from.
+    postings_at: usize,
 }
 
 /// A [`Frozen`]'s arrays, borrowed once for a query.
@@ -131,6 +133,24 @@ impl Frozen {
             offsets: &self.offsets,
             postings: &self.postings,
         }
+    }
+
+    /// Where in the bytes it was read from its postings lie.
+    pub(super) fn postings_bytes(&self) -> Range<usize> {
+        self.postings_at..self.postings_at + self.postings.len() * size_of::<u32>()
+    }
+
+    /// Where in the bytes it was read from lie the postings of the words
+    /// `prefix` starts (`prefix` itself among them): all that a lookup of
+    /// `prefix`, whole or as a prefix, reads of them.
+    pub(super) fn postings_bytes_of(&self, prefix: &[u8]) -> Range<usize> {
+        let v = self.view();
+        let words = v.with_prefix(prefix);
+        let at = |k: usize| v.offsets.get(k).map_or(0, |&o| o as usize);
+        let (from, to) = (at(words.start), at(words.end).max(at(words.start)));
+        let all = self.postings_bytes();
+        let clamp = |k: usize| (all.start + k * size_of::<u32>()).min(all.end);
+        clamp(from)..clamp(to)
     }
 
     pub(super) fn owned_bytes(&self) -> usize {
@@ -415,11 +435,17 @@ impl In {
 
     /// One field's words (`what` names it in errors), checked.
     pub(super) fn words(&mut self, what: &str) -> Result<Frozen, String> {
+        let text = self.array(&format!("{what} words"))?;
+        let ends = self.array(&format!("{what} word ends"))?;
+        let offsets = self.array(&format!("{what} postings offsets"))?;
+        // Past the array's length.
+        let postings_at = self.at + 8;
         let frozen = Frozen {
-            text: self.array(&format!("{what} words"))?,
-            ends: self.array(&format!("{what} word ends"))?,
-            offsets: self.array(&format!("{what} postings offsets"))?,
+            text,
+            ends,
+            offsets,
             postings: self.array(&format!("{what} postings"))?,
+            postings_at,
         };
         frozen.check(what)?;
         Ok(frozen)

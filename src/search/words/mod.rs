@@ -20,6 +20,7 @@
 mod frozen;
 mod keep;
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
@@ -240,6 +241,8 @@ pub struct WordIndex {
     base: usize,
     /// Set for an index built for one query: the words it posts.
     keep: Option<Arc<Keep>>,
+    /// For an index read back: how many bytes it was read from.
+    read_from: Option<usize>,
 }
 
 /// The per-paper field lengths, borrowed once for a query.
@@ -579,6 +582,7 @@ impl WordIndex {
     /// array whose bytes are not aligned for its items is copied). Any
     /// inconsistency is an error naming it; no bytes make it panic.
     pub fn from_bytes(bytes: Shared) -> Result<WordIndex, String> {
+        let read_from = Some((*bytes).as_ref().len());
         let mut r = In::new(bytes);
         let (indexed, totals) = r.header()?;
         let mut ix = WordIndex {
@@ -590,6 +594,7 @@ impl WordIndex {
             years: r.array("years")?,
             ids: r.array("ids")?,
             id_ends: r.array("id ends")?,
+            read_from,
             ..WordIndex::default()
         };
         for (k, words) in ix.parts.iter_mut().enumerate() {
@@ -609,6 +614,44 @@ impl WordIndex {
             }
         }
         Ok(ix)
+    }
+
+    /// For an index read back ([`WordIndex::from_bytes`]): the bytes of
+    /// those it was read from that a query whose words are `prefixes`
+    /// reads, as ranges (in order): every byte but the postings, and of
+    /// the postings those of the words each prefix starts in every field
+    /// (see [`WordIndex::add_scores`] and [`WordIndex::papers_with`]).
+    /// A query reading no other byte can trust these alone. `None` for
+    /// an index built here, or one changed since it was read.
+    pub fn bytes_read_by<'a>(
+        &self,
+        prefixes: impl IntoIterator<Item = &'a str>,
+    ) -> Option<Vec<Range<usize>>> {
+        let len = self.read_from?;
+        let frozen: Vec<&Frozen> = self
+            .parts
+            .iter()
+            .map(|w| match w {
+                Words::Frozen(f) => Some(f),
+                Words::Hash(_) => None,
+            })
+            .collect::<Option<_>>()?;
+        let mut out = Vec::new();
+        let mut at = 0;
+        for f in &frozen {
+            let postings = f.postings_bytes();
+            out.push(at..postings.start);
+            at = postings.end;
+        }
+        out.push(at..len);
+        for prefix in prefixes {
+            for p in [prefix, &fold(prefix)] {
+                out.extend(frozen.iter().map(|f| f.postings_bytes_of(p.as_bytes())));
+            }
+        }
+        out.retain(|r| !r.is_empty());
+        out.sort_unstable_by_key(|r| (r.start, r.end));
+        Some(out)
     }
 
     /// Distinct words indexed, all fields together.
