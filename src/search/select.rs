@@ -23,12 +23,12 @@ pub fn word_hits(index: &WordIndex, word: &Word, n: usize) -> Hits {
     let in_title = index
         .papers_with(Part::Title, &word.folded, false, n)
         .into();
-    let mut total = vec![0.0f32; n];
+    let mut total = crate::alloc::written_zeros::<f32>(n);
     if let [one] = word.folded.as_slice() {
         scores_over_cores(index, one, &mut total);
         return Hits::new(total, in_title);
     }
-    let mut each = vec![0.0f32; n];
+    let mut each = crate::alloc::written_zeros::<f32>(n);
     for (k, part) in word.folded.iter().enumerate() {
         each.iter_mut().for_each(|s| *s = 0.0);
         scores_over_cores(index, part, &mut each);
