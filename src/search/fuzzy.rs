@@ -632,7 +632,12 @@ impl Needle {
             s.occ.clear();
             s.occ.resize(m * words, 0);
             for (j, &c) in needle.iter().enumerate() {
-                occurrences(&mut s.occ[j * words..][..words], hay, c, self.ignore_case);
+                // A character met before occurs where it did (`attention`
+                // has three `t`s).
+                match needle[..j].iter().position(|&d| d == c) {
+                    Some(i) => s.occ.copy_within(i * words..(i + 1) * words, j * words),
+                    None => occurrences(&mut s.occ[j * words..][..words], hay, c, self.ignore_case),
+                }
             }
             let occ = |j: usize| &s.occ[j * words..][..words];
             if m == 1 {
