@@ -225,7 +225,10 @@ const BM25_SCALE: f32 = 4096.0;
 /// starts with it; empty for a word matched in titles only.
 #[derive(Clone, Debug, Default)]
 pub struct Hits {
-    pub scores: std::sync::Arc<[f32]>,
+    /// A `Vec` shared as it is: made into an `Arc<[f32]>`, 4 bytes a
+    /// paper were copied into fresh memory, slow to touch the first time
+    /// on a VM, for every word typed.
+    pub scores: std::sync::Arc<Vec<f32>>,
     pub in_title: std::sync::Arc<Bits>,
     /// Papers with a hit (a score above 0).
     pub count: usize,
@@ -256,7 +259,7 @@ impl Hits {
     pub fn new(scores: Vec<f32>, in_title: std::sync::Arc<Bits>) -> Hits {
         Hits {
             count: scores.iter().filter(|&&s| s > 0.0).count(),
-            scores: scores.into(),
+            scores: std::sync::Arc::new(scores),
             in_title,
         }
     }
