@@ -236,8 +236,8 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
 /// The word index stored for `file`, read back, with the number of
 /// papers it is over, if the bytes of it that ranking `query` reads are
 /// as their checksums say. Only those are verified: the postings of the
-/// query's words and the rest of the index but its postings, a tenth of
-/// it at 2.7M papers.
+/// query's words (its filters' too) and the rest of the index but its
+/// postings, a tenth of it at 2.7M papers for two words.
 fn stored_index(
     cache: &loading::cache::CacheOptions,
     file: &std::path::Path,
