@@ -394,16 +394,6 @@ impl Entry {
             };
         }
     }
-
-    /// Where section `i` is in the file.
-    pub(super) fn range(&self, i: usize) -> Option<(usize, usize)> {
-        self.sections.get(i).copied()
-    }
-
-    /// The map itself.
-    pub(super) fn into_map(self) -> memmap2::Mmap {
-        self.map
-    }
 }
 
 #[cfg(test)]
@@ -490,7 +480,7 @@ mod tests {
         let e = Entry::open(&path, 9).unwrap();
         assert!(e.verify());
         assert!(e.verified_in(1, &[0..1, 2 * STRIPE..3 * STRIPE + 5]));
-        let (start, _) = e.range(1).unwrap();
+        let (start, _) = e.sections[1];
         drop(e);
         // A byte of the second stripe changed.
         let mut b = bytes.clone();

@@ -75,16 +75,12 @@ pub fn default_dir() -> Option<PathBuf> {
 /// Bytes shared with whoever holds them (the word index, mapped).
 pub type Shared = Arc<dyn AsRef<[u8]> + Send + Sync>;
 
-/// A section of a mapped entry.
-struct Mapped {
-    map: memmap2::Mmap,
-    start: usize,
-    len: usize,
-}
+/// Section `.1` of a mapped entry, shared.
+struct Section(Arc<Entry>, usize);
 
-impl AsRef<[u8]> for Mapped {
+impl AsRef<[u8]> for Section {
     fn as_ref(&self) -> &[u8] {
-        &self.map[self.start..self.start + self.len]
+        self.0.section(self.1)
     }
 }
 
@@ -161,7 +157,7 @@ const INDEX_SECTION: usize = 2;
 impl StoredIndex {
     /// The index's bytes, shared.
     pub fn bytes(&self) -> Shared {
-        Arc::new(IndexBytes(self.entry.clone()))
+        Arc::new(Section(self.entry.clone(), INDEX_SECTION))
     }
 
     /// True when the index's bytes are as their checksums say: those of
@@ -173,15 +169,6 @@ impl StoredIndex {
             Some(ranges) => self.entry.verified_in(INDEX_SECTION, ranges),
             None => self.entry.verified_section(INDEX_SECTION),
         }
-    }
-}
-
-/// [`StoredIndex::bytes`].
-struct IndexBytes(Arc<Entry>);
-
-impl AsRef<[u8]> for IndexBytes {
-    fn as_ref(&self) -> &[u8] {
-        self.0.section(INDEX_SECTION)
     }
 }
 

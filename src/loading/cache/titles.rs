@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use super::container::{Entry, Writer};
 use super::papers::{Decoder, put_str, put_uint};
-use super::{CacheOptions, Mapped, SectionWrite, TITLES_EXT, TITLES_KIND, evict, key};
+use super::{CacheOptions, Section, SectionWrite, TITLES_EXT, TITLES_KIND, evict, key};
 use crate::corpus::Format;
 use crate::loading::Report;
 use crate::search::TitleList;
@@ -75,12 +75,7 @@ fn read(entry: Entry, key: &key::Key, name: String) -> Option<(TitleList, Report
         return None;
     }
     let report = decode_report(entry.section(1), name)?;
-    let (start, len) = entry.range(2)?;
-    let bytes = Arc::new(Mapped {
-        map: entry.into_map(),
-        start,
-        len,
-    });
+    let bytes = Arc::new(Section(Arc::new(entry), 2));
     let list = TitleList::from_bytes(bytes).ok()?;
     #[cfg(test)]
     super::record::REPLAYS.set(super::record::REPLAYS.get() + 1);
