@@ -2,7 +2,9 @@
 //! open (one pass, one save of `first_seen.json`); the store opened again,
 //! and the first-seen times read on first use; a bookmark, a tag and a
 //! note saved beside them (every save re-reads, merges and rewrites
-//! `state.json`); another instance's save taken in. As a baseline, the
+//! `state.json`); another instance's save taken in. A reopen, as the
+//! reader's: the times read, each paper recorded and said new or not,
+//! beside the textbook way (a map with a `String` a key). As a baseline, the
 //! same times kept in `state.json`, one entry a paper: opening it, and a
 //! bookmark saved with it.
 //!
@@ -10,6 +12,7 @@
 //! instead of a million). The files go to a temporary directory under
 //! `target/`, on the disk the user's state would be on, fsync included.
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use paperboat::store::{Field, Stamp, Store};
@@ -33,6 +36,28 @@ fn timed(runs: usize, mut f: impl FnMut()) -> String {
         .collect();
     t.sort();
     format!("median {}, slowest {}", ms(t[runs / 2]), ms(t[runs - 1]))
+}
+
+/// The textbook way to what a reopen asks: the file read into a map with
+/// a `String` a key, each id recorded, then each looked up again.
+fn string_keyed(path: &std::path::Path, ids: &[String], now: Stamp) -> Vec<bool> {
+    #[derive(serde::Deserialize)]
+    struct Doc {
+        first_seen: std::collections::BTreeMap<Stamp, Vec<String>>,
+    }
+    let doc: Doc = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let mut seen: HashMap<String, Stamp> = HashMap::new();
+    for (at, group) in doc.first_seen {
+        for id in group {
+            let t = seen.entry(id).or_insert(at);
+            *t = (*t).min(at);
+        }
+    }
+    for id in ids {
+        let t = seen.entry(id.clone()).or_insert(now);
+        *t = (*t).min(now);
+    }
+    ids.iter().map(|id| seen[id.as_str()] >= now).collect()
 }
 
 fn main() {
@@ -70,6 +95,23 @@ fn main() {
         ms(start.elapsed())
     );
 
+    println!(
+        "reopen: record, say which new:  {}",
+        timed(3, || {
+            let (mut s, _) = Store::open(dir.path());
+            let fresh = s
+                .record_first_seen_each(ids.iter().map(String::as_str), Stamp::now())
+                .unwrap();
+            assert!(fresh.iter().all(|&f| !f));
+        })
+    );
+    println!(
+        "  baseline, a String a key:     {}",
+        timed(3, || {
+            let fresh = string_keyed(&seen_file, &ids, Stamp::now());
+            assert!(fresh.iter().all(|&f| !f));
+        })
+    );
     println!(
         "first use of first_seen:        {}",
         timed(5, || {

@@ -139,12 +139,8 @@ impl App {
 pub fn record_seen_in(dir: &Path, ids: &IdList, now: Stamp) -> Result<Vec<bool>, String> {
     let (mut store, _) = Store::open(dir);
     store
-        .record_first_seen(ids.iter(), now)
-        .map_err(|e| e.to_string())?;
-    Ok(ids
-        .iter()
-        .map(|id| store.first_seen(id).is_some_and(|t| t >= now))
-        .collect())
+        .record_first_seen_each(ids.iter(), now)
+        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -570,16 +570,35 @@ impl Store {
         ids: impl IntoIterator<Item = &'a str>,
         now: Stamp,
     ) -> Result<usize, StoreError> {
+        self.record_seen(ids, now).map(|(_, new)| new)
+    }
+
+    /// [`Store::record_first_seen`], saying for each paper whether it is
+    /// new in this session (first seen at `now` or later), in the same
+    /// pass over the ids.
+    pub fn record_first_seen_each<'a>(
+        &mut self,
+        ids: impl IntoIterator<Item = &'a str>,
+        now: Stamp,
+    ) -> Result<Vec<bool>, StoreError> {
+        self.record_seen(ids, now).map(|(fresh, _)| fresh)
+    }
+
+    fn record_seen<'a>(
+        &mut self,
+        ids: impl IntoIterator<Item = &'a str>,
+        now: Stamp,
+    ) -> Result<(Vec<bool>, usize), StoreError> {
         let read_only = self.read_only.is_some();
-        let new = self.with_seen(|f| {
-            let new = ids.into_iter().filter(|id| f.seen.record(id, now)).count();
-            f.dirty |= new > 0 && !read_only && f.writable();
-            new
+        let (fresh, new) = self.with_seen(|f| {
+            let walk = f.seen.record_each(ids, now);
+            f.dirty |= (walk.changed > 0 || walk.reordered) && !read_only && f.writable();
+            (walk.fresh, walk.changed)
         });
         if !self.seen_dirty() {
-            return Ok(new);
+            return Ok((fresh, new));
         }
-        self.save_seen().map(|()| new)
+        self.save_seen().map(|()| (fresh, new))
     }
 
     /// The saved searches, ordered by name without case.
