@@ -13,6 +13,7 @@
 //! others, so that these also find the file's word index and finished
 //! titles stored, as after a session that read the file in full. Prints
 //! the median, 90th percentile and worst of `RUNS` runs (default 20).
+//! `BIN=path` times that binary instead of this build's.
 
 use std::io::{Read, Write};
 use std::sync::mpsc;
@@ -117,7 +118,11 @@ fn main() {
         .and_then(|r| r.parse().ok())
         .unwrap_or(20)
         .max(1);
-    let bin = env!("CARGO_BIN_EXE_paperboat");
+    // `BIN=path` times another build (the one before a change, say).
+    let bin_var = std::env::var("BIN").ok();
+    let bin = bin_var
+        .as_deref()
+        .unwrap_or(env!("CARGO_BIN_EXE_paperboat"));
     let state = tempfile::tempdir().unwrap();
     let what = if args.is_empty() {
         "bundled lists".to_string()

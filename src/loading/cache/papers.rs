@@ -202,7 +202,14 @@ impl<'a> Decoder<'a> {
 
     pub(crate) fn str(&mut self) -> Result<&'a str, Bad> {
         let n = usize::try_from(self.uint()?).map_err(|_| Bad)?;
-        std::str::from_utf8(self.take(n)?).map_err(|_| Bad)
+        let bytes = self.take(n)?;
+        if bytes.is_ascii() {
+            // SAFETY: ASCII is UTF-8. Most strings here are ASCII, which
+            // `is_ascii` tells a word at a time, where `from_utf8` took
+            // more than twice the instructions on strings this short.
+            return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+        }
+        std::str::from_utf8(bytes).map_err(|_| Bad)
     }
 
     fn u64_le(&mut self) -> Result<u64, Bad> {
