@@ -16,8 +16,8 @@
 //! one comparison of bytes a paper, with no table to make. Looking an id
 //! up anywhere else goes through a table of each id's 128-bit hash (as
 //! the corpus's dedup holds ids), made on first need. At 2.7M papers a
-//! reopen took three seconds of a core with a map keyed by `String`: most
-//! of it finding each key in memory, a miss or two a paper.
+//! reopen took about two seconds of a core with a map keyed by `String`:
+//! most of it finding each key in memory, a miss or two a paper.
 
 use std::collections::BTreeMap;
 use std::collections::hash_map::Entry;
