@@ -41,11 +41,13 @@ pub const SEEN_FILE_NAME: &str = "first_seen.json";
 
 /// How many times one walk beside a corpus looks for an id through all
 /// the ids' bytes (where the place after the last one found does not hold
-/// it) before it makes the table instead.
-const SCANS: usize = 8;
+/// it) before it makes the table instead. (Two in tests, so that the
+/// property tests reach the table and the renumbering often.)
+const SCANS: usize = if cfg!(test) { 2 } else { 8 };
 
-/// A walk of at least this many ids, most of them looked up rather than
-/// found in place, puts its ids first ([`Seen::record_each`]).
+/// A walk of at least this many ids over a file in the old order, most of
+/// them looked up rather than found in place, puts its ids first
+/// ([`Seen::record_each`]).
 /// (A few in tests, so that the property tests renumber too.)
 const REORDER_FROM: usize = if cfg!(test) { 3 } else { 10_000 };
 
@@ -80,6 +82,9 @@ pub struct Seen {
     times: Vec<Stamp>,
     /// By id key: the earliest time, and the first number with the id.
     table: OnceLock<FxHashMap<u128, (Stamp, u32)>>,
+    /// Read from a file whose every time lists its ids sorted, as files
+    /// were written before the order recorded was kept.
+    sorted: bool,
 }
 
 impl PartialEq for Seen {
@@ -120,10 +125,12 @@ impl Seen {
     /// time) and says for each whether it is new since `now`. Walks the
     /// ids recorded beside `ids` while they come in the same order, which
     /// a list opened again does. When most of a large list had to be
-    /// looked up instead (a file from before the ids were kept in the
-    /// order recorded, or a list whose order changed), its ids are put
-    /// first, in its order, so that the next walk finds them in place: the
-    /// file is then to be written again.
+    /// looked up instead in a file from before the ids were kept in the
+    /// order recorded (sorted), its ids are put first, in its order, so
+    /// that the next walk finds them in place: the file is then to be
+    /// written again. Only such a file: two large lists sharing most of
+    /// their papers in other orders would otherwise each renumber the
+    /// ids, and rewrite the file, every time the other was opened.
     pub fn record_each<'a>(&mut self, ids: impl IntoIterator<Item = &'a str>, now: Stamp) -> Walk {
         let (mut next, mut scans, mut changed, mut looked_up) = (0, 0, 0, 0);
         let mut walked: Vec<u32> = Vec::new();
@@ -159,7 +166,7 @@ impl Seen {
                 kept >= now
             })
             .collect();
-        let reordered = walked.len() >= REORDER_FROM && looked_up > walked.len() / 2;
+        let reordered = self.sorted && walked.len() >= REORDER_FROM && looked_up > walked.len() / 2;
         if reordered {
             self.put_first(&walked);
         }
@@ -206,6 +213,7 @@ impl Seen {
             ends,
             times,
             table: OnceLock::new(),
+            sorted: false,
         };
     }
 
@@ -365,7 +373,9 @@ impl<'de> Visitor<'de> for Group<'_> {
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let Group(seen, at) = self;
+        let first = seen.ends.len();
         while seq.next_element_seed(Id(seen, at))?.is_some() {}
+        seen.sorted &= (first + 1..seen.ends.len()).all(|i| seen.id(i - 1) <= seen.id(i));
         Ok(())
     }
 }
@@ -400,7 +410,10 @@ impl<'de> Deserialize<'de> for Seen {
                 f.write_str("an object of times, each with a list of paper ids")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Seen, A::Error> {
-                let mut out = Seen::default();
+                let mut out = Seen {
+                    sorted: true,
+                    ..Seen::default()
+                };
                 while let Some(at) = map.next_key::<Stamp>()? {
                     map.next_value_seed(Group(&mut out, at))?;
                 }
@@ -643,7 +656,13 @@ mod tests {
             ids in proptest::collection::vec(proptest::sample::select(vec!["a", "ab", "b", "ba", "", "c", "d"]), 0..12),
             now in 0u64..22,
             in_order in any::<bool>(),
+            sort_groups in any::<bool>(),
         ) {
+            // Half the files as they were written before: sorted.
+            let mut file = file;
+            if sort_groups {
+                file.iter_mut().for_each(|(_, g)| g.sort());
+            }
             let mut model: std::collections::HashMap<String, Stamp> = Default::default();
             for (t, group) in &file {
                 for id in group {
@@ -746,12 +765,17 @@ mod tests {
     }
 
     #[test]
-    fn a_list_out_of_order_is_put_in_its_order_for_the_next_walk() {
-        // Written in another order than the list's (as files were before
-        // the order recorded was kept): the ids reversed, two times.
-        let ids: Vec<String> = (0..50).map(|i| format!("id{i:02}")).collect();
-        let back: Vec<String> = ids.iter().rev().cloned().collect();
-        let file = json_of(&[(5, back[..10].to_vec()), (7, back[10..].to_vec())]);
+    fn a_list_out_of_order_in_an_old_file_is_put_in_its_order_for_the_next_walk() {
+        // Written as files were before the order recorded was kept: the
+        // ids sorted within each time. The list has them reversed.
+        let ids: Vec<String> = (0..50).map(|i| format!("id{i:02}")).rev().collect();
+        let sorted: Vec<String> = ids.iter().rev().cloned().collect();
+        let other = vec!["other".to_string(), "zz".to_string()];
+        let file = json_of(&[
+            (3, other),
+            (5, sorted[..10].to_vec()),
+            (7, sorted[10..].to_vec()),
+        ]);
         let mut seen: Seen = serde_json::from_str(&file).unwrap();
         let done = seen.record_each(ids.iter().map(String::as_str), Stamp(9));
         assert!(done.fresh.iter().all(|&f| !f) && done.changed == 0);
@@ -764,8 +788,23 @@ mod tests {
         assert!(!done.reordered && done.changed == 0);
         assert!(again.table.get().is_none(), "found in place: no table");
         assert_eq!(again, seen);
-        assert_eq!(again.get("id49"), Some(Stamp(5)));
-        assert_eq!(again.get("id00"), Some(Stamp(7)));
+        assert_eq!(again.get("id00"), Some(Stamp(5)));
+        assert_eq!(again.get("id49"), Some(Stamp(7)));
+        assert_eq!(
+            again.get("other"),
+            Some(Stamp(3)),
+            "ids not in the list kept"
+        );
+        assert_eq!(again.get("zz"), Some(Stamp(3)));
+        // Now in the list's order, not sorted: another list with the same
+        // papers in another order is looked up, and renumbers nothing.
+        let sorted_walk = again.record_each(sorted.iter().map(String::as_str), Stamp(9));
+        assert!(!sorted_walk.reordered);
+        assert_eq!(
+            serde_json::to_string(&again).unwrap(),
+            text,
+            "nothing to write again"
+        );
     }
 
     #[test]
