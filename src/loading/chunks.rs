@@ -170,7 +170,10 @@ fn parse_json_lines(
     for (k, (at, raw)) in split_lines(bytes).enumerate() {
         let line_no = k + 1;
         lines = k;
-        let (line, in_file) = match std::str::from_utf8(raw) {
+        // Checked 32 or 64 bytes at a time where the processor can (a
+        // line of the arXiv snapshot is 1-2 KB, nearly all ASCII): the
+        // standard library's check was 3% of a cold load's time.
+        let (line, in_file) = match simdutf8::basic::from_utf8(raw) {
             Ok(line) => (Cow::Borrowed(line), in_file),
             Err(_) => {
                 let (line, n) = utf8_lossy(raw);
