@@ -111,6 +111,18 @@ impl Words {
         self.each_with(prefix, whole, true, f);
     }
 
+    /// Whether a word starts with `prefix` (or is it, when `whole`):
+    /// [`Words::each_with_prefix`] up to the first.
+    fn any_with_prefix(&self, prefix: &str, whole: bool) -> bool {
+        if whole {
+            return self.get(prefix).is_some();
+        }
+        match self {
+            Words::Hash(m) => m.keys().any(|w| w.starts_with(prefix)),
+            Words::Frozen(fr) => !fr.view().with_prefix(prefix.as_bytes()).is_empty(),
+        }
+    }
+
     /// [`Words::each_with_prefix`], the words in any order unless
     /// `ordered`.
     fn each_with<'s>(
@@ -711,6 +723,15 @@ impl WordIndex {
     /// untyped.
     pub fn add_scores(&self, word: &str, whole: bool, scores: &mut [f32]) {
         self.add_scores_from(word, whole, 0, scores);
+    }
+
+    /// Whether [`WordIndex::add_scores`] would add anything for `word`: a
+    /// word of a title, abstract or author list starts with it (or is
+    /// it, when `whole`).
+    pub fn scores_any(&self, word: &str, whole: bool) -> bool {
+        WEIGHTED
+            .iter()
+            .any(|&(part, _, _)| self.parts[part as usize].any_with_prefix(word, whole))
     }
 
     /// [`WordIndex::add_scores`] for papers `from..from + scores.len()`

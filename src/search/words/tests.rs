@@ -272,6 +272,10 @@ mod on_disk {
                 a.add_scores(w, whole, &mut x);
                 b.add_scores(w, whole, &mut y);
                 assert_eq!(bits(&x), bits(&y), "{w:?} {whole}");
+                // Whether it scores any paper is told without scoring.
+                let any = x.iter().any(|&s| s > 0.0);
+                assert_eq!(a.scores_any(w, whole), any, "{w:?} {whole}");
+                assert_eq!(b.scores_any(w, whole), any, "{w:?} {whole}");
                 for part in [Part::Title, Part::Abstract, Part::Authors, Part::Venue] {
                     let ws = [w.clone()];
                     assert_eq!(
