@@ -11,6 +11,7 @@
 //! not cover is left to nucleo.
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicU16, Ordering};
 
 // nucleo-matcher 0.3.1's scoring constants (score.rs) and default config.
 const SCORE_MATCH: u16 = 16;
@@ -115,7 +116,79 @@ pub struct Needle {
     /// where it is letters and digits only (and not too long to score
     /// here); empty otherwise.
     probes: Box<[u128]>,
+    /// The title mask bit of each of its characters (either case), where
+    /// `probes` is not empty ([`Needle::pair_bound_in`]).
+    bits: Box<[u64]>,
+    /// For a needle of up to [`BOUND_TABLE_MOST`] characters,
+    /// [`Needle::pair_bound_in`]'s answer for every title by what decides
+    /// it ([`Needle::bound_key`]): worked out once, looked up for each of
+    /// millions of titles. Empty otherwise.
+    bounds: BoundTable,
 }
+
+/// [`Needle::pair_bound_in`]'s answers, each worked out when first asked
+/// for ([`BoundTable::UNKNOWN`] until then), by any thread: a needle is
+/// made at every keystroke, and many in the tests, which most of a whole
+/// table's 2,048 answers would slow (they took minutes unoptimised).
+#[derive(Default)]
+struct BoundTable(Box<[AtomicU16]>);
+
+impl BoundTable {
+    const UNKNOWN: u16 = u16::MAX;
+
+    fn new(len: usize) -> BoundTable {
+        BoundTable((0..len).map(|_| AtomicU16::new(Self::UNKNOWN)).collect())
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The answer for `key`, worked out by `work` the first time; `None`
+    /// where the table has no such key.
+    #[inline]
+    fn get(&self, key: usize, work: impl FnOnce() -> u32) -> Option<u32> {
+        let slot = self.0.get(key)?;
+        // Relaxed: two threads that both work an answer out find the same.
+        match slot.load(Ordering::Relaxed) {
+            Self::UNKNOWN => {
+                let most = work();
+                slot.store(
+                    most.min(u32::from(Self::UNKNOWN - 1)) as u16,
+                    Ordering::Relaxed,
+                );
+                Some(most)
+            }
+            most => Some(u32::from(most)),
+        }
+    }
+}
+
+/// A table of answers only: its needle's copy works them out anew.
+impl Clone for BoundTable {
+    fn clone(&self) -> BoundTable {
+        BoundTable::new(self.0.len())
+    }
+}
+
+/// Answers only: two needles alike are alike whatever they have asked.
+impl PartialEq for BoundTable {
+    fn eq(&self, _: &BoundTable) -> bool {
+        true
+    }
+}
+
+impl Eq for BoundTable {}
+
+impl std::fmt::Debug for BoundTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "BoundTable({})", self.0.len())
+    }
+}
+
+/// The longest needle whose pair bounds are tabled: 2^11 answers for
+/// four characters (a pair bit a pair, two bonus bits a character).
+const BOUND_TABLE_MOST: usize = 4;
 
 /// The most one needle character adds to a score: a match and the largest
 /// bonus (a consecutive match inherits at most that too). The first
@@ -326,7 +399,54 @@ pub const PAIR_REACH: usize = 10;
 /// through three kinds of place: at a word's start, in a run begun at
 /// one, and elsewhere.
 pub fn paired_most(paired: impl Iterator<Item = bool>) -> u32 {
+    paired_most_within(paired, std::iter::repeat(Bonuses::ANY))
+}
+
+/// The most bonus a needle character can have of its own in a title: at a
+/// word's start (`None`: it starts none there) and elsewhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bonuses {
+    pub start: Option<u16>,
+    pub elsewhere: u16,
+}
+
+impl Bonuses {
+    /// Any: the largest bonus at a word's start, camel case elsewhere.
+    pub const ANY: Bonuses = Bonuses {
+        start: Some(BONUS_BOUNDARY_WHITE),
+        elsewhere: BONUS_CAMEL123,
+    };
+
+    /// A character's, whose mask bit is `bit`, in an ASCII title whose
+    /// letters and digits with the largest bonus (after white space or
+    /// at the start) are `starts` and with a smaller one somewhere (after
+    /// a delimiter or punctuation, camel case, a digit after a non-digit)
+    /// `inner`, cases folded. A bonus of [`BONUS_BOUNDARY`] or more is a
+    /// word's start; any other is camel case's, at most.
+    pub fn of(bit: u64, starts: u64, inner: u64) -> Bonuses {
+        let start = if starts & bit != 0 {
+            Some(BONUS_BOUNDARY_WHITE)
+        } else if inner & bit != 0 {
+            Some(BONUS_BOUNDARY_DELIMITER)
+        } else {
+            None
+        };
+        let elsewhere = if inner & bit != 0 { BONUS_CAMEL123 } else { 0 };
+        Bonuses { start, elsewhere }
+    }
+}
+
+/// [`paired_most`] with each needle character's [`Bonuses`] (in needle
+/// order, the first's included): a character no word starts with cannot
+/// stand at a word's start, and one with no bonus of its own scores 16
+/// where no run carries one to it.
+pub fn paired_most_within(
+    paired: impl Iterator<Item = bool>,
+    mut bonuses: impl Iterator<Item = Bonuses>,
+) -> u32 {
     const NONE: i32 = i32::MIN / 2;
+    // Sums with a place that cannot be stay that.
+    let add = |a: i32, b: i32| if a <= NONE || b <= NONE { NONE } else { a + b };
     let (score, most, camel) = (
         i32::from(SCORE_MATCH),
         i32::from(BONUS_BOUNDARY_WHITE),
@@ -334,11 +454,10 @@ pub fn paired_most(paired: impl Iterator<Item = bool>) -> u32 {
     );
     let (gap, consecutive) = (i32::from(PENALTY_GAP_START), i32::from(BONUS_CONSECUTIVE));
     let first = i32::from(BONUS_FIRST_CHAR_MULTIPLIER);
-    // Onto a word's start after a gap; in a run begun at one; elsewhere
-    // after a gap; elsewhere beside the one before.
-    let to_start = score + most - gap;
+    // In a run begun at a word's start (the run's bonus carried on);
+    // beside the one before elsewhere (its own bonus, or one carried from
+    // a run begun elsewhere, camel case's at most).
     let in_run = score + most;
-    let apart = score + camel - gap;
     let beside = score + camel.max(consecutive);
     // A pair the filter lacks, after a word's start: no bonus after a
     // gap, or past the reach.
@@ -346,19 +465,43 @@ pub fn paired_most(paired: impl Iterator<Item = bool>) -> u32 {
         .max(score + most - gap - i32::from(PENALTY_GAP_EXTENSION) * PAIR_REACH as i32);
     // The most so far with the last character at a word's start, in a run
     // begun at one, elsewhere.
-    let (mut at_start, mut run, mut other) = (score + first * most, NONE, score + first * camel);
-    for paired in paired {
+    let b = bonuses.next().unwrap_or(Bonuses::ANY);
+    let (mut at_start, mut run, mut other) = (
+        b.start.map_or(NONE, |s| score + first * i32::from(s)),
+        NONE,
+        score + first * i32::from(b.elsewhere),
+    );
+    for (paired, b) in paired.zip(bonuses) {
+        // Onto a word's start after a gap; elsewhere after a gap.
+        let to_start = b.start.map_or(NONE, |s| score + i32::from(s) - gap);
+        let apart = score + i32::from(b.elsewhere) - gap;
         let from_start = if paired { at_start } else { NONE };
-        let onto_start = (at_start + if paired { to_start } else { unpaired })
-            .max(run + to_start)
-            .max(other + to_start);
-        let into_run = (from_start + in_run).max(run + in_run);
-        let elsewhere = (at_start + if paired { apart } else { unpaired })
-            .max(run + apart)
-            .max(other + beside.max(apart));
+        let after_start = match (paired, b.start) {
+            (true, _) => to_start,
+            // Past the reach, at a word's start.
+            (false, Some(_)) => unpaired,
+            (false, None) => NONE,
+        };
+        let onto_start = add(at_start, after_start)
+            .max(add(run, to_start))
+            .max(add(other, to_start));
+        let into_run = add(from_start, in_run).max(add(run, in_run));
+        let elsewhere = add(at_start, if paired { apart } else { unpaired })
+            .max(add(run, apart))
+            .max(add(other, beside.max(apart)));
         (at_start, run, other) = (onto_start, into_run, elsewhere);
     }
     at_start.max(run).max(other).max(0) as u32
+}
+
+/// A letter's (either case) or digit's bit in a title's mask
+/// ([`super::index::title_mask`]); 0 for any other byte.
+fn mask_bit(c: u8) -> u64 {
+    match c.to_ascii_lowercase() {
+        c @ b'a'..=b'z' => 1 << (c - b'a'),
+        c @ b'0'..=b'9' => 1 << (26 + c - b'0'),
+        _ => 0,
+    }
 }
 
 /// The places of the ASCII letters (either case) and digits, `0..36`, in
@@ -479,22 +622,94 @@ impl Needle {
             } else {
                 Box::default()
             };
+        let bits = if probes.is_empty() {
+            Box::default()
+        } else {
+            b.iter().map(|&c| mask_bit(c)).collect()
+        };
+        let bounds = if !probes.is_empty() && b.len() <= BOUND_TABLE_MOST {
+            BoundTable::new(1 << (3 * b.len() - 1))
+        } else {
+            BoundTable::default()
+        };
         (needle.is_ascii() && !needle.is_empty()).then(|| Needle {
             bytes: b.into(),
             ignore_case,
             probes,
+            bits,
+            bounds,
         })
+    }
+
+    /// What decides [`Needle::pair_bound_in`] in a title, as a number:
+    /// bit `j` whether pair `j` is in the title's pair filter, then two
+    /// bits a character, whether it is in `starts` and in `inner`.
+    #[inline]
+    fn bound_key(&self, have: u128, starts: u64, inner: u64) -> usize {
+        let pairs = self.probes.len();
+        let mut key = 0;
+        for (j, &p) in self.probes.iter().enumerate() {
+            key |= usize::from(have & p == p) << j;
+        }
+        for (j, &bit) in self.bits.iter().enumerate() {
+            key |= usize::from(starts & bit != 0) << (pairs + 2 * j);
+            key |= usize::from(inner & bit != 0) << (pairs + 2 * j + 1);
+        }
+        key
+    }
+
+    /// The pairs and bonuses a [`Needle::bound_key`] of a needle of `m`
+    /// characters stands for.
+    fn bound_unkey(
+        m: usize,
+        key: usize,
+    ) -> (impl Iterator<Item = bool>, impl Iterator<Item = Bonuses>) {
+        let bit = move |k: usize| key >> k & 1 == 1;
+        let pairs = m - 1;
+        (
+            (0..pairs).map(bit),
+            (0..m).map(move |j| {
+                let (s, i) = (bit(pairs + 2 * j), bit(pairs + 2 * j + 1));
+                Bonuses::of(1, u64::from(s), u64::from(i))
+            }),
+        )
     }
 
     /// The most the needle scores in a title whose pair filter is `pairs`
     /// ([`word_pairs`], [`paired_most`]); `None` where it is not letters
     /// and digits only.
     pub fn pair_bound(&self, pairs: [u64; 2]) -> Option<u32> {
+        self.pair_bound_in(pairs, u64::MAX, u64::MAX)
+    }
+
+    /// [`Needle::pair_bound`] in an ASCII title whose letters and digits
+    /// with the largest bonus somewhere are `starts` and with a smaller one
+    /// `inner` (its [`super::index::Chars`]): a character in neither
+    /// scores no bonus of its own anywhere ([`Bonuses::of`]). Most titles
+    /// have no word starting with the first letter of an acronym (`gnn`):
+    /// that letter then scores 16 wherever it is matched, and the word
+    /// less than it scores where one does.
+    pub fn pair_bound_in(&self, pairs: [u64; 2], starts: u64, inner: u64) -> Option<u32> {
         if self.probes.is_empty() {
             return None;
         }
         let have = u128::from(pairs[0]) | (u128::from(pairs[1]) << 64);
-        Some(paired_most(self.probes.iter().map(|&p| have & p == p)))
+        if self.bounds.is_empty() {
+            return Some(self.walk_bound(have, starts, inner));
+        }
+        let key = self.bound_key(have, starts, inner);
+        self.bounds.get(key, || {
+            let (paired, bonuses) = Needle::bound_unkey(self.bytes.len(), key);
+            paired_most_within(paired, bonuses)
+        })
+    }
+
+    /// [`Needle::pair_bound_in`] worked out, not looked up.
+    fn walk_bound(&self, have: u128, starts: u64, inner: u64) -> u32 {
+        paired_most_within(
+            self.probes.iter().map(|&p| have & p == p),
+            self.bits.iter().map(|&bit| Bonuses::of(bit, starts, inner)),
+        )
     }
 
     /// The [`super::index::title_mask`] bit of needle byte `c`, a letter
@@ -1050,6 +1265,79 @@ mod tests {
             .unwrap()
     }
 
+    /// [`bound`] told too which of the needle's characters have a bonus
+    /// of their own in `hay`, and where ([`Needle::pair_bound_in`]): never
+    /// more.
+    fn bound_in(hay: &str, needle: &str) -> u32 {
+        let ignore_case = !needle.chars().any(|c| c.is_ascii_uppercase());
+        bound_in_of(&Needle::new(needle, ignore_case).unwrap(), hay)
+    }
+
+    /// [`bound_in`] for a needle made already (a needle's bounds are
+    /// worked out once).
+    fn bound_in_of(needle: &Needle, hay: &str) -> u32 {
+        let chars = crate::search::index::Chars::ascii(
+            hay.as_bytes(),
+            crate::search::index::title_mask(hay),
+        );
+        let within = needle
+            .pair_bound_in(chars.pairs, chars.starts, chars.inner)
+            .unwrap();
+        let alone = needle.pair_bound(chars.pairs).unwrap();
+        assert!(within <= alone, "{needle:?} in {hay:?}");
+        within
+    }
+
+    #[test]
+    fn the_pair_filter_and_the_bonuses_bound_every_score() {
+        // As below, the characters' bonuses told too: every score is
+        // within the bound, and where the first letter of a needle has no
+        // bonus in a text, the bound is under the pair filter's alone.
+        let alphabet = ['a', 'b', 'A', 'B', ' ', '-', ':', '1', '('];
+        let needles = [
+            "ab", "ba", "aa", "a1", "1a", "Ab", "aB", "aba", "ab1", "abab", "b1Ab", "bab",
+        ]
+        .map(|q| {
+            let ignore_case = !q.chars().any(|c| c.is_ascii_uppercase());
+            (q, Needle::new(q, ignore_case).unwrap())
+        });
+        let mut texts = vec![String::new()];
+        let (mut lower, mut matched) = (0, 0);
+        for _ in 0..5 {
+            texts = texts
+                .iter()
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            for t in &texts {
+                for (q, needle) in &needles {
+                    let within = bound_in_of(needle, t);
+                    if let Some(s) = nucleo_score(t, q) {
+                        matched += 1;
+                        let alone = needle.pair_bound(word_pairs(t.as_bytes())).unwrap();
+                        lower += usize::from(within < alone);
+                        assert!(u32::from(s) <= within, "{q:?} in {t:?}: {s} > {within}");
+                    }
+                }
+            }
+        }
+        assert!(lower > 20_000, "{lower} of {matched} matches bounded lower");
+        // An acronym whose first letter no word of the title starts with
+        // and that has no bonus there: 16 for it, and the rest as they
+        // may. The pair filter alone gave 72.
+        let title = "Diagnosing Neural Operators with anomaly Networks";
+        assert_eq!(bound(title, "gnn"), 72);
+        assert_eq!(bound_in(title, "gnn"), 60);
+        assert!(nucleo_score(title, "gnn").unwrap() <= 60);
+        // Side by side at a word's start after the first letter: the most
+        // the bound allows is reached.
+        let reached = "big Nnet";
+        assert_eq!(bound_in(reached, "gnn"), 65);
+        assert_eq!(nucleo_score(reached, "gnn"), Some(65));
+        // With a word starting with the first letter, as before.
+        let graph = "Graph Networks in Neural Operators";
+        assert_eq!(bound_in(graph, "gnn"), bound(graph, "gnn"));
+    }
+
     #[test]
     fn the_pair_filter_bounds_every_score() {
         // Every text of up to five characters over a small alphabet, and
@@ -1108,6 +1396,27 @@ mod tests {
     }
 
     proptest! {
+        // A short needle's bound looked up is the bound worked out, for
+        // any title's pairs and bonuses (a longer one's is worked out).
+        #[test]
+        fn a_bound_looked_up_is_the_bound_worked_out(
+            needle in "[abAB1]{2,6}",
+            pairs in proptest::array::uniform2(proptest::num::u64::ANY),
+            starts in proptest::num::u64::ANY,
+            inner in proptest::num::u64::ANY,
+        ) {
+            let ignore_case = !needle.chars().any(|c| c.is_ascii_uppercase());
+            let fast = Needle::new(&needle, ignore_case).unwrap();
+            prop_assert_eq!(fast.bounds.is_empty(), needle.len() > BOUND_TABLE_MOST);
+            let have = u128::from(pairs[0]) | (u128::from(pairs[1]) << 64);
+            prop_assert_eq!(
+                fast.pair_bound_in(pairs, starts, inner),
+                Some(fast.walk_bound(have, starts, inner))
+            );
+        }
+    }
+
+    proptest! {
         #![proptest_config(ProptestConfig::with_cases(4000))]
         // The pair filter bounds nucleo's score over titles of words of any
         // length.
@@ -1118,6 +1427,7 @@ mod tests {
         ) {
             if let Some(s) = nucleo_score(&hay, &needle) {
                 prop_assert!(u32::from(s) <= bound(&hay, &needle), "{s}");
+                prop_assert!(u32::from(s) <= bound_in(&hay, &needle), "{s}");
             }
         }
 

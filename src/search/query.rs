@@ -69,7 +69,10 @@ impl Word {
         // A title whose pair filter keeps the word under `need` (its
         // characters seldom side by side at a word's start): only whether
         // it matches counts.
-        if fast.pair_bound(chars.pairs).is_some_and(|most| need > most) {
+        if fast
+            .pair_bound_in(chars.pairs, chars.starts, chars.inner)
+            .is_some_and(|most| need > most)
+        {
             return Some(if fast.matches(bytes)? {
                 Scored::Below
             } else {
