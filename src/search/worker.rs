@@ -277,28 +277,37 @@ pub(super) fn worker(shared: Arc<Shared>) {
         // Reuse what is known: the same query over fewer papers, or a query
         // this one extends (over as much of the index).
         // (Not from an empty query: every paper is a candidate anyway.)
-        let prev = done.as_ref().filter(|d| {
+        // Held apart from `done`, which the pass below replaces while it
+        // still reads these.
+        let prev_results = done.clone().filter(|d| {
             d.scope == job.scope
                 && d.scanned
                 && d.indexed == indexed
                 && extends(&job.query, &d.query)
                 && !d.query.trim().is_empty()
         });
+        let prev = prev_results.as_deref();
         // The same words (`sparse ` after `sparse`): the same ranking.
         let same =
             prev.is_some_and(|p| p.query == job.query || Query::parse(&p.query).same_as(&query));
-        let mut candidates: Vec<Match> = Vec::new();
+        let mut grown: Vec<Match> = Vec::new();
         let mut kept: Vec<Match> = Vec::new();
         let prev_sorted = prev.map_or(0, |p| p.sorted);
         if let Some(prev) = prev {
             if same {
                 kept = prev.matches.clone();
-            } else {
-                candidates = prev.matches.clone();
+            } else if prev.searched < n {
+                grown = prev.matches.clone();
             }
             let from = prev.searched as u32;
-            candidates.extend((from..n as u32).map(Match::unscored));
+            grown.extend((from..n as u32).map(Match::unscored));
         }
+        // The last matches as they are where no paper came since: a copy
+        // was 30 MB at two million, at every keystroke.
+        let candidates: &[Match] = match prev {
+            Some(p) if !same && p.searched >= n => &p.matches,
+            _ => &grown,
+        };
         let prev_query = prev
             .filter(|_| !same && job.scope == Scope::Title)
             .map(|p| Query::parse(&p.query));
@@ -316,7 +325,7 @@ pub(super) fn worker(shared: Arc<Shared>) {
                 &items,
                 &query,
                 (&hits, &filters),
-                (n, prev.map(|_| candidates.as_slice())),
+                (n, prev.map(|_| candidates)),
                 &mut matchers,
                 &cancelled,
             ),
@@ -355,7 +364,7 @@ pub(super) fn worker(shared: Arc<Shared>) {
             hits,
             filters,
             need: query.title_mask(),
-            candidates: prev.map(|_| candidates.as_slice()),
+            candidates: prev.map(|_| candidates),
             n,
             reuse,
             reused: prev.map_or(0, |p| if same { 0 } else { p.matches.len() }),
