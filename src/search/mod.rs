@@ -142,6 +142,25 @@ impl Match {
         }
     }
 
+    /// A paper whose score is under `bound` if it matches, which was not
+    /// yet checked (every field: see [`Query::score_all_at_least`]).
+    /// [`worker::settle`] scores it or finds it does not match.
+    #[inline]
+    fn unchecked(idx: u32, bound: u32, len: u16) -> Match {
+        let m = Match::bounded(idx, bound, len, None);
+        Match {
+            key: m.key | UNCHECKED,
+            ..m
+        }
+    }
+
+    /// False for a paper not yet checked to match ([`Match::unchecked`]);
+    /// true for every match of a finished ranking.
+    #[inline]
+    pub fn is_checked(&self) -> bool {
+        self.key & UNCHECKED == 0
+    }
+
     /// False for a match that holds only a bound on its score (see
     /// [`Floor`](pass::Floor)); true for every match of a finished ranking.
     #[inline]
@@ -180,6 +199,9 @@ impl Match {
 
 /// Set in [`Match::head`] of a match that holds only a bound.
 const BOUND: u32 = 1 << 31;
+/// Set in [`Match::key`] (below the title's length, which leaves it 0
+/// otherwise) of a paper not yet checked to match.
+const UNCHECKED: u64 = 1;
 /// [`Match::head`] of a bounded match whose head score is not known.
 const NO_HEAD: u32 = u32::MAX;
 
@@ -1506,6 +1528,36 @@ mod tests {
         }
         // An index built here is read from no bytes.
         assert!(index_bytes_read(&index_papers(&papers), "robot").is_none());
+    }
+
+    #[test]
+    fn papers_left_unchecked_past_the_first_page_are_checked_before_they_count() {
+        // `gnn` starts no word: every field ranks by the title alone. A
+        // page of titles where it scores its most, then titles whose `g`
+        // has no bonus, which the masks put under the page's floor
+        // unread: half match it, half (no `n` after the `g`) do not.
+        let mut papers: Vec<Paper> = (0..600)
+            .map(|k| paper(&format!("Graph Neural Nets {k}"), "about plain things"))
+            .collect();
+        for k in 0..1_000 {
+            papers.push(paper(&format!("Learning Nonlinear Networks {k}"), "plain"));
+            papers.push(paper(&format!("Learning Deep Trees {k}"), "plain"));
+        }
+        let mut s = Search::new(|| {});
+        s.extend(&papers);
+        for q in ["g", "gn", "gnn"] {
+            s.set_query(q, Scope::All);
+            assert!(s.wait(Duration::from_secs(20)), "{q}");
+            s.tick();
+            let want = fresh_in(&papers, q, Scope::All);
+            assert_eq!(shown(&s).len(), want.len(), "{q}");
+            assert!(shown(&s) == want, "{q}: differs from a fresh ranking");
+        }
+        assert_eq!(s.matched(), 1_600);
+        // A ranking made whole at once leaves none unchecked.
+        let page = rank_papers(&papers, "gnn", Scope::All);
+        assert_eq!(page.len(), 1_600);
+        assert!(page.iter().all(|m| m.is_checked() && m.is_exact()));
     }
 
     #[test]

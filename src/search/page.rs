@@ -272,6 +272,14 @@ mod tests {
                             below += 1;
                             assert!(e <= b && b < floor, "{q} {idx}: {e} {b} {floor}");
                         }
+                        // Under the floor if it matches at all.
+                        (Some(AllScored::Unchecked(b)), e) => {
+                            below += 1;
+                            assert!(
+                                b < floor && e.is_none_or(|e| e <= b),
+                                "{q} {idx}: {e:?} {b} {floor}"
+                            );
+                        }
                         other => panic!("{q} {idx} at {floor}: {other:?}"),
                     }
                 }

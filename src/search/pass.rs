@@ -308,6 +308,11 @@ impl Pass<'_> {
                             out.push(Match::bounded(idx, bound, len, None));
                             continue;
                         }
+                        Some(AllScored::Unchecked(bound)) => {
+                            let len = self.items.title_len(i);
+                            out.push(Match::unchecked(idx, bound, len));
+                            continue;
+                        }
                         Some(AllScored::Exact(score)) => {
                             if let Some(floor) = &self.floor {
                                 top.add(score, floor);

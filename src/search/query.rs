@@ -69,10 +69,7 @@ impl Word {
         // A title whose pair filter keeps the word under `need` (its
         // characters seldom side by side at a word's start): only whether
         // it matches counts.
-        if fast
-            .pair_bound_in(chars.pairs, chars.starts, chars.inner)
-            .is_some_and(|most| need > most)
-        {
+        if self.pruned(title, need, chars) {
             return Some(if fast.matches(bytes)? {
                 Scored::Below
             } else {
@@ -90,6 +87,18 @@ impl Word {
             return fast.score_at_least_else(bytes, need, PAIR_APART_MOST as u16);
         }
         fast.score_at_least(bytes, need)
+    }
+
+    /// Whether the word scores under `need` in the ASCII `title` (which
+    /// holds `chars`), if it matches at all, by what the title's masks
+    /// say ([`Needle::pair_bound_in`]): the title unread.
+    #[inline]
+    pub fn pruned(&self, title: Utf32Str<'_>, need: u32, chars: Chars) -> bool {
+        let (Some(fast), Utf32Str::Ascii(_)) = (&self.fast, title) else {
+            return false;
+        };
+        fast.pair_bound_in(chars.pairs, chars.starts, chars.inner)
+            .is_some_and(|most| need > most)
     }
 
     /// The word's score in `title` (nucleo's, by the fast path where it
@@ -248,13 +257,16 @@ fn all_key(bm25: f32, fuzzy: u32, word_hits: u32, positive: u32) -> u32 {
     if word_hits == positive { every } else { some }
 }
 
-/// A paper [`Query::score_all_at_least`] found to match.
+/// A paper [`Query::score_all_at_least`] found to match, or that may.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AllScored {
     /// Its score.
     Exact(u32),
     /// A bound on its score, under the floor asked for.
     Below(u32),
+    /// A bound on its score under the floor, if it matches: whether its
+    /// one word without a word hit is in the title was not looked for.
+    Unchecked(u32),
 }
 
 impl Hits {
@@ -497,6 +509,8 @@ impl Query {
         // Every score is 0 or more: none is below the floor.
         match self.score_all_at_least(title, chars, idx, hits, (matcher, 0))? {
             AllScored::Exact(score) | AllScored::Below(score) => Some(score),
+            // Never under a floor of 0.
+            AllScored::Unchecked(_) => None,
         }
     }
 
@@ -558,13 +572,23 @@ impl Query {
                 let tier = word_hits << 24;
                 let hits_add = (bm25 * BM25_SCALE / 64.0) as u32;
                 let need = floor.saturating_sub(tier).saturating_sub(hits_add);
+                // `need` is 1 or more where the word cannot reach it, so
+                // the paper is under `floor`.
+                let under = || {
+                    tier | need
+                        .saturating_sub(1)
+                        .saturating_add(hits_add)
+                        .min((1 << 24) - 1)
+                };
+                // Whether it matches is not wanted for the first page, and
+                // most of two million titles were read for that alone
+                // (`gnn`): it is left to `settle`.
+                if w.pruned(title, need, chars) {
+                    return Some(AllScored::Unchecked(under()));
+                }
                 match w.at_least(title, need, chars) {
                     Some(Scored::None) => return None,
-                    Some(Scored::Below) => {
-                        // `need` is 1 or more, so this is under `floor`.
-                        let most = need.saturating_sub(1).saturating_add(hits_add);
-                        return Some(AllScored::Below(tier | most.min((1 << 24) - 1)));
-                    }
+                    Some(Scored::Below) => return Some(AllScored::Below(under())),
                     Some(Scored::Exact(s)) => fuzzy += u32::from(s),
                     None => fuzzy += u32::from(w.score(title, matcher)?),
                 }

@@ -384,16 +384,22 @@ pub(super) fn worker(shared: Arc<Shared>) {
         let mut first = first;
         // `behind`: once the first page is shown (see `settle`).
         let every_field = (job.scope == Scope::All).then_some(pass.hits.as_slice());
-        let mut settle_here = |matches: &mut [Match], behind: bool| {
-            settle(
+        // Settles `matches[from..]`, then drops the papers found not to
+        // match after all (see `Match::unchecked`).
+        let mut settle_here = |matches: &mut Vec<Match>, from: usize, behind: bool| {
+            let settled = settle(
                 &items,
                 &query,
                 every_field,
-                matches,
+                &mut matches[from..],
                 &mut matchers,
                 &cancelled,
                 behind,
-            )
+            );
+            if settled {
+                matches.retain(Match::is_checked);
+            }
+            settled
         };
         if !kept.is_empty() && matches.is_empty() {
             // The same words over the same papers: the same first page.
@@ -401,7 +407,7 @@ pub(super) fn worker(shared: Arc<Shared>) {
             matches = kept;
         } else if !kept.is_empty() {
             matches.extend(kept);
-            if !settle_here(&mut matches, false) {
+            if !settle_here(&mut matches, 0, false) {
                 continue;
             }
             let mut best = matches.clone();
@@ -409,7 +415,7 @@ pub(super) fn worker(shared: Arc<Shared>) {
             (matches, first) = page_first(best, matches, n);
         }
         if first >= matches.len() {
-            if !settle_here(&mut matches, false) {
+            if !settle_here(&mut matches, 0, false) {
                 continue;
             }
             drop(items);
@@ -422,12 +428,41 @@ pub(super) fn worker(shared: Arc<Shared>) {
         // keystroke need not wait for either (it cancels the scoring, and
         // narrows from bounds where scores are missing). The next query
         // narrows from this set, whose order does not matter to it.
-        let shown = publish(matches, n, first, true);
+        // Papers not yet checked to match are not shown: the page alone
+        // is, and the count follows once they are checked (as after a
+        // first page from `page.rs`). The next query narrows from them
+        // all the same: it checks each paper again.
+        let shown = if matches[first..].iter().all(Match::is_checked) {
+            publish(matches, n, first, true)
+        } else {
+            shared.publish(Results {
+                generation: job.generation,
+                query: job.query.clone(),
+                scope: job.scope,
+                sorted: first,
+                matches: matches[..first].to_vec(),
+                searched: n,
+                indexed,
+                scanned: false,
+                page_final: true,
+            });
+            Arc::new(Results {
+                generation: job.generation,
+                query: job.query.clone(),
+                scope: job.scope,
+                sorted: first,
+                matches,
+                searched: n,
+                indexed,
+                scanned: true,
+                page_final: false,
+            })
+        };
         let mut rest = shown.matches.clone();
         done = Some(shown);
         shared.after_page(&cancelled);
         if rest[first..].iter().any(|m| !m.is_exact()) {
-            if !settle_here(&mut rest[first..], true) {
+            if !settle_here(&mut rest, first, true) {
                 continue;
             }
             done = Some(publish(rest.clone(), n, first, true));
@@ -499,10 +534,12 @@ pub(super) fn settle(
             }
             let i = m.idx as usize;
             if let Some(hits) = every_field {
-                let score = query
-                    .score_all(items.title(i), items.masks[i], m.idx, hits, matcher)
-                    .unwrap_or_default();
-                *m = Match::new(m.idx, score, items.title_len(i));
+                let score = query.score_all(items.title(i), items.masks[i], m.idx, hits, matcher);
+                // A paper not checked to match that does not stays
+                // unchecked, for the caller to drop.
+                if score.is_some() || m.is_checked() {
+                    *m = Match::new(m.idx, score.unwrap_or_default(), items.title_len(i));
+                }
                 continue;
             }
             let (from, base) = match m.head_score() {
