@@ -45,6 +45,24 @@ impl Word {
     /// [`Scored::Below`]. `None` where the fast path does not apply (score
     /// it).
     pub fn at_least(&self, title: Utf32Str<'_>, need: u32, chars: Chars) -> Option<Scored> {
+        // A title whose pair filter keeps the word under `need` (its
+        // characters seldom side by side at a word's start): only whether
+        // it matches counts.
+        if self.pruned(title, need, chars)
+            && let (Some(fast), Utf32Str::Ascii(bytes)) = (&self.fast, title)
+        {
+            return Some(if fast.matches(bytes)? {
+                Scored::Below
+            } else {
+                Scored::None
+            });
+        }
+        self.at_least_unpruned(title, need, chars)
+    }
+
+    /// [`Word::at_least`] where the title is known not to be
+    /// [`Word::pruned`].
+    fn at_least_unpruned(&self, title: Utf32Str<'_>, need: u32, chars: Chars) -> Option<Scored> {
         let (Some(fast), Utf32Str::Ascii(bytes)) = (&self.fast, title) else {
             return None;
         };
@@ -65,16 +83,6 @@ impl Word {
             if chars.all & bit != 0 && need >= most {
                 return Some(Scored::Below);
             }
-        }
-        // A title whose pair filter keeps the word under `need` (its
-        // characters seldom side by side at a word's start): only whether
-        // it matches counts.
-        if self.pruned(title, need, chars) {
-            return Some(if fast.matches(bytes)? {
-                Scored::Below
-            } else {
-                Scored::None
-            });
         }
         let need = need.min(u32::from(u16::MAX)) as u16;
         // Two letters where the second never gets a bonus of its own and
@@ -586,7 +594,7 @@ impl Query {
                 if w.pruned(title, need, chars) {
                     return Some(AllScored::Unchecked(under()));
                 }
-                match w.at_least(title, need, chars) {
+                match w.at_least_unpruned(title, need, chars) {
                     Some(Scored::None) => return None,
                     Some(Scored::Below) => return Some(AllScored::Below(under())),
                     Some(Scored::Exact(s)) => fuzzy += u32::from(s),
