@@ -92,7 +92,7 @@ impl Corpus {
 
 pub(crate) fn load_corpus(name: String, inputs: &[Input]) -> Result<Corpus, String> {
     let loaded = load(inputs, &Options::default()).map_err(|e| e.to_string())?;
-    Ok(Corpus::new(name, loaded.corpus.papers))
+    Ok(Corpus::new(name, loaded.corpus.papers.into_vec()))
 }
 
 // ---------------------------------------------------------------- systems

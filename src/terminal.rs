@@ -359,7 +359,7 @@ fn run_effects(
                 std::thread::Builder::new()
                     .name("paperboat-seen".into())
                     .spawn(move || {
-                        let result = crate::app::record_seen_in(&dir, &ids, now);
+                        let result = crate::app::record_seen_in(&dir, ids, now);
                         let _ = tx.send(Wake::Seen(result));
                     })?;
             }

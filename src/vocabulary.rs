@@ -141,29 +141,85 @@ impl Marks {
 
 /// Paper ids end to end in one buffer: what the first-seen record is
 /// handed. A corpus's ids as a `String` each were 2.7M allocations on the
-/// UI thread at 2.7M papers, a pause of a fifth of a second.
-#[derive(Clone, Default, PartialEq, Eq, Debug)]
+/// UI thread at 2.7M papers, a pause of a fifth of a second. Papers left
+/// in the cache hand their ids on unread ([`IdList::of_papers`]): they
+/// are put end to end by [`IdList::resolved`], off the UI thread.
+#[derive(Clone, Default)]
 pub struct IdList {
     text: String,
     /// Where each id ends in `text`.
     ends: Vec<usize>,
+    /// Papers whose ids are still to be put in `text`.
+    papers: Option<crate::corpus::Papers>,
 }
 
 impl IdList {
+    /// The ids of `papers`: put end to end now when they are held, later
+    /// ([`IdList::resolved`]) when they are left in the cache.
+    pub fn of_papers(papers: &crate::corpus::Papers) -> IdList {
+        if papers.is_stored() {
+            return IdList {
+                papers: Some(papers.clone()),
+                ..IdList::default()
+            };
+        }
+        papers.iter().map(|p| p.id.as_str()).collect()
+    }
+
+    /// The list with every id in its buffer.
+    pub fn resolved(mut self) -> IdList {
+        if let Some(papers) = self.papers.take() {
+            self.ends.reserve_exact(papers.len());
+            papers.each_id(|_, id| self.push(id));
+        }
+        self
+    }
+
     /// How many ids there are.
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.papers.as_ref().map_or(self.ends.len(), |p| p.len())
     }
 
     /// True when there are none.
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.len() == 0
     }
 
-    /// The ids, in order.
+    /// Adds an id at the end.
+    pub fn push(&mut self, id: &str) {
+        if let Some(papers) = self.papers.take() {
+            let list = IdList {
+                papers: Some(papers),
+                ..IdList::default()
+            };
+            *self = list.resolved();
+        }
+        self.text.push_str(id);
+        self.ends.push(self.text.len());
+    }
+
+    /// The ids, in order (none of papers still to be put in the buffer:
+    /// see [`IdList::resolved`]).
     pub fn iter(&self) -> impl Iterator<Item = &str> {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
         starts.zip(&self.ends).map(|(a, &b)| &self.text[a..b])
+    }
+}
+
+impl PartialEq for IdList {
+    fn eq(&self, other: &IdList) -> bool {
+        let (a, b) = (self.clone().resolved(), other.clone().resolved());
+        a.text == b.text && a.ends == b.ends
+    }
+}
+
+impl Eq for IdList {}
+
+impl std::fmt::Debug for IdList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.clone().resolved().iter())
+            .finish()
     }
 }
 
@@ -171,8 +227,7 @@ impl<'a> FromIterator<&'a str> for IdList {
     fn from_iter<I: IntoIterator<Item = &'a str>>(ids: I) -> IdList {
         let mut all = IdList::default();
         for id in ids {
-            all.text.push_str(id);
-            all.ends.push(all.text.len());
+            all.push(id);
         }
         all
     }

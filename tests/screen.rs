@@ -145,7 +145,7 @@ fn while_loading_the_search_line_shows_progress_and_keeps_its_count_when_narrow(
     let (store, _) = paperboat::store::Store::open(&dir);
     let mut app = App::loading("loading-screen".into(), store, false, || {});
     app.update(Message::Resize(50, 20));
-    let papers = load::bundled().corpus.papers;
+    let papers = load::bundled().corpus.papers.into_vec();
     let mut dedup = paperboat::corpus::Dedup::default();
     app.update(Message::Load(load::Event::Papers(
         dedup.accept(papers[..20].to_vec()),

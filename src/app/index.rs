@@ -104,7 +104,7 @@ mod tests {
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
         assert_eq!(app.search().indexed().0, 0);
-        let papers = load::bundled().corpus.papers;
+        let papers = load::bundled().corpus.papers.into_vec();
         app.update(Message::Load(load::Event::Index(Box::new(index_papers(
             &papers,
         )))));
@@ -146,7 +146,7 @@ mod tests {
         });
         app.apply(Action::StartSearch);
         typed(&mut app, "language model");
-        let papers = load::bundled().corpus.papers;
+        let papers = load::bundled().corpus.papers.into_vec();
         let want = crate::search::rank_papers(&papers, "language model", Scope::All);
         assert!(want.len() > 1);
         assert_eq!(app.rows(), want.len());
@@ -157,7 +157,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut app = streamed_titles_alone(dir.path());
         app.update(Message::Load(load::Event::Listed));
-        let papers = load::bundled().corpus.papers;
+        let papers = load::bundled().corpus.papers.into_vec();
         app.update(Message::Load(load::Event::Index(Box::new(index_papers(
             &papers,
         )))));
@@ -170,7 +170,7 @@ mod tests {
     fn an_index_from_the_cache_is_used_at_once_and_not_stored_again() {
         let dir = tempfile::tempdir().unwrap();
         let mut app = streamed_app(dir.path());
-        let papers = load::bundled().corpus.papers;
+        let papers = load::bundled().corpus.papers.into_vec();
         let index = index_papers(&papers);
         app.update(Message::Load(load::Event::Index(Box::new(index))));
         // The index is whole before the load ends: nothing is left to do.

@@ -282,7 +282,7 @@ mod tests {
     #[test]
     fn marks_follow_a_paper_whose_id_changed_as_it_streams_in() {
         let dir = tempfile::tempdir().unwrap();
-        let mut papers = crate::loading::bundled().corpus.papers;
+        let mut papers = crate::loading::bundled().corpus.papers.into_vec();
         papers.truncate(3);
         // Paper 1 was known as "0123456789abcdef" and is now an arXiv paper.
         papers[1].former_id = Some(crate::corpus::PaperId::parse("0123456789abcdef"));

@@ -61,7 +61,7 @@ pub(super) fn typed(app: &mut App, s: &str) {
 /// The bundled papers as two batches, as a streaming load hands them
 /// on.
 pub(super) fn two_batches() -> (Vec<load::Event>, Vec<String>) {
-    let papers = load::bundled().corpus.papers;
+    let papers = load::bundled().corpus.papers.into_vec();
     let ids = papers.iter().map(|p| p.id.to_string()).collect();
     let mut dedup = crate::corpus::Dedup::default();
     let (a, b) = papers.split_at(20);
@@ -122,7 +122,7 @@ pub(super) fn app_with_years() -> (App, tempfile::TempDir) {
 pub(super) fn carry_out_seen(app: &mut App, effects: Vec<crate::vocabulary::Effect>) {
     for e in effects {
         if let crate::vocabulary::Effect::RecordSeen { dir, ids, now } = e {
-            let result = super::record_seen_in(&dir, &ids, now);
+            let result = super::record_seen_in(&dir, ids, now);
             app.update(Message::SeenRecorded(result));
         }
     }

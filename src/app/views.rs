@@ -101,7 +101,7 @@ impl App {
         }
         let now = Stamp::now();
         self.seen_at = Some(now);
-        let ids = self.corpus.papers.iter().map(|p| p.id.as_str()).collect();
+        let ids = IdList::of_papers(&self.corpus.papers);
         let dir = self
             .store
             .path()
@@ -136,7 +136,8 @@ impl App {
 /// papers `ids` were first seen `now` (those never seen before), and says
 /// for each whether it is new: what [`Effect::RecordSeen`] asks, run off
 /// the UI thread (a million papers take a second or two).
-pub fn record_seen_in(dir: &Path, ids: &IdList, now: Stamp) -> Result<Vec<bool>, String> {
+pub fn record_seen_in(dir: &Path, ids: IdList, now: Stamp) -> Result<Vec<bool>, String> {
+    let ids = ids.resolved();
     let (mut store, _) = Store::open(dir);
     store
         .record_first_seen_each(ids.iter(), now)

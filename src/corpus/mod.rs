@@ -13,6 +13,7 @@ mod fold;
 mod id;
 mod json_string;
 mod paper;
+mod papers;
 pub mod readers;
 mod record;
 pub mod title;
@@ -27,6 +28,7 @@ pub use id::{MIN_SHORT_ID, PaperId, content_hash};
 pub(crate) use id::{hex16, shortest_unique};
 pub(crate) use paper::NAME_SEP;
 pub use paper::{Authors, Paper};
+pub use papers::{Papers, StoredPapers};
 pub use readers::{Format, Reader, atom, bibtex, csv, json, ris, text};
 pub use record::{Parsed, Record};
 
@@ -45,7 +47,7 @@ pub enum Lookup {
 #[derive(Clone, Default, Debug)]
 pub struct Corpus {
     /// The papers.
-    pub papers: Vec<Paper>,
+    pub papers: Papers,
     short_len: usize,
 }
 
@@ -59,6 +61,17 @@ pub fn former_ids(papers: &[Paper]) -> Vec<(PaperId, PaperId)> {
 }
 
 impl Corpus {
+    /// A corpus of papers kept in the cache, finished when they were
+    /// stored: ids shortened and derived titles unique.
+    pub fn stored(papers: Papers) -> Corpus {
+        let mut corpus = Corpus {
+            papers,
+            short_len: MIN_SHORT_ID,
+        };
+        corpus.finish();
+        corpus
+    }
+
     /// Builds a corpus: a paper met twice (same id) is kept once with both
     /// lists; derived titles that collide with another title get the short
     /// id appended, so every title is unique.
@@ -79,7 +92,7 @@ impl Corpus {
     /// beyond those in.
     pub fn expect(&mut self, expected: usize) -> Option<usize> {
         let now = self.papers.len();
-        if now == 0 || self.papers.capacity() >= expected {
+        if now == 0 || self.papers.is_stored() || self.papers.capacity() >= expected {
             return None;
         }
         let more = (expected + expected / 20) - now;
@@ -89,7 +102,7 @@ impl Corpus {
 
     pub fn push(&mut self, batch: Batch) {
         if self.papers.capacity() == 0 {
-            self.papers = batch.papers;
+            self.papers = batch.papers.into();
         } else {
             self.papers.extend(batch.papers);
         }
@@ -106,6 +119,11 @@ impl Corpus {
     /// Once every paper is in: shortens ids as far as they stay unique and
     /// makes derived titles unique. Returns the papers whose title changed.
     pub fn finish(&mut self) -> Vec<usize> {
+        if let Some(short_len) = self.papers.stored_short_len() {
+            // Stored papers were finished when they were stored.
+            self.short_len = short_len;
+            return Vec::new();
+        }
         self.short_len = parallel_short_id_len(&self.papers);
         self.make_titles_unique()
     }

@@ -42,6 +42,26 @@ pub struct Paper {
 }
 
 impl Paper {
+    /// A paper of an id and a title alone, at `position` in list
+    /// `source`: every other field empty.
+    pub fn bare(id: PaperId, title: String, source: Arc<str>, position: u32) -> Paper {
+        Paper {
+            id,
+            title,
+            title_derived: false,
+            abstract_text: Abstract::default(),
+            source,
+            position,
+            authors: Authors::default(),
+            year: None,
+            venue: None,
+            record_links: Vec::new(),
+            also_in: Vec::new(),
+            former_id: None,
+            variant: Variant::default(),
+        }
+    }
+
     /// The paper's links: the record's, then the arXiv abstract page when
     /// the id is an arXiv one (unless the record's last link is that).
     pub fn links(&self) -> Vec<String> {

@@ -338,7 +338,8 @@ pub fn load(inputs: &[Input], opts: &Options) -> Result<Loaded, LoadError> {
         if let Some(n) = expected
             && corpus.papers.capacity() == corpus.len()
         {
-            corpus.papers.reserve(n.saturating_sub(corpus.len()));
+            let more = n.saturating_sub(corpus.len());
+            corpus.papers.reserve(more);
         }
     });
     if corpus.is_empty() {
@@ -591,6 +592,7 @@ mod tests {
             loaded
                 .corpus
                 .papers
+                .into_vec()
                 .into_iter()
                 .map(|p| (p.abstract_text.text().into_owned(), p.id))
                 .collect::<std::collections::HashMap<_, _>>()

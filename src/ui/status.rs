@@ -266,7 +266,7 @@ mod tests {
         let (store, _) = crate::store::Store::open(dir.path());
         let mut app = App::loading("streamed".into(), store, false, || {});
         app.update(Message::Resize(120, 40));
-        let papers = load::bundled().corpus.papers;
+        let papers = load::bundled().corpus.papers.into_vec();
         let mut dedup = crate::corpus::Dedup::default();
         app.update(Message::Load(load::Event::Papers(
             dedup.accept(papers[..20].to_vec()),

@@ -206,6 +206,7 @@ mod on_disk {
             .expect(name)
             .corpus
             .papers
+            .into_vec()
     }
 
     fn write(ix: &WordIndex) -> Vec<u8> {

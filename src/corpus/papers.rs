@@ -1,0 +1,396 @@
+//! The papers of a corpus: held, or stored and decoded when first read.
+//!
+//! A file reopened from the cache lists its papers from its stored titles
+//! at once (see docs/CACHE.md); its papers stay in the cache's entry, a
+//! block of a few thousand at a time, until one is read. A paper read by
+//! its place ([`Papers::get`], `papers[i]`) decodes its block alone; a
+//! read of all of them (the slice, through `Deref`) waits for every block
+//! to be decoded once, which the loader starts at once on threads of its
+//! own, so that sorting or exporting right after the list is shown waits
+//! at most for what a load took before.
+
+use std::fmt;
+use std::ops::{Deref, DerefMut, Index, IndexMut, RangeFrom};
+use std::sync::{Arc, OnceLock};
+
+use super::Paper;
+
+/// Papers kept elsewhere (the cache), by block.
+pub trait StoredPapers: Send + Sync {
+    /// How many papers there are.
+    fn count(&self) -> usize;
+    /// The place of each block's first paper, ascending, the first 0.
+    fn starts(&self) -> &[usize];
+    /// Appends block `b`'s papers, as the load would have made them, to
+    /// `out`: exactly as many as the block holds.
+    fn block(&self, b: usize, out: &mut Vec<Paper>);
+    /// Paper `i`'s id, without decoding it.
+    fn id(&self, i: usize, f: &mut dyn FnMut(&str));
+    /// Where each of `ids` is (the first paper with it).
+    fn find(&self, ids: &[&str]) -> Vec<Option<usize>>;
+    /// The length hash ids are shown at (see `Corpus::short_id`).
+    fn short_len(&self) -> usize;
+}
+
+struct Lazy {
+    source: Box<dyn StoredPapers>,
+    blocks: Box<[OnceLock<Box<[Paper]>>]>,
+    all: OnceLock<Vec<Paper>>,
+}
+
+impl Lazy {
+    fn all(&self) -> &Vec<Paper> {
+        self.all.get_or_init(|| {
+            let n = self.source.starts().len();
+            let blocks: Vec<usize> = (0..n).collect();
+            let threads = crate::parallel::threads().clamp(1, 8);
+            let parts = crate::parallel::map_split(&blocks, threads, |_, bs| {
+                let mut out = Vec::new();
+                for &b in bs {
+                    self.source.block(b, &mut out);
+                }
+                out
+            });
+            let mut parts = parts.into_iter();
+            let mut all = parts.next().unwrap_or_default();
+            all.reserve_exact(self.source.count().saturating_sub(all.len()));
+            for p in parts {
+                all.extend(p);
+            }
+            all
+        })
+    }
+
+    fn get(&self, i: usize) -> Option<&Paper> {
+        if let Some(all) = self.all.get() {
+            return all.get(i);
+        }
+        if i >= self.source.count() {
+            return None;
+        }
+        let starts = self.source.starts();
+        let b = starts.partition_point(|&s| s <= i).checked_sub(1)?;
+        let block = self.blocks.get(b)?.get_or_init(|| {
+            let mut out = Vec::new();
+            self.source.block(b, &mut out);
+            out.into_boxed_slice()
+        });
+        block.get(i - starts[b])
+    }
+}
+
+/// The papers of a corpus, in order.
+#[derive(Clone, Default)]
+pub struct Papers {
+    held: Vec<Paper>,
+    stored: Option<Arc<Lazy>>,
+}
+
+impl Papers {
+    /// Papers kept in `source`, read when first asked for.
+    pub fn stored(source: Box<dyn StoredPapers>) -> Papers {
+        let blocks = source.starts().iter().map(|_| OnceLock::new()).collect();
+        Papers {
+            held: Vec::new(),
+            stored: Some(Arc::new(Lazy {
+                source,
+                blocks,
+                all: OnceLock::new(),
+            })),
+        }
+    }
+
+    /// How many papers there are.
+    pub fn len(&self) -> usize {
+        match &self.stored {
+            Some(s) => s.source.count(),
+            None => self.held.len(),
+        }
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Paper `i`, decoding its block alone when stored.
+    pub fn get(&self, i: usize) -> Option<&Paper> {
+        match &self.stored {
+            Some(s) => s.get(i),
+            None => self.held.get(i),
+        }
+    }
+
+    /// True when the papers are kept in the cache (until
+    /// [`Papers::decode_all`] or a change holds them).
+    pub fn is_stored(&self) -> bool {
+        self.stored.is_some()
+    }
+
+    /// Decodes every stored paper (on every core), as reading them all
+    /// would: what the loader starts once the list is out.
+    pub fn decode_all(&self) {
+        if let Some(s) = &self.stored {
+            s.all();
+        }
+    }
+
+    /// Calls `f` with each paper's id in order, without decoding a stored
+    /// paper whose id is kept beside it.
+    pub fn each_id(&self, f: impl FnMut(usize, &str)) {
+        self.each_id_from(0, f);
+    }
+
+    /// [`Papers::each_id`] for papers `from..`.
+    pub fn each_id_from(&self, from: usize, mut f: impl FnMut(usize, &str)) {
+        match &self.stored {
+            Some(s) if s.all.get().is_none() => {
+                for i in from..s.source.count() {
+                    s.source.id(i, &mut |id| f(i, id));
+                }
+            }
+            _ => {
+                for (i, p) in self.iter().enumerate().skip(from) {
+                    f(i, p.id.as_str());
+                }
+            }
+        }
+    }
+
+    /// Where each of `ids` is (the first paper with it): one pass over
+    /// the papers (or, stored, over their ids as kept).
+    pub fn find_ids(&self, ids: &[&str]) -> Vec<Option<usize>> {
+        if let Some(s) = &self.stored {
+            return s.source.find(ids);
+        }
+        let mut wanted: rustc_hash::FxHashMap<&str, Vec<usize>> = Default::default();
+        for (k, id) in ids.iter().enumerate() {
+            wanted.entry(id).or_default().push(k);
+        }
+        let mut found = vec![None; ids.len()];
+        for (i, p) in self.held.iter().enumerate() {
+            if let Some(ks) = wanted.remove(p.id.as_str()) {
+                for k in ks {
+                    found[k] = Some(i);
+                }
+                if wanted.is_empty() {
+                    break;
+                }
+            }
+        }
+        found
+    }
+
+    /// The length hash ids of stored papers are shown at.
+    pub(super) fn stored_short_len(&self) -> Option<usize> {
+        self.stored.as_ref().map(|s| s.source.short_len())
+    }
+
+    /// The papers, held.
+    pub fn into_vec(self) -> Vec<Paper> {
+        match self.stored {
+            None => self.held,
+            Some(s) => match Arc::try_unwrap(s) {
+                Ok(lazy) => {
+                    lazy.all();
+                    lazy.all.into_inner().unwrap_or_default()
+                }
+                Err(s) => s.all().clone(),
+            },
+        }
+    }
+
+    /// Holds the papers (decoding them when stored), to change them.
+    fn held_mut(&mut self) -> &mut Vec<Paper> {
+        if self.stored.is_some() {
+            self.held = std::mem::take(self).into_vec();
+        }
+        &mut self.held
+    }
+}
+
+impl From<Vec<Paper>> for Papers {
+    fn from(held: Vec<Paper>) -> Papers {
+        Papers { held, stored: None }
+    }
+}
+
+impl Deref for Papers {
+    type Target = Vec<Paper>;
+
+    fn deref(&self) -> &Vec<Paper> {
+        match &self.stored {
+            Some(s) => s.all(),
+            None => &self.held,
+        }
+    }
+}
+
+impl DerefMut for Papers {
+    fn deref_mut(&mut self) -> &mut Vec<Paper> {
+        self.held_mut()
+    }
+}
+
+impl Index<usize> for Papers {
+    type Output = Paper;
+
+    fn index(&self, i: usize) -> &Paper {
+        match &self.stored {
+            Some(s) => match s.get(i) {
+                Some(p) => p,
+                None => panic!("paper {i} of {}", s.source.count()),
+            },
+            None => &self.held[i],
+        }
+    }
+}
+
+impl IndexMut<usize> for Papers {
+    fn index_mut(&mut self, i: usize) -> &mut Paper {
+        &mut self.held_mut()[i]
+    }
+}
+
+impl Index<RangeFrom<usize>> for Papers {
+    type Output = [Paper];
+
+    fn index(&self, from: RangeFrom<usize>) -> &[Paper] {
+        &(**self)[from]
+    }
+}
+
+impl fmt::Debug for Papers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl<'a> IntoIterator for &'a Papers {
+    type Item = &'a Paper;
+    type IntoIter = std::slice::Iter<'a, Paper>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::corpus::PaperId;
+
+    /// Papers `0..n` in blocks of `per`, counting the blocks decoded.
+    struct Fake {
+        n: usize,
+        starts: Vec<usize>,
+        decoded: Arc<Mutex<Vec<usize>>>,
+    }
+
+    fn paper(i: usize) -> Paper {
+        let id = PaperId::arxiv(&format!("2401.{i:05}"));
+        Paper::bare(id, format!("Paper {i}"), "list".into(), i as u32)
+    }
+
+    impl StoredPapers for Fake {
+        fn count(&self) -> usize {
+            self.n
+        }
+        fn starts(&self) -> &[usize] {
+            &self.starts
+        }
+        fn block(&self, b: usize, out: &mut Vec<Paper>) {
+            self.decoded.lock().unwrap().push(b);
+            let to = self.starts.get(b + 1).copied().unwrap_or(self.n);
+            out.extend((self.starts[b]..to).map(paper));
+        }
+        fn id(&self, i: usize, f: &mut dyn FnMut(&str)) {
+            f(&format!("arxiv:2401.{i:05}"));
+        }
+        fn find(&self, ids: &[&str]) -> Vec<Option<usize>> {
+            ids.iter()
+                .map(|id| (0..self.n).find(|&i| format!("arxiv:2401.{i:05}") == *id))
+                .collect()
+        }
+        fn short_len(&self) -> usize {
+            7
+        }
+    }
+
+    fn stored(n: usize, per: usize) -> (Papers, Arc<Mutex<Vec<usize>>>) {
+        let decoded = Arc::new(Mutex::new(Vec::new()));
+        let fake = Fake {
+            n,
+            starts: (0..n).step_by(per).collect(),
+            decoded: decoded.clone(),
+        };
+        (Papers::stored(Box::new(fake)), decoded)
+    }
+
+    #[test]
+    fn a_stored_paper_read_by_its_place_decodes_its_block_alone() {
+        let (papers, decoded) = stored(1_000, 64);
+        assert_eq!(papers.len(), 1_000);
+        assert_eq!(papers[700], paper(700));
+        assert_eq!(papers.get(703), Some(&paper(703)));
+        assert_eq!(papers.get(1_000), None);
+        assert_eq!(papers[0], paper(0));
+        // Blocks 10 and 0, each once.
+        assert_eq!(*decoded.lock().unwrap(), vec![10, 0]);
+        // Ids are told without decoding.
+        let mut ids = Vec::new();
+        papers.each_id_from(998, |i, id| ids.push((i, id.to_string())));
+        assert_eq!(
+            ids,
+            vec![
+                (998, "arxiv:2401.00998".into()),
+                (999, "arxiv:2401.00999".into())
+            ]
+        );
+        assert_eq!(decoded.lock().unwrap().len(), 2);
+        let ids = ["arxiv:2401.00004", "nope", "arxiv:2401.00999"];
+        assert_eq!(papers.find_ids(&ids), vec![Some(4), None, Some(999)]);
+        let held = Papers::from(papers.clone().into_vec());
+        assert_eq!(held.find_ids(&ids), vec![Some(4), None, Some(999)]);
+    }
+
+    #[test]
+    fn every_stored_paper_is_decoded_once_when_all_are_read() {
+        let (papers, decoded) = stored(1_000, 64);
+        let copy = papers.clone();
+        papers.decode_all();
+        let want: Vec<Paper> = (0..1_000).map(paper).collect();
+        assert_eq!(*copy, want);
+        assert_eq!(&copy[990..], &want[990..]);
+        let mut blocks = decoded.lock().unwrap().clone();
+        blocks.sort_unstable();
+        assert_eq!(blocks, (0..16).collect::<Vec<_>>());
+        // Read from the whole from now on: no block again.
+        assert_eq!(copy[5], paper(5));
+        assert_eq!(decoded.lock().unwrap().len(), 16);
+        let mut n = 0;
+        copy.each_id(|i, id| {
+            assert_eq!(id, want[i].id.as_str());
+            n += 1;
+        });
+        assert_eq!(n, 1_000);
+    }
+
+    #[test]
+    fn stored_papers_changed_are_held_first() {
+        let (mut papers, _) = stored(100, 30);
+        papers[3].title = "Changed".into();
+        assert!(!papers.is_stored());
+        assert_eq!(papers.len(), 100);
+        assert_eq!(papers[3].title, "Changed");
+        assert_eq!(papers[4], paper(4));
+        let (papers, _) = stored(100, 30);
+        assert_eq!(
+            papers.clone().into_vec(),
+            (0..100).map(paper).collect::<Vec<_>>()
+        );
+        assert!(Papers::default().is_empty());
+    }
+}
