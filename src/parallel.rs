@@ -41,6 +41,22 @@ pub fn map_split<T: Sync, R: Send>(
     map_pieces(items, items.len().div_ceil(threads.max(1)), f)
 }
 
+/// Asks the OS to run the calling thread (and threads it starts) after
+/// others: work that waits for what the UI and the matcher leave over
+/// (the word index built, rankings sorted past their first page, papers
+/// decoded from the cache). Lowered, not idle: a thread run only when
+/// nothing else wants a core (SCHED_IDLE) did no better, and under
+/// another program's load it could hold up the worker waiting on it for
+/// a long time.
+pub fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority has no memory-safety preconditions; on Linux,
+    // `who == 0` with PRIO_PROCESS names the calling thread.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

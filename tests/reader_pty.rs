@@ -260,3 +260,53 @@ fn papers_are_new_on_a_first_visit_and_not_on_the_next() {
     pty.send("q");
     assert!(pty.wait_exit().success());
 }
+
+#[test]
+fn a_file_whose_titles_and_index_are_stored_is_listed_whole_and_reads_as_when_cold() {
+    let state = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.jsonl");
+    let mut text = String::new();
+    for i in 0..30_000 {
+        text.push_str(&format!(
+            "{{\"id\": \"2401.{i:05}\", \"title\": \"Paper number {i} on stored lists\", \"authors\": \"Ada Lovelace\", \"year\": 2024, \"abstract\": \"The abstract of paper {i}.\"}}\n"
+        ));
+    }
+    std::fs::write(&path, text).unwrap();
+    let path = path.to_string_lossy().into_owned();
+    // Opened cold first: a bookmark on the third paper.
+    let mut pty = Pty::spawn(&[&path], 120, 40, state.path(), &[]);
+    pty.wait_text("30000/30000");
+    pty.send("jjb");
+    pty.wait_for("the bookmark", |s| s.contents().contains("★ bookmarked"));
+    pty.send("q");
+    assert!(pty.wait_exit().success());
+    let built = common::run(&["cache", "build", &path], None, state.path());
+    assert!(built.status.success(), "{built:?}");
+    let said = String::from_utf8_lossy(&built.stdout);
+    assert!(
+        said.contains("word index stored") && said.contains("titles stored"),
+        "{said}"
+    );
+    // Warm: the bookmark and the paper selected come back, each paper
+    // reads in full, and search finds by title and abstract.
+    let mut pty = Pty::spawn(&[&path], 120, 40, state.path(), &[]);
+    pty.wait_text("30000/30000");
+    pty.wait_text("The abstract of paper 2.");
+    pty.wait_for("the bookmark", |s| s.contents().contains("★ bookmarked"));
+    assert!(
+        pty.screen().contains("Ada Lovelace · 2024"),
+        "{}",
+        pty.screen()
+    );
+    pty.send("G");
+    pty.wait_text("The abstract of paper 29999.");
+    pty.send("/number 17171");
+    pty.wait_text(" 1/30000 · ");
+    pty.wait_text("The abstract of paper 17171.");
+    pty.send("\x1b");
+    pty.wait_text(" 30000/30000 · ");
+    pty.send("q");
+    assert!(pty.wait_exit().success());
+    assert!(pty.cooked());
+}

@@ -10,7 +10,7 @@ use super::cache::{self, Encoder, Lookup};
 use super::chunks::{self, Chunk, How, Keep, Piece};
 use super::input::{HEAD, Source, decode, expand, open_head, too_big, too_big_whole};
 use super::{BUNDLED, Format, Input, Options, Report, detect, parse};
-use crate::corpus::{Batch, Dedup, Paper, Parsed, Variant, id_key};
+use crate::corpus::{Batch, Dedup, Paper, Papers, Parsed, Variant, id_key};
 use crate::search::TitleList;
 use crate::search::{Prepared, WordIndex};
 use crate::text::sanitize;
@@ -50,6 +50,12 @@ pub enum Event {
     /// Papers new to the corpus (and lists that earlier ones are in too),
     /// with the matcher's share of the work done when it was asked for.
     Papers(Batch, Option<Prepared>),
+    /// Every paper of a file loaded alone, left in the cache until read
+    /// (see [`Papers`]), with the file's finished titles, stored: what a
+    /// reader's load of a file whose titles and word index are stored
+    /// hands on in place of [`Event::Papers`], so that the list is whole
+    /// at once. The papers are decoded meanwhile on a thread of their own.
+    Stored(Papers, Arc<TitleList>),
     /// Titles and ids of papers new to the corpus: what a load for
     /// [`load_titles`](super::load_titles) hands on for line-oriented
     /// inputs (never [`stream`](fn@super::stream)).
@@ -93,6 +99,9 @@ struct Made {
     /// Whether to make what the word index reads of each paper: not when
     /// the file's index is stored, as it will come at the load's end.
     index: bool,
+    /// The file's titles and word index are both stored (their keys
+    /// checked): its papers may be left in the cache ([`Made::stored`]).
+    stored: bool,
     coming: Option<mpsc::Receiver<TitleList>>,
     list: Option<TitleList>,
 }
@@ -102,6 +111,7 @@ impl Default for Made {
         Made {
             from: None,
             index: true,
+            stored: false,
             coming: None,
             list: None,
         }
@@ -125,6 +135,28 @@ impl Made {
                 }
             });
         self.coming = spawned.is_ok().then_some(rx);
+    }
+
+    /// The papers of `replay` left in the cache, listed from the file's
+    /// stored titles (with the load's report, named `name`): when the
+    /// file's word index is stored too, so that nothing is left to make
+    /// of the papers as they come. Else `replay` back.
+    fn stored(
+        &mut self,
+        replay: cache::Replay,
+        name: String,
+    ) -> Result<(Papers, Arc<TitleList>, Report), Box<cache::Replay>> {
+        let Some((cache, path, format)) = self.from.as_ref().filter(|_| self.stored) else {
+            return Err(Box::new(replay));
+        };
+        let Some(cache::Titles::Stored(list, report)) = cache::titles(cache, path, *format, name)
+        else {
+            return Err(Box::new(replay));
+        };
+        let list = Arc::new(list);
+        let papers = replay.stored(list.clone())?;
+        self.from = None;
+        Ok((papers, list, report))
     }
 
     /// `papers`, papers `from..` of the load, made ready for the matcher.
@@ -180,6 +212,9 @@ struct Sink<'a> {
     papers: usize,
     bytes: u64,
     total: Option<u64>,
+    /// Papers handed on left in the cache, to decode once the load has
+    /// done the rest.
+    decode: Option<Papers>,
     out: &'a mut dyn FnMut(Event),
 }
 
@@ -352,9 +387,29 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> (Report, Option
     // had of it when it grew.
     let (mut from, mut first_line) = (0, 1);
     if let (Some(cache), Source::File(file)) = (&opts.cache, &source) {
-        let how = (line_oriented, opts.record_papers);
+        let by_block = sink.alone && sink.keep == Keep::Prepared && sink.made.stored;
+        let how = (line_oriented, opts.record_papers, by_block);
         match cache::lookup(cache, input, file, format, &list, how) {
-            Lookup::Replay(replay) => {
+            Lookup::Replay(replay) => 'replay: {
+                let replay = if by_block {
+                    match sink.made.stored(replay, report.name.clone()) {
+                        Ok((papers, list, mut stored)) => {
+                            stored.format = report.format;
+                            sink.papers += papers.len();
+                            sink.decode = Some(papers.clone());
+                            (sink.out)(Event::Stored(papers, list));
+                            return (finish_report(stored, format), None);
+                        }
+                        Err(replay) => *replay,
+                    }
+                } else {
+                    replay
+                };
+                if !replay.verified() {
+                    // Damaged: parsed as if there were no cache (the next
+                    // open records it again).
+                    break 'replay;
+                }
                 // Alone, a file whose ids were each met once when it was
                 // recorded needs no dedup: 0.4-0.6 s of a warm open at
                 // 2.7M papers, a hash table's misses.
@@ -508,9 +563,11 @@ pub(super) fn stream_keeping(
         (Some(cache), [Ok(Input::Path(p))])
             if keep == Keep::Prepared && opts.max_size.is_none() =>
         {
+            let index = cache::has_index(cache, p, opts.format);
             Made {
                 from: Some((cache.clone(), p.clone(), opts.format)),
-                index: !cache::has_index(cache, p, opts.format),
+                index: !index,
+                stored: index && cache::has_titles(cache, p, opts.format),
                 ..Made::default()
             }
         }
@@ -525,6 +582,7 @@ pub(super) fn stream_keeping(
         papers: 0,
         bytes: 0,
         total,
+        decode: None,
         out,
     };
     for item in items {
@@ -538,11 +596,26 @@ pub(super) fn stream_keeping(
         }
     }
     (sink.out)(Event::Listed);
+    if keep == Keep::Prepared {
+        // The reader's list is whole: what is left (the stored index's
+        // checksums, 1.1 GB at 2.7M papers) runs after its UI and matcher.
+        crate::parallel::lower_priority();
+    }
     if let (Some(cache), Some(path)) = (&opts.cache, alone)
         && sink.papers > 0
         && let Some(bytes) = cache::index_for(cache, &path, opts.format, sink.papers)
         && let Ok(index) = WordIndex::from_bytes(bytes)
     {
         (sink.out)(Event::Index(Box::new(index)));
+    }
+    if let Some(papers) = sink.decode.take() {
+        // Papers left in the cache are read back all the same, so that
+        // what reads every paper soon need not wait.
+        let _ = std::thread::Builder::new()
+            .name("paperboat-decode".into())
+            .spawn(move || {
+                crate::parallel::lower_priority();
+                papers.decode_all();
+            });
     }
 }

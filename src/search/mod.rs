@@ -339,6 +339,18 @@ impl Search {
         self.shared.wake.notify_all();
     }
 
+    /// Adds the titles of a finished list (read back from the cache) as
+    /// they lie, without the word index's share: a file whose index is
+    /// stored ([`Search::install_index`]).
+    pub fn extend_list(&mut self, list: &TitleList) {
+        let items = list.merged_items().into_owned();
+        if let Ok(mut st) = self.shared.state.lock() {
+            st.items += items.len();
+            st.pending.push(items);
+        }
+        self.shared.wake.notify_all();
+    }
+
     /// Sends what the word index reads of `papers` (papers `first..`) to
     /// the background index: papers added without it
     /// ([`Prepared::titles`]) that no stored index came to cover after all.

@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 
 use nucleo::{Config, Matcher};
 
+use crate::parallel::lower_priority;
+
 use super::index::Bits;
 use super::items::Items;
 use super::labels::Labels;
@@ -179,7 +181,13 @@ pub(super) fn worker(shared: Arc<Shared>) {
                     // No pass holds the titles now: this wait is short.
                     if let Ok(mut items) = shared.items.write() {
                         for more in pending {
-                            items.append_expecting(more, expected);
+                            if items.len() == 0 {
+                                // Taken as it is: a list read back from
+                                // the cache stays where it lies.
+                                *items = more;
+                            } else {
+                                items.append_expecting(more, expected);
+                            }
                         }
                         for (i, title) in retitled {
                             items.set(i, &title);
@@ -595,21 +603,6 @@ const SETTLE_CANCEL_EVERY: usize = 64;
 
 /// Abstracts the indexer takes at a time (split among its threads).
 const INDEX_STEP: usize = 16_384;
-
-/// Asks the OS to run the calling thread (and threads it starts) after
-/// others: the index is built, rankings are sorted past their first page,
-/// and their bounded matches scored, on what the UI and the matcher leave
-/// over. Lowered, not idle: a thread run only when nothing else wants a
-/// core (SCHED_IDLE) did no better, and under another program's load it
-/// could hold up the worker waiting on it for a long time.
-fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: setpriority has no memory-safety preconditions; on Linux,
-    // `who == 0` with PRIO_PROCESS names the calling thread.
-    unsafe {
-        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
-    }
-}
 
 /// Indexes papers `first..` (their `metas` and `abstracts`) on up to
 /// `threads` threads, into indexes like `blank` (see

@@ -45,6 +45,8 @@ pub(crate) struct Encoder {
     pub(super) count: usize,
     /// True when an abstract was left in the file.
     pub(super) in_file: bool,
+    /// True when a paper had a former id.
+    pub(super) former: bool,
     /// Lists met so far; the first is the input's own.
     lists: Vec<Arc<str>>,
 }
@@ -56,6 +58,7 @@ impl Encoder {
             bytes: Vec::new(),
             count: 0,
             in_file: false,
+            former: false,
             lists: vec![list.clone()],
         }
     }
@@ -97,6 +100,7 @@ impl Encoder {
         }
         if p.former_id.is_some() {
             flags |= FORMER;
+            self.former = true;
         }
         if !p.variant.is_empty() {
             flags |= VARIANT;

@@ -32,6 +32,8 @@ struct Meta {
     /// Every paper's id met once as the input loaded: none was a repeat
     /// or took a distinguished id.
     distinct: bool,
+    /// A paper had a former id (marks to follow it).
+    former: bool,
 }
 
 impl Meta {
@@ -43,6 +45,7 @@ impl Meta {
         put_uint(&mut b, u64::from(self.in_file));
         put_uint(&mut b, self.lines as u64);
         put_uint(&mut b, u64::from(self.distinct));
+        put_uint(&mut b, u64::from(self.former));
         b
     }
 
@@ -61,6 +64,7 @@ impl Meta {
             in_file: flag(d.uint()?)?,
             lines: usize::try_from(d.uint()?).map_err(|_| Bad)?,
             distinct: flag(d.uint()?)?,
+            former: flag(d.uint()?)?,
         };
         if !d.done() {
             return Err(Bad);
@@ -90,13 +94,16 @@ pub(in crate::loading) enum Lookup {
 
 /// Looks `input` (opened as `file`, read as `format` into the list `list`)
 /// up in the cache; a file it does not hold is recorded if `record`.
+/// With `by_block`, an entry that can be read a block at a time
+/// ([`Replay::stored`]) is not verified whole: each block is, as it is
+/// read ([`Replay::verified`] says the rest).
 pub(in crate::loading) fn lookup(
     cache: &CacheOptions,
     input: &Input,
     file: &File,
     format: Format,
     list: &Arc<str>,
-    (line_oriented, record): (bool, bool),
+    (line_oriented, record, by_block): (bool, bool, bool),
 ) -> Lookup {
     let Input::Path(path) = input else {
         return Lookup::Off;
@@ -128,8 +135,9 @@ pub(in crate::loading) fn lookup(
         } else {
             None
         };
+        let by_block = by_block && usable == Some(None) && meta.distinct && !meta.former;
         if let Some(grown) = usable
-            && entry.verify()
+            && (by_block || entry.verify())
         {
             let file_text = if meta.in_file {
                 match FileText::open(file, path) {
@@ -144,6 +152,7 @@ pub(in crate::loading) fn lookup(
             let first_line = meta.lines + 1;
             let replay = Replay {
                 entry,
+                verified: !by_block,
                 at,
                 meta,
                 file_text,
@@ -192,6 +201,7 @@ fn recorder(
         cache: cache.clone(),
         blocks: 0,
         in_file: false,
+        former: false,
         lines: 0,
     }))
 }
@@ -208,6 +218,7 @@ pub(in crate::loading) struct Recorder {
     cache: CacheOptions,
     blocks: usize,
     in_file: bool,
+    former: bool,
     lines: usize,
 }
 
@@ -251,6 +262,7 @@ impl Recorder {
         }
         self.blocks += 1;
         self.in_file |= enc.in_file;
+        self.former |= enc.former;
     }
 
     /// Stores the entry, when the input loaded without an error and is
@@ -277,6 +289,7 @@ impl Recorder {
             in_file: self.in_file,
             lines: self.lines,
             distinct,
+            former: self.former,
         };
         let to = self
             .cache
@@ -298,6 +311,8 @@ thread_local! {
 /// An entry that matches its input.
 pub(in crate::loading) struct Replay {
     entry: Entry,
+    /// Every block verified (else each is as it is read).
+    verified: bool,
     at: PathBuf,
     meta: Meta,
     file_text: Option<Arc<FileText>>,
@@ -306,7 +321,7 @@ pub(in crate::loading) struct Replay {
 }
 
 /// A decoded block: its piece, the invalid UTF-8 and bytes of its chunk.
-type Block = (Piece, usize, u64);
+pub(super) type Block = (Piece, usize, u64);
 
 impl Replay {
     /// True when the input was read a chunk at a time.
@@ -326,6 +341,56 @@ impl Replay {
         self.meta.distinct
     }
 
+    /// True when every block is as its checksum says: verified when
+    /// looked up, else now. An entry that is not is removed.
+    pub(in crate::loading) fn verified(&self) -> bool {
+        if self.verified || self.entry.verify() {
+            return true;
+        }
+        self.remove();
+        false
+    }
+
+    /// True when block `b` is as its checksum says.
+    pub(super) fn block_verified(&self, b: usize) -> bool {
+        self.verified || self.entry.verified_section(b + 1)
+    }
+
+    /// True when a paper had a former id.
+    pub(super) fn former(&self) -> bool {
+        self.meta.former
+    }
+
+    /// How many blocks the entry has.
+    pub(super) fn blocks(&self) -> usize {
+        self.meta.blocks
+    }
+
+    /// Block `b`'s bytes.
+    pub(super) fn block(&self, b: usize) -> &[u8] {
+        self.entry.section(b + 1)
+    }
+
+    /// Lets go of block `b`'s pages (read again from the file if needed).
+    pub(super) fn release_block(&self, b: usize) {
+        self.entry.release(b + 1);
+    }
+
+    /// The list the papers are in.
+    pub(super) fn list(&self) -> &Arc<str> {
+        &self.list
+    }
+
+    /// Where abstracts left in the file are read from, and its size.
+    pub(super) fn file(&self) -> Option<(&Arc<FileText>, u64)> {
+        self.file_text.as_ref().map(|f| (f, self.len))
+    }
+
+    /// Removes the entry: it is rebuilt by the next load.
+    pub(super) fn remove(&self) {
+        let _ = std::fs::remove_file(&self.at);
+    }
+
     /// Copies the entry's blocks, as they are, into the entry `to`
     /// records (the input having grown, the rest follows).
     pub(in crate::loading) fn copy_into(&self, to: &mut Recorder) {
@@ -341,6 +406,7 @@ impl Replay {
         }
         to.blocks += self.meta.blocks;
         to.in_file |= self.meta.in_file;
+        to.former |= self.meta.former;
         to.lines += self.meta.lines;
     }
 
@@ -392,7 +458,7 @@ impl Replay {
     }
 }
 
-fn decode_block(
+pub(super) fn decode_block(
     bytes: &[u8],
     list: &Arc<str>,
     file: Option<(&Arc<FileText>, u64)>,

@@ -504,3 +504,173 @@ fn a_reader_leaves_out_what_the_stored_index_of_its_file_covers() {
     assert_eq!(warm.len(), cold.len());
     assert!(!warm.contains(&false) && index, "{warm:?}");
 }
+
+/// What a reader's load hands on for a file whose titles and word index
+/// are stored: its papers left in the cache (with the list they were
+/// read through), or `None` when they came in batches.
+fn stored_papers(inputs: &[Input], opts: &Options) -> Option<crate::corpus::Papers> {
+    let mut stored = None;
+    let mut batches = 0;
+    stream(inputs, opts, true, &mut |e| match e {
+        Event::Stored(papers, list) => {
+            assert_eq!(list.len(), papers.len());
+            stored = Some(papers);
+        }
+        Event::Papers(..) => batches += 1,
+        _ => {}
+    });
+    assert!(stored.is_none() || batches == 0);
+    stored
+}
+
+/// Stores the titles and word index of `inputs` (a file alone).
+fn store_titles_and_index(inputs: &[Input], opts: &Options) {
+    let papers = load(inputs, opts).unwrap().corpus.papers;
+    crate::loading::store_titles(inputs, opts);
+    let built = crate::search::index_papers(&papers);
+    let [Input::Path(path)] = inputs else {
+        panic!("a file alone")
+    };
+    let cache = opts.cache.as_ref().unwrap();
+    store_index(cache, path, None, papers.len(), &mut |out| {
+        built.write_to(out)
+    })
+    .unwrap();
+}
+
+#[test]
+fn a_reader_leaves_the_papers_of_a_file_whose_titles_and_index_are_stored_in_the_cache() {
+    let src = tempfile::tempdir().unwrap();
+    // Many blocks; derived titles that collide (made unique by their
+    // ids once the corpus is whole), titles with markup, hash ids.
+    let line = |n: usize| match n % 5 {
+        1 => format!("{{\"abstract\": \"A first sentence shared by many papers. Then {n}.\"}}\n"),
+        2 => format!(
+            "{{\"id\": \"2401.{n:05}\", \"abstract\": \"A first sentence shared by many papers. Then {n}.\"}}\n"
+        ),
+        3 => format!(
+            "{{\"title\": \"Fast $O(n)$ {{\\\\em sorting}} {n}\", \"abstract\": \"On {n}.\"}}\n"
+        ),
+        _ => format!(
+            "{{\"id\": \"2401.{n:05}\", \"title\": \"Über attention {n}\", \"authors\": \"A. B. and C. D.\", \"year\": 2024, \"abstract\": \"We study {n}.\"}}\n"
+        ),
+    };
+    let text: String = (0..3_000).map(line).collect();
+    let path = src.path().join("papers.jsonl");
+    std::fs::write(&path, &text).unwrap();
+    let inputs = [Input::Path(path.clone())];
+    let cold = load(
+        &inputs,
+        &Options {
+            chunk: 16 << 10,
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    assert!(cold.corpus.papers.iter().any(|p| p.title.ends_with(']')));
+    let dir = tempfile::tempdir().unwrap();
+    let opts = cached(dir.path(), 16 << 10, None);
+    // The titles alone stored, or the index alone: papers in batches.
+    load(&inputs, &opts).unwrap();
+    crate::loading::store_titles(&inputs, &opts);
+    assert!(stored_papers(&inputs, &opts).is_none());
+    store_titles_and_index(&inputs, &opts);
+    let papers = stored_papers(&inputs, &opts).expect("left in the cache");
+    let corpus = crate::corpus::Corpus::stored(papers);
+    assert!(corpus.papers.is_stored());
+    // Read a paper at a time, then every one: the cold load's papers.
+    for i in [2_999, 0, 1_501, 7] {
+        assert_eq!(corpus.papers[i], cold.corpus.papers[i], "paper {i}");
+    }
+    let mut ids = Vec::new();
+    corpus.papers.each_id(|i, id| ids.push((i, id.to_string())));
+    let want: Vec<(usize, String)> = (0..3_000)
+        .map(|i| (i, cold.corpus.papers[i].id.to_string()))
+        .collect();
+    assert_eq!(ids, want);
+    // Found by their ids as kept: a hash id, an arXiv id, a repeat.
+    let (hash, arxiv) = (want[1].1.as_str(), want[2_999].1.as_str());
+    assert_eq!(hash.len(), 16);
+    assert_eq!(
+        corpus
+            .papers
+            .find_ids(&[arxiv, "arxiv:2401.99999", hash, arxiv]),
+        vec![Some(2_999), None, Some(1), Some(2_999)]
+    );
+    assert_eq!(
+        format!("{:?}", corpus.papers),
+        format!("{:?}", cold.corpus.papers)
+    );
+    for i in 0..3_000 {
+        assert_eq!(corpus.short_id(i), cold.corpus.short_id(i));
+    }
+    // The load's report, as a cold load's.
+    let mut reports = Vec::new();
+    stream(&inputs, &opts, true, &mut |e| {
+        if let Event::Report(r) = e {
+            reports.push(r);
+        }
+    });
+    assert_eq!(reports, cold.reports);
+
+    // A block damaged on disk: its papers are their ids and titles alone
+    // (the others as they were), nothing panics, and the entry goes.
+    let [entry] = entries(dir.path(), PAPERS_EXT).try_into().unwrap();
+    let mut bytes = std::fs::read(&entry).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x55;
+    std::fs::write(&entry, &bytes).unwrap();
+    let papers = stored_papers(&inputs, &opts).expect("left in the cache");
+    let damaged: Vec<usize> = (0..3_000)
+        .filter(|&i| papers[i] != cold.corpus.papers[i])
+        .collect();
+    assert!(!damaged.is_empty() && damaged.len() < 3_000, "{damaged:?}");
+    for &i in &damaged {
+        let (p, want) = (&papers[i], &cold.corpus.papers[i]);
+        assert_eq!((&p.id, &p.title), (&want.id, &want.title));
+        assert!(p.abstract_text.is_empty() && p.authors.is_empty());
+    }
+    assert!(entries(dir.path(), PAPERS_EXT).is_empty());
+    // Opened again: parsed and recorded afresh, the same papers.
+    assert!(stored_papers(&inputs, &opts).is_none());
+    let again = stored_papers(&inputs, &opts).expect("left in the cache");
+    assert_eq!(format!("{:?}", again), format!("{:?}", cold.corpus.papers));
+}
+
+#[test]
+fn papers_with_repeats_or_former_ids_are_not_left_in_the_cache() {
+    let src = tempfile::tempdir().unwrap();
+    let line = |n: usize| {
+        format!(
+            "{{\"id\": \"2401.{n:05}\", \"title\": \"Paper {n}\", \"abstract\": \"On {n}.\"}}\n"
+        )
+    };
+    let distinct: String = (0..2_000).map(line).collect();
+    let repeat = format!("{distinct}{}", line(17));
+    // A CSL-JSON item of an arXiv paper: its id was once its DOI.
+    let former = format!(
+        "{distinct}{{\"id\": \"x\", \"type\": \"article\", \"title\": \"Late\", \"DOI\": \"10.48550/arXiv.2101.00001\", \"URL\": \"https://arxiv.org/abs/2101.00001\"}}\n"
+    );
+    for (name, text, left) in [
+        ("d", &distinct, true),
+        ("r", &repeat, false),
+        ("f", &former, false),
+    ] {
+        let path = src.path().join(format!("{name}.jsonl"));
+        std::fs::write(&path, text).unwrap();
+        let inputs = [Input::Path(path)];
+        let dir = tempfile::tempdir().unwrap();
+        let opts = cached(dir.path(), 16 << 10, None);
+        store_titles_and_index(&inputs, &opts);
+        let cold = load(&inputs, &Options::default()).unwrap();
+        if name == "f" {
+            assert!(!cold.corpus.former_ids().is_empty(), "{name}");
+        }
+        assert_eq!(stored_papers(&inputs, &opts).is_some(), left, "{name}");
+        assert_eq!(
+            format!("{:?}", load(&inputs, &opts).unwrap().corpus.papers),
+            format!("{:?}", cold.corpus.papers),
+            "{name}"
+        );
+    }
+}

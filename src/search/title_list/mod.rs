@@ -98,6 +98,12 @@ impl Names {
 
     /// Name `k` ("" past the last, or where the text is not whole).
     fn get(&self, k: usize) -> &str {
+        std::str::from_utf8(self.bytes(k)).unwrap_or("")
+    }
+
+    /// Name `k`'s bytes (none past the last, or where the text is not
+    /// whole).
+    fn bytes(&self, k: usize) -> &[u8] {
         let start = match k.checked_sub(1) {
             Some(j) => self.ends.get(j).copied(),
             None => Some(0),
@@ -105,8 +111,7 @@ impl Names {
         start
             .zip(self.ends.get(k))
             .and_then(|(start, &end)| self.text.get(start as usize..end as usize))
-            .and_then(|b| std::str::from_utf8(b).ok())
-            .unwrap_or("")
+            .unwrap_or(&[])
     }
 }
 
@@ -344,6 +349,65 @@ impl TitleList {
     fn locate(&self, i: usize) -> (&TitlePart, usize) {
         let k = self.starts.partition_point(|&s| s <= i) - 1;
         (&self.parts[k], i - self.starts[k])
+    }
+
+    /// Paper `i`'s id, whole, handed to `f`.
+    pub fn id_with(&self, i: usize, f: &mut dyn FnMut(&str)) {
+        let (part, j) = self.locate(i);
+        match part.ids[j].get() {
+            IdSlot::Hash(h) => f(std::str::from_utf8(&hex16(h)).unwrap_or("")),
+            IdSlot::Named(k) => f(part.names.get(k as usize)),
+        }
+    }
+
+    /// Where each of `ids` is (the first paper with it), in one pass over
+    /// the ids as held: for the few papers a reader has marks on, among
+    /// millions, without making each id's text.
+    pub fn find_ids(&self, ids: &[&str]) -> Vec<Option<usize>> {
+        let mut hashes = rustc_hash::FxHashMap::default();
+        let mut named = rustc_hash::FxHashMap::default();
+        // An id asked for twice is looked for once, under its first place.
+        let first: Vec<usize> = ids
+            .iter()
+            .enumerate()
+            .map(|(k, id)| {
+                match u64::from_str_radix(id, 16)
+                    .ok()
+                    .filter(|&h| hex16(h) == id.as_bytes())
+                {
+                    Some(h) => *hashes.entry(h).or_insert(k),
+                    None => *named.entry(id.as_bytes()).or_insert(k),
+                }
+            })
+            .collect();
+        let mut found = vec![None; ids.len()];
+        for (part, &start) in self.parts.iter().zip(&self.starts) {
+            for (j, slot) in part.ids.iter().enumerate() {
+                let k = match slot.get() {
+                    IdSlot::Hash(h) if !hashes.is_empty() => hashes.get(&h),
+                    IdSlot::Named(n) if !named.is_empty() => {
+                        named.get(part.names.bytes(n as usize))
+                    }
+                    _ => None,
+                };
+                if let Some(&k) = k {
+                    found[k].get_or_insert(start + j);
+                }
+            }
+        }
+        first.iter().map(|&k| found[k]).collect()
+    }
+
+    /// Title `i` as given (markup not rendered), as the corpus holds it
+    /// once finished.
+    pub fn given(&self, i: usize) -> &str {
+        let (part, j) = self.locate(i);
+        part.given(j)
+    }
+
+    /// The length hash ids are shown at, once finished.
+    pub fn short_len(&self) -> usize {
+        self.short_len
     }
 
     /// Title `i`'s readable text.
