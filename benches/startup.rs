@@ -3,7 +3,7 @@
 //!
 //! - the first frame: the search line's count (`38/38`, `0/0`) is drawn;
 //! - the first rows: the count says some papers are listed;
-//! - all listed: the loading indicator is gone and papers are listed.
+//! - all listed: the loading indicator is gone and every paper is listed.
 //!
 //! `cargo bench --bench startup [-- ARGS…]` (ARGS are passed to paperboat,
 //! e.g. a corpus file). The cache directory is private to the run and
@@ -11,7 +11,9 @@
 //! the others read it (warm), and the first is printed apart. With
 //! `BUILD=1`, `paperboat cache build` runs between the first run and the
 //! others, so that these also find the file's word index and finished
-//! titles stored, as after a session that read the file in full. Prints
+//! titles stored, as after a session that read the file in full. With
+//! `MARKS=n`, `n` papers are bookmarked before the warm runs (a reader's
+//! marks are found among the papers as it opens). Prints
 //! the median, 90th percentile and worst of `RUNS` runs (default 20).
 //! `BIN=path` times that binary instead of this build's.
 
@@ -86,14 +88,16 @@ fn once(bin: &str, args: &[String], state: &std::path::Path) -> Marks {
         assert!(!bytes.is_empty(), "paperboat exited before listing");
         screen.process(&bytes);
         let top = screen.screen().rows(0, cols).next().unwrap_or_default();
-        let Some((_, total)) = count(&top) else {
+        let Some((listed, total)) = count(&top) else {
             continue;
         };
         let since = at - start;
         frame.get_or_insert(since);
-        if total > 0 {
+        if listed > 0 {
             first_rows.get_or_insert(since);
-            if !top.contains("loading") {
+            // No query: every paper is listed once the load is over (a
+            // frame can say how many there are before they are listed).
+            if listed == total && !top.contains("loading") {
                 break since;
             }
         }
@@ -153,6 +157,31 @@ fn main() {
             took.elapsed().as_secs_f64(),
             String::from_utf8_lossy(&built.stdout).trim()
         );
+    }
+    if let Some(n) = std::env::var("MARKS")
+        .ok()
+        .and_then(|n| n.parse::<usize>().ok())
+    {
+        // A reader with marks: `n` papers bookmarked (the first that
+        // `search model` ranks).
+        let run = |extra: &[&str]| {
+            std::process::Command::new(bin)
+                .args(extra)
+                .args(&args)
+                .env("PAPERBOAT_STATE_DIR", state.path())
+                .env("PAPERBOAT_CACHE_DIR", state.path().join("cache"))
+                .output()
+                .expect("paperboat")
+        };
+        let limit = n.to_string();
+        let found = run(&["search", "--limit", &limit, "model"]);
+        let found = String::from_utf8_lossy(&found.stdout).into_owned();
+        let ids: Vec<&str> = found.lines().filter_map(|l| l.split('\t').next()).collect();
+        let mut mark = vec!["mark", "--bookmark"];
+        mark.extend(&ids);
+        let marked = run(&mark);
+        assert!(marked.status.success(), "{marked:?}");
+        println!("marks: {} papers bookmarked", ids.len());
     }
     let marks: Vec<Marks> = (0..runs).map(|_| once(bin, &args, state.path())).collect();
     let line = |name: &str, f: fn(&Marks) -> Duration| {
