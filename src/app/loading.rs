@@ -251,6 +251,63 @@ mod tests {
     use crate::vocabulary::{Action, Message};
 
     #[test]
+    fn papers_left_in_the_cache_are_listed_at_once_and_sorted_once_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut papers = load::bundled().corpus.papers.into_vec();
+        for (i, p) in papers.iter_mut().enumerate() {
+            p.year = Some(2000 + (i * 7 % 38) as i32);
+        }
+        let (marked, selected) = (papers[5].id.to_string(), papers[30].id.to_string());
+        {
+            let (mut store, _) = crate::store::Store::open(dir.path());
+            // The place is saved with the marks.
+            store.set_place("streamed", Some(&selected), "all");
+            store
+                .set(&[(marked.as_str(), crate::store::Field::Bookmark, true)])
+                .unwrap();
+        }
+        let mut list = crate::search::TitleList::default();
+        list.push(papers.clone());
+        list.finish();
+        let stored = crate::corpus::stored_for_tests(papers.clone(), 8, list.short_len());
+        let mut app = streaming_app(dir.path());
+        app.update(Message::Load(load::Event::Stored(
+            stored.clone(),
+            std::sync::Arc::new(list),
+        )));
+        app.update(Message::Load(load::Event::Listed));
+        settle(&mut app);
+        // Whole at once, with its marks and the paper selected before.
+        assert!(app.progress().is_none());
+        assert_eq!(app.rows(), 38);
+        assert!(app.marks(5).bookmarked && !app.marks(4).bookmarked);
+        assert_eq!(
+            app.corpus().papers[app.selected_paper().unwrap()]
+                .id
+                .as_str(),
+            selected
+        );
+        assert!(!stored.is_ready());
+        // A sort by year waits for the papers, not the screen.
+        app.apply(Action::CycleSort);
+        assert_eq!(app.sort_key(), crate::order::SortKey::Year);
+        assert!(app.status().unwrap().contains("once every paper is read"));
+        let order = |app: &App| {
+            (0..38)
+                .map(|r| app.paper_at(r).unwrap())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(order(&app), (0..38).collect::<Vec<_>>());
+        assert!(!stored.is_ready());
+        stored.decode_all();
+        app.update(Message::Tick);
+        assert_eq!(app.status(), Some("sorted by year"));
+        let mut want: Vec<usize> = (0..38).collect();
+        want.sort_by_key(|&i| std::cmp::Reverse(papers[i].year));
+        assert_eq!(order(&app), want);
+    }
+
+    #[test]
     fn the_progress_figure() {
         let l = |papers, bytes, total| Loading {
             papers,

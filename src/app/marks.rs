@@ -46,9 +46,10 @@ impl App {
     /// Reads every paper's marks from the store.
     pub(super) fn reload_marks(&mut self) {
         let state = self.store.state();
-        for (i, p) in self.corpus.papers.iter().enumerate() {
-            self.marks[i] = Marks::of(state, p.id.as_str());
-        }
+        let marks = &mut self.marks;
+        self.corpus
+            .papers
+            .each_id(|i, id| marks[i] = Marks::of(state, id));
         self.count();
     }
 

@@ -151,6 +151,9 @@ pub struct App {
     announce_reports: bool,
     /// Tags or notes changed since the matcher was last given them.
     labels_dirty: bool,
+    /// The list waits to be sorted until every paper is read (papers
+    /// left in the cache, being decoded): see [`App::rebuild_rows`].
+    sort_pending: bool,
     /// The word index came from the cache, or was handed on to be stored.
     index_stored: bool,
     /// Papers came without what the word index reads of them, a stored
@@ -214,6 +217,7 @@ impl App {
             failed: None,
             announce_reports: false,
             labels_dirty: true,
+            sort_pending: false,
             index_stored: false,
             index_left: false,
         };
@@ -447,6 +451,12 @@ impl App {
         }
         self.sync_labels();
         self.offer_index();
+        if self.sort_pending && self.corpus.papers.is_ready() {
+            let keep = self.selected_paper();
+            self.rebuild_rows(keep);
+            self.status = Some(format!("sorted by {}", self.sort.name()));
+            self.redraw();
+        }
         if self.take_ranking() {
             self.redraw();
         }

@@ -45,6 +45,7 @@ impl App {
     pub(super) fn rebuild_rows(&mut self, keep: Option<usize>) {
         if self.related.is_empty() {
             let sort = self.sort_key();
+            self.sort_pending = false;
             self.filtered =
                 if self.view == View::All && self.sticky.is_none() && sort == SortKey::Score {
                     None
@@ -58,10 +59,17 @@ impl App {
                         .map(|m| m.idx)
                         .filter(|&i| self.shows(i as usize) || sticky == Some(i as usize))
                         .collect();
-                    let store = &self.store;
-                    sort_rows(&self.corpus.papers, &mut rows, sort, &|id| {
-                        store.first_seen(id)
-                    });
+                    // An order by the papers' fields waits, rather than
+                    // the screen, while papers left in the cache are
+                    // still being decoded (a second or two at 2.7M).
+                    let fields = matches!(sort, SortKey::Year | SortKey::Author | SortKey::Seen);
+                    self.sort_pending = fields && !self.corpus.papers.is_ready();
+                    if !self.sort_pending {
+                        let papers: &[crate::corpus::Paper] =
+                            if fields { &self.corpus.papers } else { &[] };
+                        let store = &self.store;
+                        sort_rows(papers, &mut rows, sort, &|id| store.first_seen(id));
+                    }
                     Some(rows)
                 };
         }
@@ -85,9 +93,13 @@ impl App {
             next = next.next();
         }
         self.sort = next;
-        self.status = Some(format!("sorted by {}", next.name()));
         let keep = self.selected_paper();
         self.rebuild_rows(keep);
+        self.status = Some(if self.sort_pending {
+            format!("sorting by {} once every paper is read", next.name())
+        } else {
+            format!("sorted by {}", next.name())
+        });
     }
 
     /// Whether the list leaves out paper `i` by its marks (the view); a

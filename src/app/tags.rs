@@ -126,11 +126,9 @@ impl App {
             return;
         }
         let store = &self.store;
-        let labels = crate::search::Labels::of(
-            self.corpus.papers.iter().map(|p| p.id.as_str()),
-            |id| store.tags(id),
-            |id| store.note(id),
-        );
+        let ids = crate::vocabulary::IdList::of_papers(&self.corpus.papers).resolved();
+        let labels =
+            crate::search::Labels::of(ids.iter(), |id| store.tags(id), |id| store.note(id));
         self.search.set_labels(labels);
         self.labels_dirty = false;
     }

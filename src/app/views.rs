@@ -18,10 +18,12 @@ impl App {
     pub(super) fn shows(&self, i: usize) -> bool {
         match self.view {
             View::New => self.fresh.get(i).copied().unwrap_or(false),
-            View::Tagged => self
-                .view_tag
-                .as_deref()
-                .is_some_and(|t| self.store.has_tag(self.corpus.papers[i].id.as_str(), t)),
+            View::Tagged => self.view_tag.as_deref().is_some_and(|t| {
+                self.corpus
+                    .papers
+                    .with_id(i, |id| self.store.has_tag(id, t))
+                    .unwrap_or(false)
+            }),
             v => v.shows(self.marks[i]),
         }
     }

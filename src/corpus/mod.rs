@@ -28,7 +28,9 @@ pub use id::{MIN_SHORT_ID, PaperId, content_hash};
 pub(crate) use id::{hex16, shortest_unique};
 pub(crate) use paper::NAME_SEP;
 pub use paper::{Authors, Paper};
-pub use papers::{Papers, StoredPapers};
+#[cfg(test)]
+pub(crate) use papers::stored_for_tests;
+pub use papers::{PaperAt, Papers, StoredPapers};
 pub use readers::{Format, Reader, atom, bibtex, csv, json, ris, text};
 pub use record::{Parsed, Record};
 

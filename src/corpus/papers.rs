@@ -32,6 +32,43 @@ pub trait StoredPapers: Send + Sync {
     fn short_len(&self) -> usize;
 }
 
+/// Papers read by their place: a slice, or [`Papers`], whose stored
+/// paper is decoded with its block alone (for what reads a few papers
+/// of many, and should not wait for every one to be decoded).
+pub trait PaperAt {
+    /// How many papers there are.
+    fn count(&self) -> usize;
+    /// Paper `i`.
+    fn paper_at(&self, i: usize) -> Option<&Paper>;
+}
+
+impl PaperAt for [Paper] {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn paper_at(&self, i: usize) -> Option<&Paper> {
+        self.get(i)
+    }
+}
+
+impl PaperAt for Vec<Paper> {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn paper_at(&self, i: usize) -> Option<&Paper> {
+        self.get(i)
+    }
+}
+
+impl PaperAt for Papers {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn paper_at(&self, i: usize) -> Option<&Paper> {
+        self.get(i)
+    }
+}
+
 struct Lazy {
     source: Box<dyn StoredPapers>,
     blocks: Box<[OnceLock<Box<[Paper]>>]>,
@@ -118,6 +155,29 @@ impl Papers {
         match &self.stored {
             Some(s) => s.get(i),
             None => self.held.get(i),
+        }
+    }
+
+    /// True when every paper can be read at once: held, or all decoded.
+    /// Until then, what reads them all waits (see [`Papers::decode_all`]).
+    pub fn is_ready(&self) -> bool {
+        self.stored.as_ref().is_none_or(|s| s.all.get().is_some())
+    }
+
+    /// `f` of paper `i`'s id (`None` past the last), without decoding a
+    /// stored paper.
+    pub fn with_id<R>(&self, i: usize, f: impl FnOnce(&str) -> R) -> Option<R> {
+        match &self.stored {
+            Some(s) if s.all.get().is_none() => {
+                if i >= s.source.count() {
+                    return None;
+                }
+                let mut f = Some(f);
+                let mut out = None;
+                s.source.id(i, &mut |id| out = f.take().map(|f| f(id)));
+                out
+            }
+            _ => self.get(i).map(|p| f(p.id.as_str())),
         }
     }
 
@@ -275,6 +335,39 @@ impl<'a> IntoIterator for &'a Papers {
     }
 }
 
+/// Held papers offered as stored ones, in blocks of `per`, for tests of
+/// what reads stored papers: nothing is decoded but what is asked for.
+#[cfg(test)]
+pub(crate) fn stored_for_tests(papers: Vec<Paper>, per: usize, short_len: usize) -> Papers {
+    struct Held(Vec<Paper>, Vec<usize>, usize);
+    impl StoredPapers for Held {
+        fn count(&self) -> usize {
+            self.0.len()
+        }
+        fn starts(&self) -> &[usize] {
+            &self.1
+        }
+        fn block(&self, b: usize, out: &mut Vec<Paper>) {
+            let to = self.1.get(b + 1).copied().unwrap_or(self.0.len());
+            out.extend_from_slice(&self.0[self.1[b]..to]);
+        }
+        fn id(&self, i: usize, f: &mut dyn FnMut(&str)) {
+            f(self.0[i].id.as_str());
+        }
+        fn find(&self, ids: &[&str]) -> Vec<Option<usize>> {
+            let ids = ids
+                .iter()
+                .map(|id| self.0.iter().position(|p| p.id.as_str() == *id));
+            ids.collect()
+        }
+        fn short_len(&self) -> usize {
+            self.2
+        }
+    }
+    let starts = (0..papers.len()).step_by(per.max(1)).collect();
+    Papers::stored(Box::new(Held(papers, starts, short_len)))
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Mutex;
@@ -349,7 +442,13 @@ mod tests {
                 (999, "arxiv:2401.00999".into())
             ]
         );
+        assert_eq!(
+            papers.with_id(17, str::to_string),
+            Some("arxiv:2401.00017".into())
+        );
+        assert_eq!(papers.with_id(1_000, str::len), None);
         assert_eq!(decoded.lock().unwrap().len(), 2);
+        assert!(!papers.is_ready());
         let ids = ["arxiv:2401.00004", "nope", "arxiv:2401.00999"];
         assert_eq!(papers.find_ids(&ids), vec![Some(4), None, Some(999)]);
         let held = Papers::from(papers.clone().into_vec());
@@ -361,6 +460,7 @@ mod tests {
         let (papers, decoded) = stored(1_000, 64);
         let copy = papers.clone();
         papers.decode_all();
+        assert!(copy.is_ready() && Papers::default().is_ready());
         let want: Vec<Paper> = (0..1_000).map(paper).collect();
         assert_eq!(*copy, want);
         assert_eq!(&copy[990..], &want[990..]);

@@ -7,7 +7,7 @@ use rustc_hash::FxHashMap;
 use super::fields::for_each_folded;
 use super::words::WordIndex;
 use super::{Search, index_papers};
-use crate::corpus::Paper;
+use crate::corpus::{Paper, PaperAt};
 use crate::text::markup;
 
 /// What related papers are asked for.
@@ -93,17 +93,20 @@ fn probe_words(index: &WordIndex, texts: &[String]) -> Vec<(String, f32)> {
 /// its idf.
 pub fn related_in(
     index: &WordIndex,
-    papers: &[Paper],
+    papers: &(impl PaperAt + ?Sized),
     probe: Probe<'_>,
     limit: usize,
     keep: &dyn Fn(usize) -> bool,
 ) -> Vec<Related> {
-    let n = index.indexed.min(papers.len());
+    let n = index.indexed.min(papers.count());
     let (texts, own): (Vec<String>, Vec<usize>) = match probe {
-        Probe::Paper(i) => (papers.get(i).map(paper_text).into_iter().collect(), vec![i]),
+        Probe::Paper(i) => (
+            papers.paper_at(i).map(paper_text).into_iter().collect(),
+            vec![i],
+        ),
         Probe::Papers(set) => (
             set.iter()
-                .filter_map(|&i| papers.get(i))
+                .filter_map(|&i| papers.paper_at(i))
                 .map(paper_text)
                 .collect(),
             set.to_vec(),
@@ -141,7 +144,7 @@ impl Search {
     /// yet indexed are not found: see [`Search::indexed`]).
     pub fn related(
         &self,
-        papers: &[Paper],
+        papers: &(impl PaperAt + ?Sized),
         probe: Probe<'_>,
         limit: usize,
         keep: &dyn Fn(usize) -> bool,
