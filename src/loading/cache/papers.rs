@@ -236,6 +236,49 @@ impl<'a> Decoder<'a> {
         }
     }
 
+    /// Passes the next paper by, as [`Decoder::paper`] reads it but
+    /// making nothing of it (the lists it names are learnt, as later
+    /// papers may name them by number): to read one paper of a block.
+    pub(crate) fn skip_paper(&mut self) -> Result<(), Bad> {
+        let skip_str = |d: &mut Self| -> Result<(), Bad> {
+            let n = usize::try_from(d.uint()?).map_err(|_| Bad)?;
+            d.take(n).map(|_| ())
+        };
+        skip_str(self)?;
+        skip_str(self)?;
+        let flags = self.byte()?;
+        if flags >= VARIANT << 1 {
+            return Err(Bad);
+        }
+        if flags & IN_FILE != 0 {
+            self.uint()?;
+            self.uint()?;
+        } else {
+            skip_str(self)?;
+        }
+        self.list()?;
+        skip_str(self)?;
+        if flags & YEAR != 0 {
+            self.uint()?;
+        }
+        if flags & VENUE != 0 {
+            skip_str(self)?;
+        }
+        for _ in 0..self.count(1)? {
+            skip_str(self)?;
+        }
+        for _ in 0..self.count(1)? {
+            self.list()?;
+        }
+        if flags & FORMER != 0 {
+            skip_str(self)?;
+        }
+        if flags & VARIANT != 0 {
+            self.take(16)?;
+        }
+        Ok(())
+    }
+
     /// The next paper (at position 0).
     pub(crate) fn paper(&mut self) -> Result<Paper, Bad> {
         let id = PaperId::parse(self.str()?);
@@ -376,6 +419,38 @@ mod tests {
             assert_eq!(got.variant, p.variant);
         }
         assert!(dec.done());
+    }
+
+    #[test]
+    fn a_paper_read_past_the_ones_before_it_is_the_paper_read_in_turn() {
+        let list: Arc<str> = "a.jsonl".into();
+        // Each paper new to the block's lists and then named by number.
+        let papers: Vec<Paper> = [sample(&list), sample(&list)].concat();
+        let mut enc = Encoder::new(&list);
+        for p in &papers {
+            enc.paper(p);
+        }
+        for (k, want) in papers.iter().enumerate() {
+            let mut dec = Decoder::new(&enc.bytes, &list, None);
+            for _ in 0..k {
+                dec.skip_paper().unwrap();
+            }
+            let got = dec.paper().unwrap();
+            assert_eq!(
+                got,
+                Paper {
+                    position: 0,
+                    ..want.clone()
+                },
+                "paper {k}"
+            );
+        }
+        let mut dec = Decoder::new(&enc.bytes, &list, None);
+        for _ in &papers {
+            dec.skip_paper().unwrap();
+        }
+        assert!(dec.done());
+        assert_eq!(dec.skip_paper(), Err(Bad));
     }
 
     #[test]

@@ -4,10 +4,11 @@
 //! decoded from its block when it is first read ([`Papers`]), and the
 //! loader decodes them all on a thread of its own meanwhile.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::papers::{Bad, Decoder};
 use super::record::{Replay, decode_block};
+use crate::corpus::abstracts::FileText;
 use crate::corpus::{Paper, PaperId, Papers, StoredPapers};
 use crate::search::TitleList;
 
@@ -16,18 +17,44 @@ struct Source {
     replay: Replay,
     starts: Vec<usize>,
     titles: Arc<TitleList>,
+    /// Whether each block is as its checksum says, once asked.
+    checked: Box<[OnceLock<bool>]>,
 }
 
-/// The papers a block holds, read from its head alone.
-fn block_len(bytes: &[u8], list: &Arc<str>) -> Result<usize, Bad> {
-    let mut d = Decoder::new(bytes, list, None);
+/// A block read past its head (the chunk's counts, its skipped records;
+/// see `record::decode_block`): a decoder at its first paper, and how
+/// many papers it holds.
+fn past_head<'a>(
+    bytes: &'a [u8],
+    list: &Arc<str>,
+    file: Option<(&'a Arc<FileText>, u64)>,
+) -> Result<(Decoder<'a>, usize), Bad> {
+    let mut d = Decoder::new(bytes, list, file);
     d.uint()?;
     d.uint()?;
     for _ in 0..d.count(2)? {
         d.uint()?;
         d.str()?;
     }
-    d.count(4)
+    let n = d.count(4)?;
+    Ok((d, n))
+}
+
+/// Paper `k` of a block, the ones before it passed over.
+fn block_paper(
+    bytes: &[u8],
+    list: &Arc<str>,
+    file: Option<(&Arc<FileText>, u64)>,
+    k: usize,
+) -> Result<Paper, Bad> {
+    let (mut d, n) = past_head(bytes, list, file)?;
+    if k >= n {
+        return Err(Bad);
+    }
+    for _ in 0..k {
+        d.skip_paper()?;
+    }
+    d.paper()
 }
 
 impl Replay {
@@ -44,8 +71,8 @@ impl Replay {
         let mut n = 0usize;
         for b in 0..self.blocks() {
             starts.push(n);
-            match block_len(self.block(b), self.list()) {
-                Ok(k) => n += k,
+            match past_head(self.block(b), self.list(), None) {
+                Ok((_, k)) => n += k,
                 Err(Bad) => return Err(Box::new(self)),
             }
         }
@@ -53,6 +80,7 @@ impl Replay {
             return Err(Box::new(self));
         }
         let source = Source {
+            checked: starts.iter().map(|_| OnceLock::new()).collect(),
             replay: self,
             starts,
             titles,
@@ -62,6 +90,22 @@ impl Replay {
 }
 
 impl Source {
+    /// True when block `b` is as its checksum says (asked once).
+    fn verified(&self, b: usize) -> bool {
+        *self.checked[b].get_or_init(|| self.replay.block_verified(b))
+    }
+
+    /// Paper `i` as decoded, as the load would have made it: numbered,
+    /// and a derived title as the list has it, made unique when the list
+    /// was finished, as the corpus makes them once whole.
+    fn finished(&self, i: usize, mut p: Paper) -> Paper {
+        p.position = i as u32;
+        if p.title_derived {
+            p.title = self.titles.given(i).to_string();
+        }
+        p
+    }
+
     /// Papers `from..to` as the titles have them, for a block that fails
     /// its checksum or does not decode: ids and titles, nothing else,
     /// rather than a panic or bytes not trusted. The entry is removed, to
@@ -93,7 +137,7 @@ impl StoredPapers for Source {
     fn block(&self, b: usize, out: &mut Vec<Paper>) {
         let from = self.starts[b];
         let to = self.starts.get(b + 1).copied().unwrap_or(self.titles.len());
-        let decoded = if self.replay.block_verified(b) {
+        let decoded = if self.verified(b) {
             decode_block(
                 self.replay.block(b),
                 self.replay.list(),
@@ -107,18 +151,41 @@ impl StoredPapers for Source {
         match decoded {
             Ok((piece, _, _)) if piece.papers.len() == to - from => {
                 out.reserve(to - from);
-                for (k, mut p) in piece.papers.into_iter().enumerate() {
-                    let i = from + k;
-                    p.position = i as u32;
-                    if p.title_derived {
-                        // Made unique when the list was finished, as the
-                        // corpus makes them once whole.
-                        p.title = self.titles.given(i).to_string();
-                    }
-                    out.push(p);
+                for (k, p) in piece.papers.into_iter().enumerate() {
+                    out.push(self.finished(from + k, p));
                 }
             }
             _ => self.stand_ins(from, to, out),
+        }
+    }
+
+    fn one(&self, i: usize) -> Paper {
+        let b = self.starts.partition_point(|&s| s <= i).saturating_sub(1);
+        let decoded = if self.verified(b) {
+            let k = i - self.starts[b];
+            block_paper(
+                self.replay.block(b),
+                self.replay.list(),
+                self.replay.file(),
+                k,
+            )
+        } else {
+            Err(Bad)
+        };
+        match decoded {
+            Ok(p) => self.finished(i, p),
+            Err(Bad) => {
+                let mut one = Vec::with_capacity(1);
+                self.stand_ins(i, i + 1, &mut one);
+                one.pop().unwrap_or_else(|| {
+                    Paper::bare(
+                        PaperId::parse(""),
+                        String::new(),
+                        self.replay.list().clone(),
+                        i as u32,
+                    )
+                })
+            }
         }
     }
 

@@ -575,6 +575,26 @@ fn a_reader_leaves_the_papers_of_a_file_whose_titles_and_index_are_stored_in_the
     crate::loading::store_titles(&inputs, &opts);
     assert!(stored_papers(&inputs, &opts).is_none());
     store_titles_and_index(&inputs, &opts);
+    // Each paper read alone (no thread decodes them all here), then all.
+    let file = std::fs::File::open(&path).unwrap();
+    let list: Arc<str> = crate::text::sanitize::line(&inputs[0].list_name()).into();
+    let format = Format::named("jsonl").unwrap();
+    let cache = opts.cache.as_ref().unwrap();
+    let Lookup::Replay(replay) =
+        lookup(cache, &inputs[0], &file, format, &list, (true, true, true))
+    else {
+        panic!("an entry to replay")
+    };
+    let Some(Titles::Stored(titles_list, _)) = super::titles(cache, &path, None, String::new())
+    else {
+        panic!("titles stored")
+    };
+    let alone = replay.stored(Arc::new(titles_list)).ok().expect("by block");
+    for i in (0..3_000).rev() {
+        assert_eq!(alone[i], cold.corpus.papers[i], "paper {i} alone");
+    }
+    assert!(!alone.is_ready());
+    assert_eq!(*alone, *cold.corpus.papers);
     let papers = stored_papers(&inputs, &opts).expect("left in the cache");
     let corpus = crate::corpus::Corpus::stored(papers);
     assert!(corpus.papers.is_stored());
