@@ -36,8 +36,8 @@ pub trait StoredPapers: Send + Sync {
 }
 
 /// Papers read by their place: a slice, or [`Papers`], whose stored
-/// paper is decoded with its block alone (for what reads a few papers
-/// of many, and should not wait for every one to be decoded).
+/// paper is decoded alone (for what reads a few papers of many, and
+/// should not wait for every one to be decoded).
 pub trait PaperAt {
     /// How many papers there are.
     fn count(&self) -> usize;
@@ -224,7 +224,7 @@ impl Papers {
         self.len() == 0
     }
 
-    /// Paper `i`, decoding its block alone when stored.
+    /// Paper `i`, decoded alone when stored and not all decoded yet.
     pub fn get(&self, i: usize) -> Option<&Paper> {
         match &self.stored {
             Some(s) => s.get(i),
@@ -255,8 +255,8 @@ impl Papers {
         }
     }
 
-    /// True when the papers are kept in the cache (until
-    /// [`Papers::decode_all`] or a change holds them).
+    /// True when the papers were left in the cache, decoded since or not
+    /// (until a change holds them).
     pub fn is_stored(&self) -> bool {
         self.stored.is_some()
     }
@@ -297,7 +297,7 @@ impl Papers {
         if let Some(s) = &self.stored {
             return s.source.find(ids);
         }
-        let mut wanted: rustc_hash::FxHashMap<&str, Vec<usize>> = Default::default();
+        let mut wanted: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
         for (k, id) in ids.iter().enumerate() {
             wanted.entry(id).or_default().push(k);
         }

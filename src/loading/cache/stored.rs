@@ -1,8 +1,9 @@
 //! A file's papers left in its cache entry: the papers of a reader's
 //! open of a file alone whose finished titles and word index are stored
 //! too. The list is made from the stored titles at once; a paper is
-//! decoded from its block when it is first read ([`Papers`]), and the
-//! loader decodes them all on a thread of its own meanwhile.
+//! decoded alone when it is first read, its block's earlier papers passed
+//! over ([`Papers`]), and the loader decodes them all on a thread of its
+//! own meanwhile.
 
 use std::sync::{Arc, OnceLock};
 
@@ -19,6 +20,8 @@ struct Source {
     titles: Arc<TitleList>,
     /// Whether each block is as its checksum says, once asked.
     checked: Box<[OnceLock<bool>]>,
+    /// Set once the entry is removed (a block failed).
+    removed: OnceLock<()>,
 }
 
 /// A block read past its head (the chunk's counts, its skipped records;
@@ -81,6 +84,7 @@ impl Replay {
         }
         let source = Source {
             checked: starts.iter().map(|_| OnceLock::new()).collect(),
+            removed: OnceLock::new(),
             replay: self,
             starts,
             titles,
@@ -106,22 +110,16 @@ impl Source {
         p
     }
 
-    /// Papers `from..to` as the titles have them, for a block that fails
-    /// its checksum or does not decode: ids and titles, nothing else,
+    /// Paper `i` as the titles have it, for a block that fails its
+    /// checksum or does not decode: its id and title, nothing else,
     /// rather than a panic or bytes not trusted. The entry is removed, to
     /// be rebuilt by the next open.
-    fn stand_ins(&self, from: usize, to: usize, out: &mut Vec<Paper>) {
-        self.replay.remove();
-        for i in from..to {
-            let mut id = PaperId::parse("");
-            self.titles.id_with(i, &mut |s| id = PaperId::parse(s));
-            out.push(Paper::bare(
-                id,
-                self.titles.given(i).to_string(),
-                self.replay.list().clone(),
-                i as u32,
-            ));
-        }
+    fn stand_in(&self, i: usize) -> Paper {
+        self.removed.get_or_init(|| self.replay.remove());
+        let mut id = PaperId::parse("");
+        self.titles.id_with(i, &mut |s| id = PaperId::parse(s));
+        let title = self.titles.given(i).to_string();
+        Paper::bare(id, title, self.replay.list().clone(), i as u32)
     }
 }
 
@@ -155,7 +153,7 @@ impl StoredPapers for Source {
                     out.push(self.finished(from + k, p));
                 }
             }
-            _ => self.stand_ins(from, to, out),
+            _ => out.extend((from..to).map(|i| self.stand_in(i))),
         }
     }
 
@@ -174,18 +172,7 @@ impl StoredPapers for Source {
         };
         match decoded {
             Ok(p) => self.finished(i, p),
-            Err(Bad) => {
-                let mut one = Vec::with_capacity(1);
-                self.stand_ins(i, i + 1, &mut one);
-                one.pop().unwrap_or_else(|| {
-                    Paper::bare(
-                        PaperId::parse(""),
-                        String::new(),
-                        self.replay.list().clone(),
-                        i as u32,
-                    )
-                })
-            }
+            Err(Bad) => self.stand_in(i),
         }
     }
 
