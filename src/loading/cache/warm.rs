@@ -625,21 +625,27 @@ fn a_reader_leaves_the_papers_of_a_file_whose_titles_and_index_are_stored_in_the
         assert_eq!(corpus.short_id(i), cold.corpus.short_id(i));
     }
     // The load's report, as a cold load's.
-    let mut reports = Vec::new();
-    stream(&inputs, &opts, true, &mut |e| {
-        if let Event::Report(r) = e {
-            reports.push(r);
-        }
+    let (mut reports, mut left) = (Vec::new(), None);
+    stream(&inputs, &opts, true, &mut |e| match e {
+        Event::Report(r) => reports.push(r),
+        Event::Stored(papers, _) => left = Some(papers),
+        _ => {}
     });
     assert_eq!(reports, cold.reports);
+    // The load's own thread decoding them is done before the entry is
+    // damaged below.
+    left.expect("left in the cache").decode_all();
 
     // A block damaged on disk: its papers are their ids and titles alone
-    // (the others as they were), nothing panics, and the entry goes.
+    // (the others as they were), nothing panics, and the entry goes. The
+    // damaged entry replaces the good one as the cache replaces entries.
     let [entry] = entries(dir.path(), PAPERS_EXT).try_into().unwrap();
     let mut bytes = std::fs::read(&entry).unwrap();
     let at = bytes.len() / 2;
     bytes[at] ^= 0x55;
-    std::fs::write(&entry, &bytes).unwrap();
+    let damaged_entry = entry.with_extension("damaged");
+    std::fs::write(&damaged_entry, &bytes).unwrap();
+    std::fs::rename(&damaged_entry, &entry).unwrap();
     let papers = stored_papers(&inputs, &opts).expect("left in the cache");
     let damaged: Vec<usize> = (0..3_000)
         .filter(|&i| papers[i] != cold.corpus.papers[i])
