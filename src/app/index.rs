@@ -153,6 +153,37 @@ mod tests {
     }
 
     #[test]
+    fn papers_left_in_the_cache_without_an_index_are_indexed_off_the_ui_thread() {
+        let dir = tempfile::tempdir().unwrap();
+        let papers = load::bundled().corpus.papers.into_vec();
+        let mut list = crate::search::TitleList::default();
+        list.push(papers.clone());
+        list.finish();
+        let stored = crate::corpus::stored_for_tests(papers.clone(), 8, list.short_len());
+        let mut app = streaming_app(dir.path());
+        app.update(Message::Load(load::Event::Stored(
+            stored.clone(),
+            std::sync::Arc::new(list),
+        )));
+        app.update(Message::Load(load::Event::Listed));
+        app.update(Message::Loaded);
+        // Read on the index's own thread, then offered as a reader's own.
+        let effects = tick_until(&mut app, |e| stores(e) > 0);
+        assert_eq!(stores(&effects), 1);
+        assert!(stored.is_ready());
+        assert_eq!(app.search().indexed(), (38, 38));
+        app.update(Message::Configured {
+            scope: Scope::All,
+            view: View::All,
+        });
+        app.apply(Action::StartSearch);
+        typed(&mut app, "language model");
+        let want = crate::search::rank_papers(&papers, "language model", Scope::All);
+        assert!(want.len() > 1);
+        assert_eq!(app.rows(), want.len());
+    }
+
+    #[test]
     fn papers_left_for_a_stored_index_are_covered_by_it() {
         let dir = tempfile::tempdir().unwrap();
         let mut app = streamed_titles_alone(dir.path());

@@ -138,8 +138,8 @@ impl App {
         }
         self.count();
         self.search.extend_list(list);
-        // Indexed after all, at the load's end, if the stored index does
-        // not come (its checksums failed meanwhile).
+        // Indexed at the load's end when no stored index comes (none is
+        // stored, or its checksums fail).
         self.index_left = true;
         if let Some(l) = &mut self.loading {
             l.papers = n;
@@ -208,7 +208,12 @@ impl App {
         // Papers left for a stored index that did not come (it was over
         // other papers, or failed its checksums) are indexed after all.
         if std::mem::take(&mut self.index_left) && !self.index_stored {
-            self.search.index_later(0, &self.corpus.papers);
+            if self.corpus.papers.is_stored() {
+                // Left in the cache: read on a thread of their own.
+                self.search.index_stored_later(self.corpus.papers.clone());
+            } else {
+                self.search.index_later(0, &self.corpus.papers);
+            }
         }
         self.search.hold_index(false);
     }

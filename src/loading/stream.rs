@@ -52,9 +52,9 @@ pub enum Event {
     Papers(Batch, Option<Prepared>),
     /// Every paper of a file loaded alone, left in the cache until read
     /// (see [`Papers`]), with the file's finished titles, stored: what a
-    /// reader's load of a file whose titles and word index are stored
-    /// hands on in place of [`Event::Papers`], so that the list is whole
-    /// at once. The papers are decoded meanwhile on a thread of their own.
+    /// reader's load of a file whose titles are stored hands on in place
+    /// of [`Event::Papers`], so that the list is whole at once. The papers
+    /// are decoded meanwhile on a thread of their own.
     Stored(Papers, Arc<TitleList>),
     /// Titles and ids of papers new to the corpus: what a load for
     /// [`load_titles`](super::load_titles) hands on for line-oriented
@@ -99,8 +99,8 @@ struct Made {
     /// Whether to make what the word index reads of each paper: not when
     /// the file's index is stored, as it will come at the load's end.
     index: bool,
-    /// The file's titles and word index are both stored (their keys
-    /// checked): its papers may be left in the cache ([`Made::stored`]).
+    /// The file's titles are stored (their key checked): its papers may
+    /// be left in the cache ([`Made::stored`]).
     stored: bool,
     coming: Option<mpsc::Receiver<TitleList>>,
     list: Option<TitleList>,
@@ -138,9 +138,9 @@ impl Made {
     }
 
     /// The papers of `replay` left in the cache, listed from the file's
-    /// stored titles (with the load's report, named `name`): when the
-    /// file's word index is stored too, so that nothing is left to make
-    /// of the papers as they come. Else `replay` back.
+    /// stored titles (with the load's report, named `name`), so that
+    /// nothing is made of the papers as they come (the reader indexes
+    /// them once decoded when no index is stored). Else `replay` back.
     fn stored(
         &mut self,
         replay: cache::Replay,
@@ -391,7 +391,7 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> (Report, Option
         let how = (line_oriented, opts.record_papers, by_block);
         match cache::lookup(cache, input, file, format, &list, how) {
             Lookup::Replay(replay) => 'replay: {
-                let replay = if by_block {
+                let replay = if replay.by_block() {
                     match sink.made.stored(replay, report.name.clone()) {
                         Ok((papers, list, mut stored)) => {
                             stored.format = report.format;
@@ -563,11 +563,10 @@ pub(super) fn stream_keeping(
         (Some(cache), [Ok(Input::Path(p))])
             if keep == Keep::Prepared && opts.max_size.is_none() =>
         {
-            let index = cache::has_index(cache, p, opts.format);
             Made {
                 from: Some((cache.clone(), p.clone(), opts.format)),
-                index: !index,
-                stored: index && cache::has_titles(cache, p, opts.format),
+                index: !cache::has_index(cache, p, opts.format),
+                stored: cache::has_titles(cache, p, opts.format),
                 ..Made::default()
             }
         }

@@ -351,6 +351,30 @@ impl Search {
         self.shared.wake.notify_all();
     }
 
+    /// [`Search::index_later`] for papers left in the cache (all of this
+    /// search's papers), off the caller's thread: a thread of lowered
+    /// priority waits for them to be decoded, then hands them to the
+    /// background index a step at a time.
+    pub fn index_stored_later(&mut self, papers: crate::corpus::Papers) {
+        let Some(tx) = self.to_indexer.clone() else {
+            return;
+        };
+        let _ = std::thread::Builder::new()
+            .name("paperboat-index-feed".into())
+            .spawn(move || {
+                crate::parallel::lower_priority();
+                let all: &[Paper] = &papers;
+                for (k, step) in all.chunks(worker::INDEX_STEP).enumerate() {
+                    let metas = step.iter().map(items::doc_meta).collect();
+                    let abstracts = step.iter().map(|p| p.abstract_text.clone()).collect();
+                    let first = (k * worker::INDEX_STEP) as u32;
+                    if tx.send((first, metas, abstracts)).is_err() {
+                        return;
+                    }
+                }
+            });
+    }
+
     /// Sends what the word index reads of `papers` (papers `first..`) to
     /// the background index: papers added without it
     /// ([`Prepared::titles`]) that no stored index came to cover after all.

@@ -602,7 +602,7 @@ fn behind_pool() -> Option<&'static rayon::ThreadPool> {
 const SETTLE_CANCEL_EVERY: usize = 64;
 
 /// Abstracts the indexer takes at a time (split among its threads).
-const INDEX_STEP: usize = 16_384;
+pub(super) const INDEX_STEP: usize = 16_384;
 
 /// Indexes papers `first..` (their `metas` and `abstracts`) on up to
 /// `threads` threads, into indexes like `blank` (see

@@ -351,6 +351,13 @@ impl Replay {
         false
     }
 
+    /// True when the lookup left the entry to be read a block at a time
+    /// ([`Replay::stored`]): not verified whole, its papers each new and
+    /// none with a former id.
+    pub(in crate::loading) fn by_block(&self) -> bool {
+        !self.verified
+    }
+
     /// True when block `b` is as its checksum says.
     pub(super) fn block_verified(&self, b: usize) -> bool {
         self.verified || self.entry.verified_section(b + 1)

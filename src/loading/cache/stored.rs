@@ -1,6 +1,5 @@
 //! A file's papers left in its cache entry: the papers of a reader's
-//! open of a file alone whose finished titles and word index are stored
-//! too. The list is made from the stored titles at once; a paper is
+//! open of a file alone whose finished titles are stored too. The list is made from the stored titles at once; a paper is
 //! decoded alone when it is first read, its block's earlier papers passed
 //! over ([`Papers`]), and the loader decodes them all on a thread of its
 //! own meanwhile.
