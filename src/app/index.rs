@@ -156,16 +156,7 @@ mod tests {
     fn papers_left_in_the_cache_without_an_index_are_indexed_off_the_ui_thread() {
         let dir = tempfile::tempdir().unwrap();
         let papers = load::bundled().corpus.papers.into_vec();
-        let mut list = crate::search::TitleList::default();
-        list.push(papers.clone());
-        list.finish();
-        let stored = crate::corpus::stored_for_tests(papers.clone(), 8, list.short_len());
-        let mut app = streaming_app(dir.path());
-        app.update(Message::Load(load::Event::Stored(
-            stored.clone(),
-            std::sync::Arc::new(list),
-        )));
-        app.update(Message::Load(load::Event::Listed));
+        let (mut app, stored) = stored_app(dir.path(), &papers);
         app.update(Message::Loaded);
         // Read on the index's own thread, then offered as a reader's own.
         let effects = tick_until(&mut app, |e| stores(e) > 0);

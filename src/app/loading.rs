@@ -271,16 +271,7 @@ mod tests {
                 .set(&[(marked.as_str(), crate::store::Field::Bookmark, true)])
                 .unwrap();
         }
-        let mut list = crate::search::TitleList::default();
-        list.push(papers.clone());
-        list.finish();
-        let stored = crate::corpus::stored_for_tests(papers.clone(), 8, list.short_len());
-        let mut app = streaming_app(dir.path());
-        app.update(Message::Load(load::Event::Stored(
-            stored.clone(),
-            std::sync::Arc::new(list),
-        )));
-        app.update(Message::Load(load::Event::Listed));
+        let (mut app, stored) = stored_app(dir.path(), &papers);
         settle(&mut app);
         // Whole at once, with its marks and the paper selected before.
         assert!(app.progress().is_none());

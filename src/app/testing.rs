@@ -94,6 +94,24 @@ pub(super) fn streamed_app(dir: &std::path::Path) -> App {
     app
 }
 
+/// [`streaming_app`] handed `papers` left in the cache (in blocks of 8)
+/// with their finished title list, and told they are all listed; the
+/// papers are given back to tell when they are decoded.
+pub(super) fn stored_app(
+    dir: &std::path::Path,
+    papers: &[crate::corpus::Paper],
+) -> (App, crate::corpus::Papers) {
+    let mut list = crate::search::TitleList::default();
+    list.push(papers.to_vec());
+    list.finish();
+    let stored = crate::corpus::stored_for_tests(papers.to_vec(), 8, list.short_len());
+    let mut app = streaming_app(dir);
+    let event = load::Event::Stored(stored.clone(), std::sync::Arc::new(list));
+    app.update(Message::Load(event));
+    app.update(Message::Load(load::Event::Listed));
+    (app, stored)
+}
+
 pub(super) fn title(app: &App) -> String {
     app.corpus().papers[app.selected_paper().unwrap()]
         .title
