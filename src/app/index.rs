@@ -130,6 +130,21 @@ mod tests {
         app
     }
 
+    /// A search over every field lists what one over the bundled papers
+    /// whole ranks.
+    fn ranks_as_whole_papers(app: &mut super::App) {
+        app.update(Message::Configured {
+            scope: Scope::All,
+            view: View::All,
+        });
+        app.apply(Action::StartSearch);
+        typed(app, "language model");
+        let papers = load::bundled().corpus.papers.into_vec();
+        let want = crate::search::rank_papers(&papers, "language model", Scope::All);
+        assert!(want.len() > 1);
+        assert_eq!(app.rows(), want.len());
+    }
+
     #[test]
     fn papers_left_for_a_stored_index_that_never_came_are_indexed_after_all() {
         let dir = tempfile::tempdir().unwrap();
@@ -140,16 +155,7 @@ mod tests {
         let effects = tick_until(&mut app, |e| stores(e) > 0);
         assert_eq!(stores(&effects), 1);
         assert_eq!(app.search().indexed(), (38, 38));
-        app.update(Message::Configured {
-            scope: Scope::All,
-            view: View::All,
-        });
-        app.apply(Action::StartSearch);
-        typed(&mut app, "language model");
-        let papers = load::bundled().corpus.papers.into_vec();
-        let want = crate::search::rank_papers(&papers, "language model", Scope::All);
-        assert!(want.len() > 1);
-        assert_eq!(app.rows(), want.len());
+        ranks_as_whole_papers(&mut app);
     }
 
     #[test]
@@ -163,15 +169,7 @@ mod tests {
         assert_eq!(stores(&effects), 1);
         assert!(stored.is_ready());
         assert_eq!(app.search().indexed(), (38, 38));
-        app.update(Message::Configured {
-            scope: Scope::All,
-            view: View::All,
-        });
-        app.apply(Action::StartSearch);
-        typed(&mut app, "language model");
-        let want = crate::search::rank_papers(&papers, "language model", Scope::All);
-        assert!(want.len() > 1);
-        assert_eq!(app.rows(), want.len());
+        ranks_as_whole_papers(&mut app);
     }
 
     #[test]
