@@ -194,9 +194,11 @@ fn each(all: &[Abstract], written: bool, mut f: impl FnMut(usize, Read<'_>) -> b
             // Its bytes were checked when loaded; only that they are still
             // ASCII (the file may have been rewritten in place since,
             // keeping its length and time) is checked again.
-            Some(true) => (raw.len() >= 2 && raw.is_ascii())
-                .then(|| std::str::from_utf8(&raw[1..raw.len() - 1]).ok())
-                .flatten(),
+            Some(true) => (raw.len() >= 2 && raw.is_ascii()).then(|| {
+                // SAFETY: ASCII bytes, just checked, are UTF-8 (checking
+                // them as UTF-8 again was 1% of a cold search).
+                unsafe { std::str::from_utf8_unchecked(&raw[1..raw.len() - 1]) }
+            }),
             Some(false) => None,
             None => std::str::from_utf8(raw).ok().and_then(words_as_written),
         };
