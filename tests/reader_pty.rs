@@ -96,19 +96,22 @@ fn o_opens_the_link_with_the_opener_and_y_copies_with_osc_52() {
     assert!(pty.wait_exit().success());
 }
 
+/// `big.jsonl` in `dir`, of the lines `line(0)` to `line(n - 1)`; its path.
+fn big_jsonl(dir: &tempfile::TempDir, n: usize, line: impl Fn(usize) -> String) -> String {
+    let path = dir.path().join("big.jsonl");
+    std::fs::write(&path, (0..n).map(line).collect::<String>()).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
 #[test]
 fn a_large_file_opens_and_its_papers_read_in_full() {
     let state = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("big.jsonl");
-    let mut text = String::new();
-    for i in 0..60_000 {
-        text.push_str(&format!(
+    let path = big_jsonl(&dir, 60_000, |i| {
+        format!(
             "{{\"id\": \"2401.{i:05}\", \"title\": \"Paper number {i} on streaming loads\", \"abstract\": \"The abstract of paper {i}.\"}}\n"
-        ));
-    }
-    std::fs::write(&path, text).unwrap();
-    let path = path.to_string_lossy().into_owned();
+        )
+    });
     let mut pty = Pty::spawn(&[&path], 120, 40, state.path(), &[]);
     // Whole once loaded, and the status line says what loaded.
     pty.wait_text("60000/60000");
@@ -265,15 +268,11 @@ fn papers_are_new_on_a_first_visit_and_not_on_the_next() {
 fn a_file_whose_titles_and_index_are_stored_is_listed_whole_and_reads_as_when_cold() {
     let state = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("big.jsonl");
-    let mut text = String::new();
-    for i in 0..30_000 {
-        text.push_str(&format!(
+    let path = big_jsonl(&dir, 30_000, |i| {
+        format!(
             "{{\"id\": \"2401.{i:05}\", \"title\": \"Paper number {i} on stored lists\", \"authors\": \"Ada Lovelace\", \"year\": 2024, \"abstract\": \"The abstract of paper {i}.\"}}\n"
-        ));
-    }
-    std::fs::write(&path, text).unwrap();
-    let path = path.to_string_lossy().into_owned();
+        )
+    });
     // Opened cold first: a bookmark on the third paper.
     let mut pty = Pty::spawn(&[&path], 120, 40, state.path(), &[]);
     pty.wait_text("30000/30000");

@@ -410,15 +410,16 @@ fn a_reader_copies_the_titles_stored_for_its_file_as_it_would_make_them() {
     }
 }
 
+/// A JSON line of paper `n`: its own arXiv id, a title and an abstract.
+fn paper_line(n: usize) -> String {
+    format!("{{\"id\": \"2401.{n:05}\", \"title\": \"Paper {n}\", \"abstract\": \"On {n}.\"}}\n")
+}
+
 #[test]
 fn a_file_whose_ids_are_each_its_own_replays_alone_without_the_dedup() {
     use crate::loading::stream::UNDEDUPED;
     let src = tempfile::tempdir().unwrap();
-    let line = |n: usize| {
-        format!(
-            "{{\"id\": \"2401.{n:05}\", \"title\": \"Paper {n}\", \"abstract\": \"On {n}.\"}}\n"
-        )
-    };
+    let line = paper_line;
     let distinct: String = (0..3_000).map(line).collect();
     // The same papers and one of them again; two papers that differ only
     // in their authors, without ids (the second takes a distinguished
@@ -475,13 +476,7 @@ fn a_file_whose_ids_are_each_its_own_replays_alone_without_the_dedup() {
 fn a_reader_leaves_out_what_the_stored_index_of_its_file_covers() {
     let src = tempfile::tempdir().unwrap();
     let path = src.path().join("papers.jsonl");
-    let text: String = (0..2_000)
-        .map(|n| {
-            format!(
-                "{{\"id\": \"2401.{n:05}\", \"title\": \"Paper {n}\", \"abstract\": \"On {n}.\"}}\n"
-            )
-        })
-        .collect();
+    let text: String = (0..2_000).map(paper_line).collect();
     std::fs::write(&path, text).unwrap();
     let inputs = [Input::Path(path.clone())];
     let dir = tempfile::tempdir().unwrap();
@@ -678,11 +673,7 @@ fn a_reader_leaves_the_papers_of_a_file_whose_titles_are_stored_in_the_cache() {
 #[test]
 fn papers_with_repeats_or_former_ids_are_not_left_in_the_cache() {
     let src = tempfile::tempdir().unwrap();
-    let line = |n: usize| {
-        format!(
-            "{{\"id\": \"2401.{n:05}\", \"title\": \"Paper {n}\", \"abstract\": \"On {n}.\"}}\n"
-        )
-    };
+    let line = paper_line;
     let distinct: String = (0..2_000).map(line).collect();
     let repeat = format!("{distinct}{}", line(17));
     // A CSL-JSON item of an arXiv paper: its id was once its DOI.
