@@ -17,11 +17,21 @@ use crate::text::sanitize;
 /// Bytes a line-oriented input is read in at a time (by default).
 pub(super) const CHUNK: usize = 16 << 20;
 
-/// Threads that parse line-oriented input.
-fn parse_threads() -> usize {
-    std::thread::available_parallelism()
-        .map_or(2, |n| n.get())
-        .clamp(1, 8)
+/// The pieces a chunk of `len` bytes of line-oriented input is cut into,
+/// each parsed on a thread of its own: four a core (at most 32), of half
+/// a MiB or more (a chunk under a MiB is one piece). The pieces of a chunk are all parsed before the next
+/// chunk is begun, so while the last of them is parsed the other cores
+/// wait, unless the threads handing papers on or indexing them have work
+/// for them; with small pieces that wait is short. A cold search of 2.7M
+/// papers on 2 cores, cut in two pieces, left the cores idle a tenth of
+/// the time; in eight, it took 0.97x the time (docs/PERFORMANCE.md,
+/// sixteenth pass).
+fn parse_pieces(len: usize) -> usize {
+    if len < 1 << 20 {
+        return 1;
+    }
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    (cores * 4).min(32).min(len >> 19)
 }
 
 /// What a load hands on.
@@ -286,21 +296,21 @@ fn parse_chunk(
         let (text, invalid) = utf8_lossy(bytes);
         (parse_piece(&text, 1, lines, how), lines, invalid)
     };
-    let threads = parse_threads();
-    let parsed = if threads == 1 || text.len() < 1 << 20 {
+    let pieces = parse_pieces(text.len());
+    let parsed = if pieces == 1 {
         vec![one(text, false)]
     } else {
-        // Cut at line ends into a piece a thread.
+        // Cut at line ends into pieces, one a thread.
         let mut cuts: Vec<&[u8]> = Vec::new();
         let mut rest = text;
-        for k in 0..threads {
+        for k in 0..pieces {
             if rest.is_empty() {
                 break;
             }
-            let want = if k + 1 == threads {
+            let want = if k + 1 == pieces {
                 rest.len()
             } else {
-                text.len() / threads
+                text.len() / pieces
             };
             let cut = if want >= rest.len() {
                 rest.len()
