@@ -105,6 +105,11 @@ impl Keep {
     /// a time, and only the words around a character past ASCII (a Greek
     /// letter of a rendered formula, an accented name) one at a time.
     pub(super) fn each_kept(&self, text: &str, mut f: impl FnMut(&str)) -> usize {
+        // Most texts are ASCII throughout, which the standard library
+        // tells a word at a time (the search below goes a byte at a time).
+        if text.is_ascii() {
+            return self.each_kept_ascii::<false>(text, &mut f);
+        }
         let bytes = text.as_bytes();
         let mut words = 0;
         let mut i = 0;

@@ -454,9 +454,15 @@ impl WordIndex {
         let end = self.ids.len() as u32;
         self.id_ends.vec_mut().grow_to_with(at, end);
         let ids = self.ids.vec_mut();
-        let mut utf8 = [0u8; 4];
-        for c in meta.id.chars().flat_map(char::to_lowercase) {
-            ids.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+        if meta.id.is_ascii() {
+            // As below, without a call per character (a tenth of this
+            // function's time at 2.7M papers).
+            ids.extend(meta.id.bytes().map(|b| b.to_ascii_lowercase()));
+        } else {
+            let mut utf8 = [0u8; 4];
+            for c in meta.id.chars().flat_map(char::to_lowercase) {
+                ids.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+            }
         }
         let end = ids.len() as u32;
         self.id_ends.vec_mut().push(end);
