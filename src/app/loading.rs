@@ -190,8 +190,9 @@ impl App {
             }
             load::Event::Stored(papers, list) => self.receive_stored(papers, &list),
             load::Event::Report(r) => self.reports.push(r),
-            // Only a load for titles alone hands titles on.
-            load::Event::Titles(_) => {}
+            // Only a load for titles alone hands titles on, and only a
+            // search's load words indexed as parsed.
+            load::Event::Titles(_) | load::Event::Words(_) => {}
             load::Event::Listed => {
                 self.finish_list();
                 self.record_seen();

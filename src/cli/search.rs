@@ -177,12 +177,17 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
     let started = std::time::Instant::now();
     let (mut titles, built) = if indexed && stored.is_none() {
         let mut index = search::QueryIndex::new(&query);
+        // Each piece of papers is indexed by the thread that parsed it.
+        let opts = loading::Options {
+            words: Some(loading::IndexAsParsed(index.blank())),
+            ..opts.clone()
+        };
         let titles = loading::load_titles_deferring(
             &inputs,
             &opts,
-            Some(&mut |papers, likely| {
+            Some(&mut |papers, likely, words| {
                 index.expect(likely);
-                index.add(papers);
+                index.add(papers, words);
             }),
         )?;
         (titles, Some(index.finish()))

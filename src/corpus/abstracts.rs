@@ -181,36 +181,82 @@ pub fn for_each_read(all: &[Abstract], f: impl FnMut(usize, Read<'_>) -> bool) -
     each(all, true, f)
 }
 
-fn each(all: &[Abstract], written: bool, mut f: impl FnMut(usize, Read<'_>) -> bool) -> bool {
-    // An abstract as read back from `raw` (a JSON string), whose words
-    // were told to be readable as written or not (`words`) when it loaded.
-    let give = |f: &mut dyn FnMut(usize, Read<'_>) -> bool,
-                k: usize,
-                file: &FileText,
-                raw: &[u8],
-                words: Option<bool>| {
-        let inner = match words {
-            _ if !written => None,
-            // Its bytes were checked when loaded; only that they are still
-            // ASCII (the file may have been rewritten in place since,
-            // keeping its length and time) is checked again.
-            Some(true) => (raw.len() >= 2 && raw.is_ascii()).then(|| {
-                // SAFETY: ASCII bytes, just checked, are UTF-8 (checking
-                // them as UTF-8 again was 1% of a cold search).
-                unsafe { std::str::from_utf8_unchecked(&raw[1..raw.len() - 1]) }
-            }),
-            Some(false) => None,
-            None => std::str::from_utf8(raw).ok().and_then(words_as_written),
-        };
-        if let Some(inner) = inner {
-            return f(k, Read::Written(inner));
+/// [`for_each_read`] over `n` abstracts, the `k`th `at(k)`, those left in
+/// `file` between `start` and `start + bytes.len()` read from `bytes` (the
+/// file's bytes there, in memory) rather than from the file: for an index
+/// made as the papers are parsed, while their line is in the core's cache.
+pub fn for_each_read_in<'a>(
+    n: usize,
+    at: impl Fn(usize) -> &'a Abstract,
+    view: Option<(&FileText, u64, &[u8])>,
+    mut f: impl FnMut(usize, Read<'_>) -> bool,
+) -> bool {
+    // The bytes of `len` at `at` in `file`, if the view holds them.
+    let viewed = |file: &FileText, at: u64, len: u32| {
+        let (theirs, start, bytes) = view?;
+        if !std::ptr::eq(file, theirs) {
+            return None;
         }
-        match file.decode(raw) {
-            Ok(text) => f(k, Read::Text(&text)),
-            // Passed over, as it cannot be read.
-            Err(_) => true,
-        }
+        let from = usize::try_from(at.checked_sub(start)?).ok()?;
+        bytes.get(from..from.checked_add(len as usize)?)
     };
+    for k in 0..n {
+        let a = at(k);
+        let go_on = match a {
+            Abstract::Text(t) => f(k, Read::Text(t)),
+            Abstract::Json {
+                file,
+                at,
+                len,
+                words,
+            } => match viewed(file, *at, *len) {
+                Some(raw) => give(&mut f, k, true, file, raw, *words),
+                None => each(std::slice::from_ref(a), true, |_, r| f(k, r)),
+            },
+        };
+        if !go_on {
+            return false;
+        }
+    }
+    true
+}
+
+/// Gives `f` abstract `k` as read back from `raw` (a JSON string in
+/// `file`), whose words were told to be readable as written or not
+/// (`words`) when it loaded: [`Read::Written`] when `written` and they
+/// are.
+fn give(
+    f: &mut dyn FnMut(usize, Read<'_>) -> bool,
+    k: usize,
+    written: bool,
+    file: &FileText,
+    raw: &[u8],
+    words: Option<bool>,
+) -> bool {
+    let inner = match words {
+        _ if !written => None,
+        // Its bytes were checked when loaded; only that they are still
+        // ASCII (the file may have been rewritten in place since,
+        // keeping its length and time) is checked again.
+        Some(true) => (raw.len() >= 2 && raw.is_ascii()).then(|| {
+            // SAFETY: ASCII bytes, just checked, are UTF-8 (checking
+            // them as UTF-8 again was 1% of a cold search).
+            unsafe { std::str::from_utf8_unchecked(&raw[1..raw.len() - 1]) }
+        }),
+        Some(false) => None,
+        None => std::str::from_utf8(raw).ok().and_then(words_as_written),
+    };
+    if let Some(inner) = inner {
+        return f(k, Read::Written(inner));
+    }
+    match file.decode(raw) {
+        Ok(text) => f(k, Read::Text(&text)),
+        // Passed over, as it cannot be read.
+        Err(_) => true,
+    }
+}
+
+fn each(all: &[Abstract], written: bool, mut f: impl FnMut(usize, Read<'_>) -> bool) -> bool {
     let mut k = 0;
     let mut room = Vec::new();
     while k < all.len() {
@@ -250,7 +296,8 @@ fn each(all: &[Abstract], written: bool, mut f: impl FnMut(usize, Read<'_>) -> b
             for (j, a) in all.iter().enumerate().take(end).skip(k) {
                 if let Abstract::Json { at, len, words, .. } = a {
                     let from = (at - start) as usize;
-                    if !give(&mut f, j, file, &buf[from..from + *len as usize], *words) {
+                    let raw = &buf[from..from + *len as usize];
+                    if !give(&mut f, j, written, file, raw, *words) {
                         return false;
                     }
                 }

@@ -1,6 +1,5 @@
 //! Line-oriented inputs (JSON Lines, `lines`) read a chunk of whole lines
-//! at a time, each chunk cut at line ends into a piece a core and parsed
-//! in parallel; large files are mapped into memory and parsed where they
+//! at a time, each chunk cut at line ends into pieces parsed in parallel; large files are mapped into memory and parsed where they
 //! lie. Memory stays bounded by a few chunks, whatever the size of the file.
 
 use std::borrow::Cow;
@@ -11,7 +10,7 @@ use super::input::{Source, too_big, utf8_lossy};
 use super::{Format, Input, Options};
 use crate::corpus::abstracts::{Abstract, FileText};
 use crate::corpus::{Paper, Record, Variant, id_key, json, text};
-use crate::search::TitleList;
+use crate::search::{self, TitleList, WordIndex};
 use crate::text::sanitize;
 
 /// Bytes a line-oriented input is read in at a time (by default).
@@ -61,6 +60,9 @@ pub(super) struct Piece {
     pub(super) without_abstract: usize,
     /// The papers encoded for the cache, when asked for.
     pub(super) encoded: Option<Encoder>,
+    /// The papers' words, indexed as they were parsed, when asked for
+    /// ([`How::words`]).
+    pub(super) words: Option<WordIndex>,
 }
 
 impl Piece {
@@ -94,6 +96,9 @@ pub(super) struct How<'a> {
     pub(super) encode: bool,
     pub(super) from: u64,
     pub(super) first_line: usize,
+    /// Where each piece's papers are indexed once parsed (with
+    /// [`Keep::Papers`]; see [`Options::words`](super::Options::words)).
+    pub(super) words: Option<&'a WordIndex>,
 }
 
 /// Why a record with neither is skipped.
@@ -278,72 +283,123 @@ fn parse_chunk(
     how: How,
     in_file: Option<(&Arc<FileText>, u64)>,
 ) -> (Vec<Piece>, usize, usize) {
-    // A piece is parsed as if it started on line 1; its skipped records
-    // are renumbered once the lines before it are counted.
-    let one = |bytes: &[u8], strip: bool| {
-        let at = (bytes.as_ptr() as usize - text.as_ptr() as usize) as u64;
-        let in_file = in_file.map(|(file, start)| (file, start + at));
-        let whole = bytes;
-        let bytes = match bytes.strip_suffix(b"\n") {
-            Some(b) if strip => b,
-            _ => bytes,
-        };
-        if format.defers_abstracts() {
-            let (piece, lines, invalid) = parse_json_lines(bytes, how, in_file);
-            return (piece, lines + whole.len() - bytes.len(), invalid);
-        }
-        let lines = memchr_count(whole);
-        let (text, invalid) = utf8_lossy(bytes);
-        (parse_piece(&text, 1, lines, how), lines, invalid)
-    };
+    std::thread::scope(|s| start_chunk(s, text, format, how, in_file).finish(first_line))
+}
+
+/// A piece parsed: the piece, its line ends, its invalid UTF-8 sequences.
+type Parsed = (Piece, usize, usize);
+
+/// A chunk being parsed ([`start_chunk`]).
+enum Started<'scope, 'a> {
+    /// Small enough to have been parsed on the calling thread.
+    Parsed(Box<Parsed>),
+    /// Its pieces, each being parsed on a thread of its own.
+    Running(Vec<(std::thread::ScopedJoinHandle<'scope, Parsed>, &'a [u8])>),
+}
+
+/// Starts parsing a chunk ([`parse_chunk`]) on threads of `scope`: cut
+/// at line ends into pieces ([`parse_pieces`]), a thread each.
+fn start_chunk<'scope, 'a: 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    text: &'a [u8],
+    format: Format,
+    how: How<'a>,
+    in_file: Option<(&'a Arc<FileText>, u64)>,
+) -> Started<'scope, 'a> {
     let pieces = parse_pieces(text.len());
-    let parsed = if pieces == 1 {
-        vec![one(text, false)]
-    } else {
-        // Cut at line ends into pieces, one a thread.
-        let mut cuts: Vec<&[u8]> = Vec::new();
-        let mut rest = text;
-        for k in 0..pieces {
-            if rest.is_empty() {
-                break;
-            }
-            let want = if k + 1 == pieces {
-                rest.len()
-            } else {
-                text.len() / pieces
-            };
-            let cut = if want >= rest.len() {
-                rest.len()
-            } else {
-                memchr::memchr(b'\n', &rest[want..]).map_or(rest.len(), |i| want + i + 1)
-            };
-            let (piece, tail) = rest.split_at(cut);
-            cuts.push(piece);
-            rest = tail;
-        }
-        std::thread::scope(|s| {
-            let handles: Vec<_> = cuts
-                .iter()
-                .map(|&piece| s.spawn(move || one(piece, true)))
-                .collect();
-            handles
-                .into_iter()
-                .zip(&cuts)
-                .map(|(h, piece)| h.join().unwrap_or_else(|_| failed_piece(piece)))
-                .collect()
-        })
-    };
-    let (mut line, mut invalid) = (first_line, 0);
-    let mut pieces = Vec::with_capacity(parsed.len());
-    for (mut piece, lines, replaced) in parsed {
-        for (at, _) in &mut piece.skipped {
-            *at += line - 1;
-        }
-        line += lines;
-        invalid += replaced;
-        pieces.push(piece);
+    if pieces == 1 {
+        return Started::Parsed(Box::new(parse_one(text, text, false, format, how, in_file)));
     }
-    (pieces, line - first_line, invalid)
+    let mut cuts: Vec<&[u8]> = Vec::new();
+    let mut rest = text;
+    for k in 0..pieces {
+        if rest.is_empty() {
+            break;
+        }
+        let want = if k + 1 == pieces {
+            rest.len()
+        } else {
+            text.len() / pieces
+        };
+        let cut = if want >= rest.len() {
+            rest.len()
+        } else {
+            memchr::memchr(b'\n', &rest[want..]).map_or(rest.len(), |i| want + i + 1)
+        };
+        let (piece, tail) = rest.split_at(cut);
+        cuts.push(piece);
+        rest = tail;
+    }
+    Started::Running(
+        cuts.into_iter()
+            .map(|piece| {
+                let run = move || parse_one(text, piece, true, format, how, in_file);
+                (scope.spawn(run), piece)
+            })
+            .collect(),
+    )
+}
+
+impl Started<'_, '_> {
+    /// The chunk's pieces once all are parsed, its skipped records
+    /// numbered from `first_line`, as [`parse_chunk`] gives them.
+    fn finish(self, first_line: usize) -> (Vec<Piece>, usize, usize) {
+        let parsed = match self {
+            Started::Parsed(one) => vec![*one],
+            Started::Running(running) => running
+                .into_iter()
+                .map(|(h, piece)| h.join().unwrap_or_else(|_| failed_piece(piece)))
+                .collect(),
+        };
+        let (mut line, mut invalid) = (first_line, 0);
+        let mut pieces = Vec::with_capacity(parsed.len());
+        for (mut piece, lines, replaced) in parsed {
+            for (at, _) in &mut piece.skipped {
+                *at += line - 1;
+            }
+            line += lines;
+            invalid += replaced;
+            pieces.push(piece);
+        }
+        (pieces, line - first_line, invalid)
+    }
+}
+
+/// Parses `bytes`, a piece of the chunk `text` (without its last line
+/// end, when `strip`), as if it started on line 1: its skipped records
+/// are renumbered once the lines before it are counted.
+fn parse_one(
+    text: &[u8],
+    bytes: &[u8],
+    strip: bool,
+    format: Format,
+    how: How,
+    in_file: Option<(&Arc<FileText>, u64)>,
+) -> Parsed {
+    let at = (bytes.as_ptr() as usize - text.as_ptr() as usize) as u64;
+    let in_file = in_file.map(|(file, start)| (file, start + at));
+    let whole = bytes;
+    let bytes = match bytes.strip_suffix(b"\n") {
+        Some(b) if strip => b,
+        _ => bytes,
+    };
+    // Each piece's words are indexed where it was parsed, while its lines
+    // are in this core's cache.
+    let index = |piece: &mut Piece, view| {
+        if let (Keep::Papers, Some(blank)) = (how.keep, how.words) {
+            piece.words = Some(search::index_parsed(&piece.papers, blank, view));
+        }
+    };
+    if format.defers_abstracts() {
+        let (mut piece, lines, invalid) = parse_json_lines(bytes, how, in_file);
+        index(&mut piece, in_file.map(|(file, at)| (&**file, at, bytes)));
+        return (piece, lines + whole.len() - bytes.len(), invalid);
+    }
+    let lines = memchr_count(whole);
+    let (text, invalid) = utf8_lossy(bytes);
+    let mut piece = parse_piece(&text, 1, lines, how);
+    index(&mut piece, None);
+    (piece, lines, invalid)
 }
 
 /// What stands for a piece whose parsing thread failed (a bug, never
@@ -559,38 +615,56 @@ fn read_mapped(
         0
     };
     let mut line = how.first_line;
-    while at < bytes.len() {
-        let want = (at + opts.chunk.max(1)).min(bytes.len());
-        let end = if want == bytes.len() {
-            want
-        } else {
-            match memchr::memrchr(b'\n', &bytes[at..want]) {
-                Some(i) => at + i + 1,
-                // A line longer than a chunk is taken whole.
-                None => memchr::memchr(b'\n', &bytes[want..]).map_or(bytes.len(), |i| want + i + 1),
+    std::thread::scope(|s| {
+        // The chunk being parsed, and where it lies: the next one is
+        // started before it is joined, so that the cores go on to the next
+        // chunk's pieces while its last piece is parsed (one chunk at a
+        // time, they had waited on it a tenth of a cold search).
+        let mut running: Option<(Started, usize, usize)> = None;
+        loop {
+            let next = (at < bytes.len()).then(|| {
+                let want = (at + opts.chunk.max(1)).min(bytes.len());
+                let end = if want == bytes.len() {
+                    want
+                } else {
+                    match memchr::memrchr(b'\n', &bytes[at..want]) {
+                        Some(i) => at + i + 1,
+                        // A line longer than a chunk is taken whole.
+                        None => memchr::memchr(b'\n', &bytes[want..])
+                            .map_or(bytes.len(), |i| want + i + 1),
+                    }
+                };
+                let raw = &bytes[at + skip..end];
+                let in_file = file.map(|f| (f, (at + skip) as u64));
+                let started = (start_chunk(s, raw, format, how, in_file), at, end);
+                (skip, at) = (0, end);
+                started
+            });
+            if let Some((started, from, to)) = running.take() {
+                let (pieces, lines_here, invalid) = started.finish(line);
+                line += lines_here;
+                // SAFETY: nothing refers into this range any more (the
+                // papers own their text), and a read-only file mapping
+                // given up this way is read again from the file if touched.
+                let _ = unsafe {
+                    map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, from, to - from)
+                };
+                let chunk = Chunk {
+                    pieces,
+                    lines: lines_here,
+                    invalid,
+                    consumed: (to - from) as u64,
+                };
+                if tx.send(Ok(chunk)).is_err() {
+                    return;
+                }
             }
-        };
-        let raw = &bytes[at + skip..end];
-        let in_file = file.map(|f| (f, (at + skip) as u64));
-        let (pieces, lines_here, invalid) = parse_chunk(raw, format, line, how, in_file);
-        line += lines_here;
-        // SAFETY: nothing refers into this range any more (the papers own
-        // their text), and a read-only file mapping given up this way is
-        // read again from the file if touched.
-        let _ =
-            unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, at, end - at) };
-        skip = 0;
-        let chunk = Chunk {
-            pieces,
-            lines: lines_here,
-            invalid,
-            consumed: (end - at) as u64,
-        };
-        if tx.send(Ok(chunk)).is_err() {
-            return;
+            match next {
+                Some(started) => running = Some(started),
+                None => return,
+            }
         }
-        at = end;
-    }
+    });
 }
 
 #[cfg(test)]
@@ -866,6 +940,69 @@ mod tests {
         for n in [19_998, 20_009] {
             assert!(matches!(at(n).abstract_text, Abstract::Json { .. }), "{n}");
         }
+    }
+
+    #[test]
+    fn words_indexed_as_parsed_rank_as_words_gathered() {
+        // A mapped file in chunks of several pieces: abstracts left in it
+        // (with escapes), decoded ones, hashed ids (which the dedup may
+        // rename) and repeats (which it drops), so that some pieces are
+        // indexed as parsed and others gathered.
+        let kinds = [
+            r#""id": "2401.{n}", "title": "Sparse paper {n}", "abstract": "Plain {n} sparse\n over lines, attention""#,
+            r#""id": "2401.{n}", "title": "Paper {n}", "abstract": "Caf\u00e9 {n} attends sparsely""#,
+            r#""id": "2401.{n}", "title": "Paper {n}", "abstract": "Atténtion {n} in UTF-8 is sparse""#,
+            r#""title": "Untitled sparse {n}", "abstract": "Hashed from this text {n}, attention""#,
+            r#""id": "2401.7", "title": "A repeat {n}", "abstract": "Again {n}, sparse""#,
+        ];
+        let mut bytes = Vec::new();
+        let mut n = 0;
+        while bytes.len() < MAP_FROM as usize + 300_000 {
+            n += 1;
+            // Repeats and hashed ids only in the first part of the file.
+            let kind = if n < 3_000 { n % 5 } else { n % 3 };
+            let line = kinds[kind].replace("{n}", &n.to_string());
+            bytes.extend_from_slice(format!("{{{line}}}\n").as_bytes());
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("words.jsonl");
+        std::fs::write(&path, &bytes).unwrap();
+        let query = "sparse att";
+        let ranked = |as_parsed: bool| {
+            let mut index = search::QueryIndex::new(&search::Query::parse(query));
+            let opts = Options {
+                chunk: 1100 << 10,
+                words: as_parsed.then(|| super::super::IndexAsParsed(index.blank())),
+                ..Options::default()
+            };
+            let (mut batches, mut given) = (0, 0);
+            let titles = super::super::load_titles_deferring(
+                &[Input::Path(path.clone())],
+                &opts,
+                Some(&mut |papers, likely, words| {
+                    batches += 1;
+                    given += usize::from(words.is_some());
+                    index.expect(likely);
+                    index.add(papers, words);
+                }),
+            )
+            .unwrap();
+            let index = index.finish();
+            let ranked =
+                search::rank_titles_indexed(&titles.list, query, search::Scope::All, &index)
+                    .unwrap();
+            let ranked: Vec<(u32, String)> = ranked
+                .iter()
+                .map(|m| (m.idx, titles.list.title(m.idx as usize).to_string()))
+                .collect();
+            (ranked, batches, given)
+        };
+        let (want, _, none) = ranked(false);
+        let (got, batches, given) = ranked(true);
+        assert_eq!(none, 0);
+        assert!(given > 0 && given < batches, "{given} of {batches}");
+        assert!(want.len() > 1000, "{}", want.len());
+        assert_eq!(got, want);
     }
 
     #[test]

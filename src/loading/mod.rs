@@ -74,6 +74,21 @@ pub struct Options {
     /// of one file turns it off: it stores the finished titles instead,
     /// and not recording whole papers lets it read titles alone.
     pub record_papers: bool,
+    /// For a search over every field: the index its parsing threads index
+    /// each piece of papers in as they parse it, handed on before the
+    /// piece's papers ([`Event::Words`]).
+    pub words: Option<IndexAsParsed>,
+}
+
+/// See [`Options::words`]: an index of no paper, posting what the query
+/// reads ([`crate::search::QueryIndex::blank`]).
+#[derive(Clone)]
+pub struct IndexAsParsed(pub std::sync::Arc<crate::search::WordIndex>);
+
+impl std::fmt::Debug for IndexAsParsed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("IndexAsParsed")
+    }
 }
 
 impl Default for Options {
@@ -84,6 +99,7 @@ impl Default for Options {
             chunk: chunks::CHUNK,
             cache: None,
             record_papers: true,
+            words: None,
         }
     }
 }
@@ -431,7 +447,9 @@ pub fn store_titles(inputs: &[Input], opts: &Options) {
 }
 
 /// What [`load_titles_deferring`] hands each batch of papers to.
-type EachBatch<'a> = &'a mut dyn FnMut(&[Paper], usize);
+/// With each batch: the papers likely in all, and the batch's words as
+/// indexed where they were parsed ([`Options::words`]), if they were.
+type EachBatch<'a> = &'a mut dyn FnMut(&[Paper], usize, Option<WordIndex>);
 
 fn titles_of(
     inputs: &[Input],
@@ -476,14 +494,16 @@ fn titles_of(
     };
     let mut list = TitleList::default();
     let mut likely = 0;
+    let mut words = None;
     let reports = gather(inputs, opts, keep, &mut |event, expected| match event {
         None => {
             likely = expected.unwrap_or(0);
             list.expect(likely);
         }
+        Some(Event::Words(w)) => words = Some(*w),
         Some(Event::Papers(batch, _)) => {
             if let Some(each) = each.as_mut() {
-                each(&batch.papers, likely);
+                each(&batch.papers, likely, words.take());
             }
             list.push(batch.papers);
         }

@@ -56,6 +56,11 @@ pub enum Event {
     /// of [`Event::Papers`], so that the list is whole at once. The papers
     /// are decoded meanwhile on a thread of their own.
     Stored(Papers, Arc<TitleList>),
+    /// The words of the papers of the [`Event::Papers`] that follows, all
+    /// of them new, as their parsing thread indexed them (numbered from
+    /// 0): what a load asked to ([`Options::words`](super::Options::words))
+    /// hands on where it could.
+    Words(Box<WordIndex>),
     /// Titles and ids of papers new to the corpus: what a load for
     /// [`load_titles`](super::load_titles) hands on for line-oriented
     /// inputs (never [`stream`](fn@super::stream)).
@@ -222,12 +227,22 @@ impl Sink<'_> {
     /// Hands `papers` on; returns how many were listed already.
     fn papers(&mut self, papers: Vec<Paper>, position: &mut u32) -> usize {
         let keys: Vec<u128> = papers.iter().map(|p| id_key(&p.id)).collect();
-        self.keyed(papers, &keys, position)
+        self.keyed(papers, &keys, position, None)
     }
 
     /// [`Sink::papers`] with each paper's [`id_key`] worked out already.
-    fn keyed(&mut self, mut papers: Vec<Paper>, keys: &[u128], position: &mut u32) -> usize {
+    fn keyed(
+        &mut self,
+        mut papers: Vec<Paper>,
+        keys: &[u128],
+        position: &mut u32,
+        words: Option<WordIndex>,
+    ) -> usize {
         let given = papers.len();
+        // Indexed words are of every paper given, under the ids they came
+        // with: handed on only if the dedup keeps all of them and renames
+        // none (only a paper whose id is a hash can be renamed).
+        let words = words.filter(|_| !papers.iter().any(|p| p.id.is_hash()));
         for p in &mut papers {
             p.position = *position;
             *position += 1;
@@ -247,6 +262,9 @@ impl Sink<'_> {
         self.papers += new;
         let prepared =
             (self.keep == Keep::Prepared).then(|| self.made.prepare(from, &batch.papers));
+        if let Some(words) = words.filter(|_| new == given) {
+            (self.out)(Event::Words(Box::new(words)));
+        }
         (self.out)(Event::Papers(batch, prepared));
         given - new
     }
@@ -303,7 +321,7 @@ fn take_piece(
     report.repeated += if titles {
         sink.titles(piece.titles, &piece.keys, &piece.varied)
     } else {
-        sink.keyed(piece.papers, &piece.keys, position)
+        sink.keyed(piece.papers, &piece.keys, position, piece.words)
     };
 }
 
@@ -447,6 +465,7 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> (Report, Option
             encode: recorder.is_some(),
             from,
             first_line,
+            words: opts.words.as_ref().map(|w| &*w.0),
         };
         std::thread::scope(|s| {
             s.spawn(move || {

@@ -49,6 +49,7 @@ mod labels;
 mod page;
 mod pass;
 pub mod query;
+mod query_index;
 pub mod related;
 mod select;
 mod title_list;
@@ -73,6 +74,7 @@ pub use labels::Labels;
 use pass::{match_threads, matchers, matches_of};
 use query::TITLE_TIER;
 pub use query::{Query, extends};
+pub use query_index::{QueryIndex, index_parsed};
 pub use related::{Probe, Related, paper_text, related_in, related_papers};
 
 pub use title_list::TitleList;
@@ -727,7 +729,7 @@ pub fn index_papers_for(papers: &[Paper], query: &Query) -> WordIndex {
 
 /// The words (folded) whose index entries `query` reads: each ranking
 /// word's, and the words of its filters' choices (field atoms and words).
-fn index_prefixes(query: &Query) -> Vec<String> {
+pub(super) fn index_prefixes(query: &Query) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut word = |w: &query::Word| out.extend(w.folded.iter().cloned());
     for w in &query.words {
@@ -753,127 +755,6 @@ fn index_prefixes(query: &Query) -> Vec<String> {
     out.sort();
     out.dedup();
     out
-}
-
-/// [`index_papers_for`] built as papers load: what it reads of each
-/// paper (its abstract, shared, and its other fields' words) is kept until
-/// a large piece is gathered, indexed on every core, so that a search over
-/// every field need not hold every paper at once. (Indexed a loading
-/// batch at a time, the pieces' merging took half again as long.) The
-/// pieces are indexed and joined on a thread of their own, in order,
-/// while the papers go on loading: indexed where they were gathered, the
-/// loading waited on each piece, and a core stood idle at its end.
-pub struct QueryIndex {
-    /// Where the pieces go to be indexed, and the thread that indexes
-    /// them; `None` once finished.
-    indexer: Option<(
-        std::sync::mpsc::SyncSender<Piece>,
-        std::thread::JoinHandle<WordIndex>,
-    )>,
-    /// Papers added in all.
-    added: usize,
-    /// The papers likely to be added in all (0: not known).
-    likely: usize,
-    abstracts: Vec<Abstract>,
-    metas: Vec<words::DocMeta>,
-}
-
-/// Papers gathered for the index: the first one's number, their fields'
-/// words and their abstracts, and the papers likely to be indexed in all.
-type Piece = (u32, Vec<words::DocMeta>, Vec<Abstract>, usize);
-
-impl QueryIndex {
-    /// Papers indexed together (few in tests, so that they make pieces).
-    /// Half of what one piece at a time took: with a piece held while
-    /// another is indexed, a cold search of 480k real papers peaked at
-    /// 0.52x its file with pieces of 131k, 0.48x with these, as fast.
-    const PIECE: usize = if cfg!(test) { 300 } else { 1 << 16 };
-
-    /// An index of what `query` reads, of no paper yet.
-    pub fn new(query: &Query) -> QueryIndex {
-        let mut index = WordIndex::keeping(index_prefixes(query));
-        // A piece is handed over only once the one before is indexed: at
-        // most two are held at once (the other gathering).
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Piece>(0);
-        let indexer = std::thread::Builder::new()
-            .name("paperboat-words".into())
-            .spawn(move || {
-                for (first, metas, abstracts, likely) in rx {
-                    let piece = index_piece(
-                        first,
-                        &metas,
-                        &abstracts,
-                        match_threads(),
-                        &|| false,
-                        &index,
-                    )
-                    .unwrap_or_else(|| index.empty_like());
-                    // Its lists and arrays grow once to the papers likely,
-                    // not by doubling (each time to fresh memory).
-                    index.append_expecting(piece, likely);
-                }
-                index
-            })
-            .expect("a thread to index the papers");
-        QueryIndex {
-            indexer: Some((tx, indexer)),
-            added: 0,
-            likely: 0,
-            abstracts: Vec::new(),
-            metas: Vec::new(),
-        }
-    }
-
-    /// Says how many papers will likely be added in all.
-    pub fn expect(&mut self, papers: usize) {
-        self.likely = papers;
-    }
-
-    /// Adds `papers`, the next ones (numbered from the papers added so
-    /// far).
-    pub fn add(&mut self, papers: &[Paper]) {
-        self.added += papers.len();
-        self.abstracts
-            .extend(papers.iter().map(|p| p.abstract_text.clone()));
-        self.metas.extend(papers.iter().map(items::doc_meta));
-        if self.abstracts.len() >= Self::PIECE {
-            self.send_kept();
-        }
-    }
-
-    /// Hands the papers gathered to the indexer.
-    fn send_kept(&mut self) {
-        let first = (self.added - self.abstracts.len()) as u32;
-        // The next piece is gathered in room of its own, taken once.
-        let room = if self.likely > self.added {
-            Self::PIECE.min(self.likely - self.added)
-        } else {
-            0
-        };
-        let piece = (
-            first,
-            std::mem::replace(&mut self.metas, Vec::with_capacity(room)),
-            std::mem::replace(&mut self.abstracts, Vec::with_capacity(room)),
-            self.likely,
-        );
-        if let Some((tx, _)) = &self.indexer {
-            // The indexer ends only when this ends, or by a panic, which
-            // `finish` passes on.
-            let _ = tx.send(piece);
-        }
-    }
-
-    /// The index of every paper added.
-    pub fn finish(mut self) -> WordIndex {
-        if !self.abstracts.is_empty() {
-            self.send_kept();
-        }
-        let (tx, indexer) = self.indexer.take().expect("finished once");
-        drop(tx);
-        indexer
-            .join()
-            .unwrap_or_else(|e| std::panic::resume_unwind(e))
-    }
 }
 
 fn index_into(papers: &[Paper], blank: &WordIndex) -> WordIndex {

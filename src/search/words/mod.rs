@@ -469,6 +469,24 @@ impl WordIndex {
         self.indexed = self.indexed.max(i + 1);
     }
 
+    /// This index, of papers numbered from 0, as one of papers `first`
+    /// on ([`WordIndex::empty_from`]): a piece indexed before its papers'
+    /// numbers were known. Its papers and `first` are at most
+    /// [`MAX_PAPERS`] in all.
+    pub(in crate::search) fn rebase(&mut self, first: usize) {
+        debug_assert_eq!(self.base, 0);
+        debug_assert!(first + self.indexed <= MAX_PAPERS);
+        // A posting holds its paper in the high 24 bits.
+        let by = (first as u32) << 8;
+        for part in &mut self.parts {
+            for list in part.map_mut().values_mut() {
+                list.iter_mut().for_each(|p| *p += by);
+            }
+        }
+        self.base = first;
+        self.indexed += first;
+    }
+
     /// Appends an index of the papers that follow this one's.
     pub fn append(&mut self, other: WordIndex) {
         self.append_expecting(other, 0);

@@ -652,6 +652,7 @@ mod on_disk {
                 (any::<prop::sample::Index>(), any::<u8>(), any::<u8>()), 1..4
             ),
             batch in 1usize..3000,
+            as_parsed in any::<u64>(),
         ) {
             let (papers, whole, words) = &ranking_corpora()[which];
             let q = query_of(words, &picks);
@@ -662,10 +663,14 @@ mod on_disk {
             let want = ranked(papers, &items, &query, whole);
             prop_assert_eq!(&ranked(papers, &items, &query, &only), &want, "{}", q);
             // Built a batch at a time, as `search` builds it while the
-            // papers stream by.
+            // papers stream by: each batch's words indexed where it was
+            // parsed, or gathered (a bit of `as_parsed` a batch).
             let mut streamed = crate::search::QueryIndex::new(&query);
-            for part in papers.chunks(batch) {
-                streamed.add(part);
+            let blank = streamed.blank();
+            for (k, part) in papers.chunks(batch).enumerate() {
+                let words = (as_parsed >> (k % 64) & 1 == 1)
+                    .then(|| crate::search::index_parsed(part, &blank, None));
+                streamed.add(part, words);
             }
             let streamed = streamed.finish();
             prop_assert_eq!(streamed.indexed, papers.len());
