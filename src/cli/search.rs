@@ -194,44 +194,42 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
     } else {
         (loading::load_titles_deferring(&inputs, &opts, None)?, None)
     };
-    let list = &titles.list;
     say_reports(&titles.reports);
     let read_abstracts = built.is_some();
-    let matches = match (stored, built) {
-        (_, Some(index)) => {
-            match search::rank_titles_indexed(list, &plan.query, plan.scope.into(), &index) {
-                Some(matches) => matches,
-                // Papers whose abstracts could not be read (their file
-                // changed meanwhile) left the index short.
-                None => return search_papers(cli, args, plan),
+    // The titles a cold load leaves to store (465 MB at 2.7M papers) are
+    // stored meanwhile, at a lower priority than the ranking.
+    let ranked = titles.storing_beside(|list, _| {
+        let matches = match (stored, built) {
+            (_, Some(index)) => {
+                // `None`: papers whose abstracts could not be read (their
+                // file changed meanwhile) left the index short.
+                search::rank_titles_indexed(list, &plan.query, plan.scope.into(), &index)
             }
-        }
-        (None, None) => list.rank(&plan.query),
-        (Some((papers, ix)), None) => {
-            let ranked = (papers == list.len())
+            (None, None) => Some(list.rank(&plan.query)),
+            // `None`: the file changed since the index was stored.
+            (Some((papers, ix)), None) => (papers == list.len())
                 .then(|| search::rank_titles_indexed(list, &plan.query, plan.scope.into(), &ix))
-                .flatten();
-            match ranked {
-                Some(matches) => matches,
-                // The file changed since the index was stored.
-                None => return search_papers(cli, args, plan),
-            }
+                .flatten(),
+        };
+        let Some(matches) = matches else {
+            return Ok(None);
+        };
+        let ahead = |m: &search::Match, stage| list.prefetch_line(m.idx as usize, stage);
+        print_matches(args, &matches, ahead, |out, m| {
+            list.write_line(out, m.idx as usize);
+            Ok(())
+        })?;
+        if let (true, Some(_), [file]) = (read_abstracts, &opts.cache, plan.files.as_slice())
+            && let Some(hint) = cache_build_hint(file, started.elapsed())
+        {
+            eprintln!("{hint}");
         }
+        end_output();
+        anyhow::Ok(Some(matches))
+    });
+    let Some(matches) = ranked? else {
+        return search_papers(cli, args, plan);
     };
-    let ahead = |m: &search::Match, stage| list.prefetch_line(m.idx as usize, stage);
-    print_matches(args, &matches, ahead, |out, m| {
-        list.write_line(out, m.idx as usize);
-        Ok(())
-    })?;
-    if let (true, Some(_), [file]) = (read_abstracts, &opts.cache, plan.files.as_slice())
-        && let Some(hint) = cache_build_hint(file, started.elapsed())
-    {
-        eprintln!("{hint}");
-    }
-    // The titles a cold load leaves to store (seconds of writing at
-    // millions of papers) are stored once the results are out.
-    end_output();
-    titles.store();
     // The process ends next: the OS takes the memory back at once, where
     // freeing a million titles one by one takes a tenth of a second.
     std::mem::forget(titles);
