@@ -18,13 +18,13 @@ pub(super) const CHUNK: usize = 16 << 20;
 
 /// The pieces a chunk of `len` bytes of line-oriented input is cut into,
 /// each parsed on a thread of its own: four a core (at most 32), of half
-/// a MiB or more (a chunk under a MiB is one piece). The pieces of a chunk are all parsed before the next
-/// chunk is begun, so while the last of them is parsed the other cores
-/// wait, unless the threads handing papers on or indexing them have work
-/// for them; with small pieces that wait is short. A cold search of 2.7M
-/// papers on 2 cores, cut in two pieces, left the cores idle a tenth of
-/// the time; in eight, it took 0.97x the time (docs/PERFORMANCE.md,
-/// sixteenth pass).
+/// a MiB or more (a chunk under a MiB is one piece). A chunk's pieces are
+/// joined together, so while the last of them is parsed the cores wait
+/// unless other work is there for them (the next chunk's pieces, in a
+/// mapped file, or the threads handing papers on); with small pieces that
+/// wait is short. A cold search of 2.7M papers on 2 cores, each chunk cut
+/// in two pieces, left the cores idle a tenth of the time; in eight, it
+/// took 0.95x the time (docs/PERFORMANCE.md, sixteenth pass).
 fn parse_pieces(len: usize) -> usize {
     if len < 1 << 20 {
         return 1;

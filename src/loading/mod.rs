@@ -426,8 +426,9 @@ impl LoadedTitles {
 }
 
 /// [`load_titles`], the titles left for the caller to store
-/// ([`LoadedTitles::store`]): `search` prints its results first, which
-/// writing the entry (465 MB at 2.7M papers) held back by seconds.
+/// ([`LoadedTitles::store`], [`LoadedTitles::storing_beside`]): `search`
+/// writes the entry (465 MB at 2.7M papers) while it ranks and prints,
+/// not before.
 ///
 /// With `each`, every paper is read whole and each batch handed to it
 /// before only its titles are kept: for what must see every field of
