@@ -1,6 +1,7 @@
 //! Line-oriented inputs (JSON Lines, `lines`) read a chunk of whole lines
-//! at a time, each chunk cut at line ends into pieces parsed in parallel; large files are mapped into memory and parsed where they
-//! lie. Memory stays bounded by a few chunks, whatever the size of the file.
+//! at a time, each chunk cut at line ends into pieces parsed in parallel;
+//! large files are mapped into memory and parsed where they lie. Memory
+//! stays bounded by a few chunks, whatever the size of the file.
 
 use std::borrow::Cow;
 use std::sync::Arc;
