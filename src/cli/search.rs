@@ -198,7 +198,7 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
     let read_abstracts = built.is_some();
     // The titles a cold load leaves to store (465 MB at 2.7M papers) are
     // stored meanwhile, at a lower priority than the ranking.
-    let ranked = titles.storing_beside(|list, _| {
+    let ranked = titles.storing_beside(|list| {
         let matches = match (stored, built) {
             (_, Some(index)) => {
                 // `None`: papers whose abstracts could not be read (their
