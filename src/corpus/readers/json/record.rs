@@ -197,6 +197,19 @@ pub(super) fn urls<const N: usize>(fields: [&Urls<'_>; N]) -> Vec<String> {
 }
 
 impl<'a> JsonRecord<'a> {
+    /// Whether its abstract is a plain string written at `at`.
+    pub(super) fn plain_abstract_at(&self, at: *const u8) -> bool {
+        matches!(&self.abstract_text, MaybePlain::Plain(p) if std::ptr::eq(p.raw.as_ptr(), at))
+    }
+
+    /// The record with `plain` for its abstract.
+    pub(super) fn with_plain_abstract(self, plain: Plain<'a>) -> JsonRecord<'a> {
+        JsonRecord {
+            abstract_text: MaybePlain::Plain(plain),
+            ..self
+        }
+    }
+
     /// The record, with its abstract decoded.
     pub(super) fn into_record(self, line: usize) -> Record {
         let (mut record, plain) = self.into_record_deferring(line);
