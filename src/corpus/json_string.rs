@@ -592,9 +592,7 @@ mod tests {
     }
 
     proptest! {
-        /// The one pass decides as the rules one by one do, on strings
-        /// long enough for whole blocks and with escapes of every kind.
-        /// Found thirty-two bytes at a time, the end is where it is a
+        /// Found sixty-four bytes at a time, the end is where it is a
         /// byte at a time, wherever the quotes and backslashes fall about
         /// the blocks' edges.
         #[test]
@@ -607,6 +605,8 @@ mod tests {
             prop_assert_eq!(string_end(b, from), string_end_bytewise(b, from), "{}", s);
         }
 
+        /// The one pass decides as the rules one by one do, on strings
+        /// long enough for whole blocks and with escapes of every kind.
         #[test]
         fn plain_in_one_pass_as_by_rules(
             s in "\"([ -~]{0,40}|\\\\[ntr\"\\\\/bu]|\u{e9}|\t){0,12}\"?",
