@@ -359,27 +359,31 @@ pub fn string_end(b: &[u8], mut from: usize) -> Option<usize> {
             from += 64;
         } else {
             let end = from + 64;
-            let mut i = from + carry as usize;
-            while i < end {
-                match b[i] {
-                    b'"' => return Some(i),
-                    b'\\' => i += 2,
-                    _ => i += 1,
+            match end_bytewise(b, from + carry as usize, end) {
+                Ok(at) => return Some(at),
+                Err(next) => {
+                    carry = (next - end) as u64;
+                    from = end;
                 }
             }
-            carry = (i - end) as u64;
-            from = end;
         }
     }
-    let mut i = from + carry as usize;
-    while let Some(&c) = b.get(i) {
-        match c {
-            b'"' => return Some(i),
+    end_bytewise(b, from + carry as usize, b.len()).ok()
+}
+
+/// [`string_end`] over the bytes of `b` from `i` to `to`, a byte at a
+/// time: `Ok` the place of the closing quote, else `Err` the place of the
+/// next byte to look at (`to`, or past it when the last byte is a
+/// backslash).
+fn end_bytewise(b: &[u8], mut i: usize, to: usize) -> Result<usize, usize> {
+    while i < to {
+        match b[i] {
+            b'"' => return Ok(i),
             b'\\' => i += 2,
             _ => i += 1,
         }
     }
-    None
+    Err(i)
 }
 
 /// The quotes and backslashes of the 64 bytes at `p`, a bit a byte.
