@@ -373,18 +373,20 @@ impl<'a> Lenient<'a> for JsonAuthors<'a> {
 /// arXiv's `authors_parsed`: [`JsonAuthors`], read from the field as
 /// written when it has the snapshot's shape, a list of lists of strings
 /// without escapes (see [`name_lists`]); any other value is read as
-/// [`JsonAuthors`] reads it, with the same result.
+/// [`JsonAuthors`] reads it, with the same result. The field as written
+/// comes with it (its place tells a line's parse whether it is the one
+/// read ahead of the parser: `parse_abstract_apart` in lines.rs).
 #[derive(Default)]
-pub(super) struct ParsedAuthors<'a>(pub(super) JsonAuthors<'a>);
+pub(super) struct ParsedAuthors<'a>(pub(super) JsonAuthors<'a>, pub(super) &'a str);
 
 impl<'de: 'a, 'a> Deserialize<'de> for ParsedAuthors<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let raw = <&'de serde_json::value::RawValue>::deserialize(d)?.get();
         if let Some(names) = name_lists(raw) {
-            return Ok(ParsedAuthors(names));
+            return Ok(ParsedAuthors(names, raw));
         }
         serde_json::from_str(raw)
-            .map(ParsedAuthors)
+            .map(|names| ParsedAuthors(names, raw))
             .map_err(de::Error::custom)
     }
 }
@@ -397,8 +399,20 @@ impl<'de: 'a, 'a> Deserialize<'de> for ParsedAuthors<'a> {
 /// read by the parser, a string at a time, they had been an eighth of a
 /// cold search's instructions.
 fn name_lists(raw: &str) -> Option<JsonAuthors<'_>> {
+    let (names, end) = name_lists_at(raw, 0)?;
+    raw.as_bytes()[end..]
+        .iter()
+        .all(|c| matches!(c, b' ' | b'\n' | b'\t' | b'\r'))
+        .then_some(names)
+}
+
+/// [`name_lists`] of the value that starts at `start` in `text` (white
+/// space before it passed over), with where it ends: for a value found in
+/// its line ahead of the parser.
+pub(super) fn name_lists_at(text: &str, start: usize) -> Option<(JsonAuthors<'_>, usize)> {
+    let raw = text;
     let b = raw.as_bytes();
-    let mut i = 0;
+    let mut i = start;
     // The byte after white space at `i`, past it.
     let next = |i: &mut usize| {
         while let Some(&c) = b.get(*i) {
@@ -455,8 +469,8 @@ fn name_lists(raw: &str) -> Option<JsonAuthors<'_>> {
             }
         }
     };
-    let done = read().is_some() && next(&mut i) == 0;
-    let names = done.then(|| JsonAuthors::List(all.as_str().into()));
+    let done = read().is_some();
+    let names = done.then(|| (JsonAuthors::List(all.as_str().into()), i));
     all.clear();
     NAMES.set((all, name));
     names

@@ -202,10 +202,23 @@ impl<'a> JsonRecord<'a> {
         matches!(&self.abstract_text, MaybePlain::Plain(p) if std::ptr::eq(p.raw.as_ptr(), at))
     }
 
+    /// Whether its `authors_parsed` is written at `at`.
+    pub(super) fn parsed_authors_at(&self, at: *const u8) -> bool {
+        std::ptr::eq(self.authors_parsed.1.as_ptr(), at)
+    }
+
     /// The record with `plain` for its abstract.
     pub(super) fn with_plain_abstract(self, plain: Plain<'a>) -> JsonRecord<'a> {
         JsonRecord {
             abstract_text: MaybePlain::Plain(plain),
+            ..self
+        }
+    }
+
+    /// The record with `names` for its `authors_parsed`.
+    pub(super) fn with_parsed_authors(self, names: JsonAuthors<'a>) -> JsonRecord<'a> {
+        JsonRecord {
+            authors_parsed: ParsedAuthors(names, self.authors_parsed.1),
             ..self
         }
     }
