@@ -406,11 +406,10 @@ fn name_lists(raw: &str) -> Option<JsonAuthors<'_>> {
         .then_some(names)
 }
 
-/// [`name_lists`] of the value that starts at `start` in `text` (white
+/// [`name_lists`] of the value that starts at `start` in `raw` (white
 /// space before it passed over), with where it ends: for a value found in
 /// its line ahead of the parser.
-pub(super) fn name_lists_at(text: &str, start: usize) -> Option<(JsonAuthors<'_>, usize)> {
-    let raw = text;
+pub(super) fn name_lists_at(raw: &str, start: usize) -> Option<(JsonAuthors<'_>, usize)> {
     let b = raw.as_bytes();
     let mut i = start;
     // The byte after white space at `i`, past it.
