@@ -25,9 +25,19 @@ pub(super) struct Keep {
     /// prefixes' second bytes, or every byte when a prefix is that one
     /// byte alone.
     seconds: [u128; 128],
+    /// The prefixes' first two bytes (lower case), when every prefix that
+    /// an ASCII word can start with has two and they are few
+    /// ([`MAX_PAIRS`]): a word start is then a candidate only where the
+    /// byte after it is one's second byte too.
+    pairs: Option<Vec<[u8; 2]>>,
     /// An empty prefix: every word is kept.
     all: bool,
 }
+
+/// The most first letters a block's candidates are told by.
+const MAX_FIRSTS: usize = 8;
+/// The most pairs of first two bytes a block's candidates are told by.
+const MAX_PAIRS: usize = 4;
 
 /// Keeps every word.
 pub(super) static EVERY: Keep = Keep {
@@ -35,6 +45,7 @@ pub(super) static EVERY: Keep = Keep {
     first: [false; 128],
     firsts: Vec::new(),
     seconds: [0; 128],
+    pairs: None,
     all: true,
 };
 
@@ -54,9 +65,25 @@ impl Keep {
                 };
             }
         }
+        let mut pairs = Some(Vec::new());
+        for p in &prefixes {
+            match p.as_bytes() {
+                // No ASCII word starts with it.
+                [a, b, ..] if !a.is_ascii() || !b.is_ascii() => {}
+                [a, b, ..] => {
+                    let pair = [a.to_ascii_lowercase(), b.to_ascii_lowercase()];
+                    if let Some(pairs) = pairs.as_mut().filter(|v| !v.contains(&pair)) {
+                        pairs.push(pair);
+                    }
+                }
+                [a] if !a.is_ascii() => {}
+                _ => pairs = None,
+            }
+        }
         Keep {
             all: prefixes.iter().any(String::is_empty),
             firsts: (0..128u8).filter(|&b| first[b as usize]).collect(),
+            pairs: pairs.filter(|v| v.len() <= MAX_PAIRS),
             prefixes,
             first,
             seconds,
@@ -145,8 +172,9 @@ impl Keep {
     /// as `for_each_word` with `keeps_raw` do. Sixty-four bytes at a
     /// time: a mask of the letters and digits gives where words start
     /// (their number is its bits), and only the words starting with a
-    /// prefix's first letter are cut out and compared. An abstract's
-    /// other words (most of them) cost no branch of their own.
+    /// prefix's first two bytes (or first letter: [`By`]) are cut out and
+    /// compared. An abstract's other words (most of them) cost no branch
+    /// of their own.
     ///
     /// `ESCAPED`: `text` is the inside of a JSON string as written, whose
     /// every backslash starts a two-byte escape (`\n`, `\"`): the byte
@@ -155,24 +183,67 @@ impl Keep {
     pub(super) fn each_kept_ascii<const ESCAPED: bool>(
         &self,
         text: &str,
-        mut f: impl FnMut(&str),
+        f: impl FnMut(&str),
     ) -> usize {
         debug_assert!(text.is_ascii());
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("popcnt")
+        {
+            // SAFETY: the processor has AVX2 and POPCNT, just checked.
+            return unsafe { self.kept_avx2::<ESCAPED>(text, f) };
+        }
+        self.kept_by::<ESCAPED>(text, f, masks::<ESCAPED>)
+    }
+
+    /// [`Keep::each_kept_ascii`] with the masks made thirty-two bytes at a
+    /// time, and each block's words counted by one instruction (not a
+    /// dozen).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt")]
+    fn kept_avx2<const ESCAPED: bool>(&self, text: &str, f: impl FnMut(&str)) -> usize {
+        self.kept_by::<ESCAPED>(text, f, |block, next, by| {
+            masks_avx2::<ESCAPED>(block, next, by)
+        })
+    }
+
+    /// How a block's word starts are told to be candidates.
+    fn told_by(&self) -> By<'_> {
+        match &self.pairs {
+            _ if self.all => By::Every,
+            Some(pairs) => By::Pairs(pairs),
+            None if self.firsts.len() <= MAX_FIRSTS => By::Firsts(&self.firsts),
+            None => By::Every,
+        }
+    }
+
+    /// [`Keep::each_kept_ascii`], each block's masks made by `masks`
+    /// (given the block, and the 64 bytes one byte on from it).
+    #[inline(always)]
+    fn kept_by<const ESCAPED: bool>(
+        &self,
+        text: &str,
+        mut f: impl FnMut(&str),
+        masks: impl Fn(&[u8; 64], &[u8; 64], By<'_>) -> (u64, u64, u64),
+    ) -> usize {
         let bytes = text.as_bytes();
-        // Past a few first letters, every word start is a candidate.
-        let by_first = !self.all && self.firsts.len() <= 8;
-        let firsts = if by_first { &self.firsts[..] } else { &[] };
+        let by = self.told_by();
         let mut words = 0usize;
         let mut carry = 0u64;
         let mut slash_carry = 0u64;
-        for (k, chunk) in bytes.chunks(64).enumerate() {
-            let (mut alnum, first, slashes) = match chunk.try_into() {
-                Ok(block) => masks::<ESCAPED>(block, firsts),
+        let mut at = 0;
+        while at < bytes.len() {
+            let (mut alnum, candidate, slashes) = match bytes.get(at..at + 65) {
+                Some(b) => masks(b[..64].try_into().unwrap(), b[1..].try_into().unwrap(), by),
                 // The last few bytes, after them none that is a letter.
-                Err(_) => {
-                    let mut block = [0u8; 64];
-                    block[..chunk.len()].copy_from_slice(chunk);
-                    masks::<ESCAPED>(&block, firsts)
+                None => {
+                    let mut tail = [0u8; 65];
+                    tail[..bytes.len() - at].copy_from_slice(&bytes[at..]);
+                    masks(
+                        tail[..64].try_into().unwrap(),
+                        tail[1..].try_into().unwrap(),
+                        by,
+                    )
                 }
             };
             if ESCAPED {
@@ -182,13 +253,14 @@ impl Keep {
             let starts = alnum & !((alnum << 1) | carry);
             carry = alnum >> 63;
             words += starts.count_ones() as usize;
-            let mut candidates = if by_first { starts & first } else { starts };
+            let mut candidates = starts & candidate;
             while candidates != 0 {
-                let s = k * 64 + candidates.trailing_zeros() as usize;
+                let s = at + candidates.trailing_zeros() as usize;
                 candidates &= candidates - 1;
-                // A word's first two bytes that no prefix starts with (most
-                // candidates) pass it by; one byte alone is followed by a
-                // byte that is no letter or digit, or none.
+                // A word's first two bytes that no prefix starts with pass
+                // it by (the masks tell most such apart already); one byte
+                // alone is followed by a byte that is no letter or digit,
+                // or none.
                 let next = bytes.get(s + 1).map_or(0, u8::to_ascii_lowercase);
                 if !self.all
                     && self.seconds[usize::from(bytes[s].to_ascii_lowercase())] >> next & 1 == 0
@@ -204,9 +276,21 @@ impl Keep {
                     f(word);
                 }
             }
+            at += 64;
         }
         words
     }
+}
+
+/// Which word starts of a block are candidates, to be checked one by one:
+/// every one, those that are one of these bytes (lower-case letters or
+/// digits) whatever their case, or those that are a pair's first byte
+/// followed by its second, whatever their case.
+#[derive(Clone, Copy, Debug)]
+enum By<'a> {
+    Every,
+    Firsts(&'a [u8]),
+    Pairs(&'a [[u8; 2]]),
 }
 
 /// Whether `word` (as written), folded, starts with one of `keep`'s
@@ -216,31 +300,40 @@ fn keeps_word(keep: &Keep, word: &str) -> bool {
         .unwrap_or_else(|| keep.keeps(&fold(word)))
 }
 
-/// For 64 ASCII bytes: a bit per byte that is a letter or digit, a bit
-/// per byte that is one of `firsts` (lower-case letters or digits)
-/// whatever its case, and (when `SLASHES`) a bit per backslash.
+/// For 64 ASCII bytes `block`, and `next`, the 64 bytes one on from
+/// them: a bit per byte that is a letter or digit, a bit per byte that
+/// `by` makes a candidate, and (when `SLASHES`) a bit per backslash.
 #[inline]
-fn masks<const SLASHES: bool>(block: &[u8; 64], firsts: &[u8]) -> (u64, u64, u64) {
+fn masks<const SLASHES: bool>(block: &[u8; 64], next: &[u8; 64], by: By<'_>) -> (u64, u64, u64) {
     #[cfg(target_arch = "x86_64")]
     {
         // SAFETY: SSE2 is part of every x86-64 processor (the target's
         // baseline).
-        unsafe { masks_sse2::<SLASHES>(block, firsts) }
+        unsafe { masks_sse2::<SLASHES>(block, next, by) }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    masks_scalar::<SLASHES>(block, firsts)
+    masks_scalar::<SLASHES>(block, next, by)
 }
 
 /// [`masks`] a byte at a time.
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-fn masks_scalar<const SLASHES: bool>(block: &[u8; 64], firsts: &[u8]) -> (u64, u64, u64) {
-    let (mut alnum, mut first, mut slashes) = (0u64, 0u64, 0u64);
-    for (i, &b) in block.iter().enumerate() {
+fn masks_scalar<const SLASHES: bool>(
+    block: &[u8; 64],
+    next: &[u8; 64],
+    by: By<'_>,
+) -> (u64, u64, u64) {
+    let (mut alnum, mut candidate, mut slashes) = (0u64, 0u64, 0u64);
+    for (i, (&b, &n)) in block.iter().zip(next).enumerate() {
         alnum |= u64::from(b.is_ascii_alphanumeric()) << i;
-        first |= u64::from(firsts.contains(&(b | 0x20))) << i;
         slashes |= u64::from(SLASHES && b == b'\\') << i;
+        let is = match by {
+            By::Every => true,
+            By::Firsts(firsts) => firsts.contains(&(b | 0x20)),
+            By::Pairs(pairs) => pairs.contains(&[b | 0x20, n | 0x20]),
+        };
+        candidate |= u64::from(is) << i;
     }
-    (alnum, first, slashes)
+    (alnum, candidate, slashes)
 }
 
 /// [`masks`] sixteen bytes at a time. The bytes are ASCII (below 0x80),
@@ -248,16 +341,26 @@ fn masks_scalar<const SLASHES: bool>(block: &[u8; 64], firsts: &[u8]) -> (u64, u
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
 #[inline]
-fn masks_sse2<const SLASHES: bool>(block: &[u8; 64], firsts: &[u8]) -> (u64, u64, u64) {
+fn masks_sse2<const SLASHES: bool>(
+    block: &[u8; 64],
+    next: &[u8; 64],
+    by: By<'_>,
+) -> (u64, u64, u64) {
     use std::arch::x86_64::{
         __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_loadu_si128, _mm_movemask_epi8,
         _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128,
     };
     let splat = |b: u8| _mm_set1_epi8(b as i8);
-    let (mut alnum, mut first, mut slashes) = (0u64, 0u64, 0u64);
-    for (k, sixteen) in block.chunks_exact(16).enumerate() {
-        // SAFETY: `sixteen` is 16 readable bytes; the load is unaligned.
-        let v = unsafe { _mm_loadu_si128(sixteen.as_ptr().cast::<__m128i>()) };
+    let (mut alnum, mut candidate, mut slashes) = (0u64, 0u64, 0u64);
+    for k in 0..4 {
+        // SAFETY: `block` and `next` are 64 readable bytes each; the loads
+        // are unaligned.
+        let (v, n) = unsafe {
+            (
+                _mm_loadu_si128(block.as_ptr().add(16 * k).cast::<__m128i>()),
+                _mm_loadu_si128(next.as_ptr().add(16 * k).cast::<__m128i>()),
+            )
+        };
         let lower = _mm_or_si128(v, splat(0x20));
         let letter = _mm_and_si128(
             _mm_cmpgt_epi8(lower, splat(b'a' - 1)),
@@ -267,20 +370,104 @@ fn masks_sse2<const SLASHES: bool>(block: &[u8; 64], firsts: &[u8]) -> (u64, u64
             _mm_cmpgt_epi8(v, splat(b'0' - 1)),
             _mm_cmpgt_epi8(splat(b'9' + 1), v),
         );
-        let a = _mm_movemask_epi8(_mm_or_si128(letter, digit)) as u32 as u64;
-        let mut hit = _mm_setzero_si128();
-        for &c in firsts {
-            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(lower, splat(c)));
-        }
-        let h = _mm_movemask_epi8(hit) as u32 as u64;
-        alnum |= a << (16 * k);
-        first |= h << (16 * k);
+        let hit = match by {
+            By::Every => splat(0xff),
+            By::Firsts(firsts) => firsts.iter().fold(_mm_setzero_si128(), |m, &c| {
+                _mm_or_si128(m, _mm_cmpeq_epi8(lower, splat(c)))
+            }),
+            By::Pairs(pairs) => {
+                let second = _mm_or_si128(n, splat(0x20));
+                pairs.iter().fold(_mm_setzero_si128(), |m, &[a, b]| {
+                    let both = _mm_and_si128(
+                        _mm_cmpeq_epi8(lower, splat(a)),
+                        _mm_cmpeq_epi8(second, splat(b)),
+                    );
+                    _mm_or_si128(m, both)
+                })
+            }
+        };
+        let bits = |x: __m128i| u64::from(_mm_movemask_epi8(x) as u32 as u16) << (16 * k);
+        alnum |= bits(_mm_or_si128(letter, digit));
+        candidate |= bits(hit);
         if SLASHES {
-            let s = _mm_movemask_epi8(_mm_cmpeq_epi8(v, splat(b'\\'))) as u32 as u64;
-            slashes |= s << (16 * k);
+            slashes |= bits(_mm_cmpeq_epi8(v, splat(b'\\')));
         }
     }
-    (alnum, first, slashes)
+    (alnum, candidate, slashes)
+}
+
+/// `x`, which the compiler cannot see into. A mask of 64 bits made of
+/// two 32-bit vector masks is otherwise taken for a vector of 64 bits,
+/// and shifting it by one (as word starts are found) became a vector
+/// shuffle done bit by bit, slower than SSE2's masks.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn opaque(mut x: u64) -> u64 {
+    // SAFETY: an empty instruction sequence, which reads and writes
+    // nothing but the register holding `x`.
+    unsafe {
+        std::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags))
+    };
+    x
+}
+
+/// [`masks`] thirty-two bytes at a time (as [`masks_sse2`] does).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn masks_avx2<const SLASHES: bool>(
+    block: &[u8; 64],
+    next: &[u8; 64],
+    by: By<'_>,
+) -> (u64, u64, u64) {
+    use std::arch::x86_64::{
+        __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_loadu_si256,
+        _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_setzero_si256,
+    };
+    let splat = |b: u8| _mm256_set1_epi8(b as i8);
+    let (mut alnum, mut candidate, mut slashes) = (0u64, 0u64, 0u64);
+    for k in 0..2 {
+        // SAFETY: `block` and `next` are 64 readable bytes each; the loads
+        // are unaligned.
+        let (v, n) = unsafe {
+            (
+                _mm256_loadu_si256(block.as_ptr().add(32 * k).cast::<__m256i>()),
+                _mm256_loadu_si256(next.as_ptr().add(32 * k).cast::<__m256i>()),
+            )
+        };
+        let lower = _mm256_or_si256(v, splat(0x20));
+        let letter = _mm256_and_si256(
+            _mm256_cmpgt_epi8(lower, splat(b'a' - 1)),
+            _mm256_cmpgt_epi8(splat(b'z' + 1), lower),
+        );
+        let digit = _mm256_and_si256(
+            _mm256_cmpgt_epi8(v, splat(b'0' - 1)),
+            _mm256_cmpgt_epi8(splat(b'9' + 1), v),
+        );
+        let hit = match by {
+            By::Every => splat(0xff),
+            By::Firsts(firsts) => firsts.iter().fold(_mm256_setzero_si256(), |m, &c| {
+                _mm256_or_si256(m, _mm256_cmpeq_epi8(lower, splat(c)))
+            }),
+            By::Pairs(pairs) => {
+                let second = _mm256_or_si256(n, splat(0x20));
+                pairs.iter().fold(_mm256_setzero_si256(), |m, &[a, b]| {
+                    let both = _mm256_and_si256(
+                        _mm256_cmpeq_epi8(lower, splat(a)),
+                        _mm256_cmpeq_epi8(second, splat(b)),
+                    );
+                    _mm256_or_si256(m, both)
+                })
+            }
+        };
+        let bits = |x: __m256i| opaque(u64::from(_mm256_movemask_epi8(x) as u32)) << (32 * k);
+        alnum |= bits(_mm256_or_si256(letter, digit));
+        candidate |= bits(hit);
+        if SLASHES {
+            slashes |= bits(_mm256_cmpeq_epi8(v, splat(b'\\')));
+        }
+    }
+    (alnum, candidate, slashes)
 }
 
 #[cfg(test)]
@@ -302,8 +489,23 @@ mod tests {
     }
 
     fn fast(keep: &Keep, text: &str) -> (Vec<String>, usize) {
+        kept_ascii::<false>(keep, text)
+    }
+
+    /// [`Keep::each_kept_ascii`]'s words and count, checked to be the
+    /// same with the masks made sixteen bytes at a time as with the
+    /// processor's best.
+    fn kept_ascii<const ESCAPED: bool>(keep: &Keep, text: &str) -> (Vec<String>, usize) {
+        let sixteen = collect(|f| keep.kept_by::<ESCAPED>(text, f, masks::<ESCAPED>));
+        let best = collect(|f| keep.each_kept_ascii::<ESCAPED>(text, f));
+        assert_eq!(best, sixteen, "{text:?}");
+        best
+    }
+
+    /// The words `each` calls its argument with, and what it returns.
+    fn collect(each: impl Fn(&mut dyn FnMut(&str)) -> usize) -> (Vec<String>, usize) {
         let mut kept = Vec::new();
-        let n = keep.each_kept_ascii::<false>(text, |w| kept.push(w.to_string()));
+        let n = each(&mut |w| kept.push(w.to_string()));
         (kept, n)
     }
 
@@ -318,6 +520,8 @@ mod tests {
             p(&["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]),
             p(&["é", "zeta"]),
             p(&[]),
+            // More pairs of first bytes than the masks compare (four).
+            p(&["ab", "cd", "ef", "gh", "ij"]),
         ]
     }
 
@@ -341,23 +545,67 @@ mod tests {
         }
     }
 
+    /// The masks of `bytes[..64]`, the next byte on `bytes[64]`, made
+    /// sixteen and thirty-two bytes at a time equal those made a byte at
+    /// a time, whichever way candidates are told.
+    fn check_masks(bytes: &[u8; 65]) {
+        let block: &[u8; 64] = bytes[..64].try_into().unwrap();
+        let next: &[u8; 64] = bytes[1..].try_into().unwrap();
+        let pairs = [*b"ab", *b"sp", *b"at", *b"9b", *b"x1"];
+        let ways = [
+            By::Every,
+            By::Firsts(b""),
+            By::Firsts(b"a"),
+            By::Firsts(b"s9z"),
+            By::Firsts(b"abcdefgh"),
+            By::Pairs(&[]),
+            By::Pairs(&pairs[..1]),
+            By::Pairs(&pairs),
+        ];
+        #[cfg(target_arch = "x86_64")]
+        let avx2 = std::arch::is_x86_feature_detected!("avx2");
+        for by in ways {
+            let want = masks_scalar::<true>(block, next, by);
+            assert_eq!(masks::<true>(block, next, by), want, "{by:?} {bytes:?}");
+            let plain = masks_scalar::<false>(block, next, by);
+            assert_eq!(masks::<false>(block, next, by), plain, "{by:?} {bytes:?}");
+            #[cfg(target_arch = "x86_64")]
+            if avx2 {
+                // SAFETY: the processor has AVX2, just checked.
+                let got = unsafe { masks_avx2::<true>(block, next, by) };
+                assert_eq!(got, want, "{by:?} {bytes:?}");
+                // SAFETY: as above.
+                let got = unsafe { masks_avx2::<false>(block, next, by) };
+                assert_eq!(got, plain, "{by:?} {bytes:?}");
+            }
+        }
+    }
+
     #[test]
-    fn masks_sixteen_at_a_time_are_those_a_byte_at_a_time() {
-        let mut block = [0u8; 64];
+    fn masks_many_bytes_at_a_time_are_those_a_byte_at_a_time() {
+        let mut bytes = [0u8; 65];
         for start in 0..2u8 {
-            for (i, b) in block.iter_mut().enumerate() {
+            for (i, b) in bytes.iter_mut().enumerate() {
                 *b = (start * 64 + i as u8) & 0x7f;
             }
-            for firsts in [&b""[..], b"a", b"s9z", b"abcdefgh"] {
-                assert_eq!(
-                    masks::<true>(&block, firsts),
-                    masks_scalar::<true>(&block, firsts)
-                );
-                assert_eq!(
-                    masks::<false>(&block, firsts),
-                    masks_scalar::<false>(&block, firsts)
-                );
-            }
+            check_masks(&bytes);
+        }
+    }
+
+    proptest! {
+        /// Blocks of the bytes the candidates are told by, in either case,
+        /// among others.
+        #[test]
+        fn masks_of_any_block_are_those_a_byte_at_a_time(
+            bytes in proptest::collection::vec(
+                prop_oneof![
+                    proptest::sample::select(b"aAbBsSpPtT9x1Xz\\ \n".to_vec()),
+                    0u8..0x80,
+                ],
+                65,
+            ),
+        ) {
+            check_masks(bytes.as_slice().try_into().unwrap());
         }
     }
 
@@ -367,7 +615,7 @@ mod tests {
             // Any printable text, and long words across the 64-byte
             // blocks.
             text in prop_oneof!["[ -~\n\t]{0,300}", "([asAS][a-z0-9]{0,90}[ ,.]){0,8}"],
-            which in 0usize..7,
+            which in 0usize..8,
         ) {
             let keep = &keeps()[which];
             prop_assert_eq!(fast(keep, &text), slow(keep, &text));
@@ -383,14 +631,12 @@ mod tests {
                 "([ -\\[\\]-~]{0,70}|[\\n\\t\\r\"/]){0,8}",
                 "([asAS][a-z0-9]{0,90}[\\n\"/ ]){0,8}",
             ],
-            which in 0usize..7,
+            which in 0usize..8,
         ) {
             let keep = &keeps()[which];
             let raw = serde_json::to_string(&text).unwrap().replace('/', "\\/");
             let inner = &raw[1..raw.len() - 1];
-            let mut kept = Vec::new();
-            let n = keep.each_kept_ascii::<true>(inner, |w| kept.push(w.to_string()));
-            prop_assert_eq!((kept, n), slow(keep, &text), "{}", inner);
+            prop_assert_eq!(kept_ascii::<true>(keep, inner), slow(keep, &text), "{}", inner);
         }
     }
 
@@ -401,7 +647,7 @@ mod tests {
         #[test]
         fn any_text_is_counted_and_kept_as_one_at_a_time(
             text in "([a-zA-Z0-9]{0,70}|[ ,.\\-]|[éüÉαβ中文—∑\u{a0}Æß]){0,20}",
-            which in 0usize..7,
+            which in 0usize..8,
         ) {
             let keeps = keeps();
             for keep in [&keeps[which], &EVERY] {
