@@ -7,7 +7,7 @@ use nucleo::{Utf32Str, Utf32String};
 
 use super::buf::Buf;
 use super::index::{Chars, title_mask};
-use super::words::DocMeta;
+use super::words::{DocMeta, Meta};
 use crate::corpus::{Abstract, Paper};
 use crate::text::markup;
 
@@ -356,15 +356,30 @@ pub(super) fn doc_meta(p: &Paper) -> DocMeta {
     meta_with_title(p, crate::text::markup::plain_cow(&p.title).into())
 }
 
+/// `f` of what the word index reads of `p` besides its abstract, as
+/// [`doc_meta`] gives it, borrowed from `p` (the title's plain text is
+/// made only where it has markup).
+pub(super) fn with_meta<R>(p: &Paper, f: impl FnOnce(Meta<'_>) -> R) -> R {
+    f(meta_of(p, &crate::text::markup::plain_cow(&p.title)))
+}
+
+/// What the word index reads of `p`, its title's plain text `title`.
+fn meta_of<'a>(p: &'a Paper, title: &'a str) -> Meta<'a> {
+    Meta {
+        title,
+        // The names as held, between them a separator that is no word's.
+        authors: p.authors.joined(),
+        venue: p.venue.as_deref().unwrap_or(""),
+        id: p.id.as_str(),
+        year: p.year,
+    }
+}
+
 /// [`doc_meta`], given the title's plain text.
 fn meta_with_title(p: &Paper, title: Box<str>) -> DocMeta {
     DocMeta {
         title,
-        // The names as held, between them a separator that is no word's.
-        authors: p.authors.joined().into(),
-        venue: p.venue.as_deref().unwrap_or("").into(),
-        id: p.id.as_str().into(),
-        year: p.year,
+        ..meta_of(p, "").to_owned()
     }
 }
 

@@ -196,11 +196,10 @@ pub fn index_parsed(
         |k| &papers[k].abstract_text,
         view,
         |k, read| {
-            let meta = items::doc_meta(&papers[k]);
-            match read {
-                Read::Text(text) => index.add(k as u32, &meta, &markup::plain_cow(text)),
-                Read::Written(raw) => index.add_escaped(k as u32, &meta, raw),
-            }
+            items::with_meta(&papers[k], |meta| match read {
+                Read::Text(text) => index.add(k as u32, meta, &markup::plain_cow(text)),
+                Read::Written(raw) => index.add_escaped(k as u32, meta, raw),
+            });
             true
         },
     );

@@ -74,6 +74,42 @@ pub struct DocMeta {
     pub year: Option<i32>,
 }
 
+/// [`DocMeta`] borrowed: what indexing a paper reads, without a copy of
+/// its title, names and id made for it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Meta<'a> {
+    pub title: &'a str,
+    pub authors: &'a str,
+    pub venue: &'a str,
+    pub id: &'a str,
+    pub year: Option<i32>,
+}
+
+impl<'a> From<&'a DocMeta> for Meta<'a> {
+    fn from(m: &'a DocMeta) -> Meta<'a> {
+        Meta {
+            title: &m.title,
+            authors: &m.authors,
+            venue: &m.venue,
+            id: &m.id,
+            year: m.year,
+        }
+    }
+}
+
+impl Meta<'_> {
+    /// A copy that owns its text.
+    pub fn to_owned(self) -> DocMeta {
+        DocMeta {
+            title: self.title.into(),
+            authors: self.authors.into(),
+            venue: self.venue.into(),
+            id: self.id.into(),
+            year: self.year,
+        }
+    }
+}
+
 type Map = FxHashMap<Box<str>, Vec<u32>>;
 
 /// One field's words: word → postings, papers ascending; as built (a
@@ -381,20 +417,20 @@ impl WordIndex {
 
     /// Indexes paper `idx` (papers come in index order; past
     /// [`MAX_PAPERS`] they are not indexed).
-    pub fn add(&mut self, idx: u32, meta: &DocMeta, abstract_text: &str) {
-        self.add_body(idx, meta, abstract_text, false);
+    pub fn add<'m>(&mut self, idx: u32, meta: impl Into<Meta<'m>>, abstract_text: &str) {
+        self.add_body(idx, meta.into(), abstract_text, false);
     }
 
     /// [`WordIndex::add`] for an abstract given as the inside of its JSON
     /// string as written (see `corpus::json_string::words_as_written`):
     /// ASCII whose backslashes each start a two-byte escape that stands
     /// between words.
-    pub fn add_escaped(&mut self, idx: u32, meta: &DocMeta, written: &str) {
+    pub fn add_escaped<'m>(&mut self, idx: u32, meta: impl Into<Meta<'m>>, written: &str) {
         debug_assert!(written.is_ascii());
-        self.add_body(idx, meta, written, true);
+        self.add_body(idx, meta.into(), written, true);
     }
 
-    fn add_body(&mut self, idx: u32, meta: &DocMeta, abstract_text: &str, escaped: bool) {
+    fn add_body(&mut self, idx: u32, meta: Meta<'_>, abstract_text: &str, escaped: bool) {
         let i = idx as usize;
         if i >= MAX_PAPERS {
             self.indexed = self.indexed.max(i + 1);
@@ -420,10 +456,10 @@ impl WordIndex {
         );
         let mut buf = String::new();
         let texts: [(&str, Part); 4] = [
-            (&meta.title, Part::Title),
+            (meta.title, Part::Title),
             (abstract_text, Part::Abstract),
-            (&meta.authors, Part::Authors),
-            (&meta.venue, Part::Venue),
+            (meta.authors, Part::Authors),
+            (meta.venue, Part::Venue),
         ];
         for (text, part) in texts {
             let words = self.parts[part as usize].map_mut();
