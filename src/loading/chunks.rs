@@ -129,7 +129,7 @@ impl<'a> Gather<'a> {
         piece.keys.reserve(n);
         Gather {
             piece,
-            encoded: how.encode.then(|| Encoder::new(how.list)),
+            encoded: how.encode.then(|| Encoder::with_room(how.list, n)),
             skipped: Vec::new(),
             list: how.list,
             titles_only,
