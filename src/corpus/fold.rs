@@ -23,10 +23,20 @@ pub(crate) fn push_folded(out: &mut String, s: &str) {
     }
 }
 
-/// True when `s` is at most 32 bytes of printable ASCII and no space (or
-/// empty): a word that folding leaves as it is.
+/// True when `s` is at most 32 bytes of [`plain_word_byte`]s (or empty):
+/// a word that folding leaves as it is.
 pub(crate) fn one_plain_word(s: &str) -> bool {
-    s.len() <= 32 && s.bytes().all(|b| b.wrapping_sub(0x21) < 0x5E)
+    s.len() <= 32 && s.bytes().all(plain_word_byte)
+}
+
+/// A byte of text (UTF-8) that folding and cleaning leave as it is
+/// wherever it stands: printable ASCII but a space, or a byte of a
+/// character from U+00C0 to U+02FF (accented Latin letters, as in most
+/// names past ASCII, IPA and modifier letters: none is white space, a
+/// control or invisible), whose first bytes are 0xC3-0xCB.
+#[inline]
+pub(crate) fn plain_word_byte(b: u8) -> bool {
+    b.wrapping_sub(0x21) < 0x5E || matches!(b, 0x80..=0xBF | 0xC3..=0xCB)
 }
 
 const LOW: u64 = 0x0101_0101_0101_0101;
@@ -131,6 +141,24 @@ pub(crate) fn folded(s: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_character_of_plain_word_bytes_is_left_as_it_is() {
+        let mut taken = 0;
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let mut utf8 = [0; 4];
+            if !c.encode_utf8(&mut utf8).bytes().all(plain_word_byte) {
+                continue;
+            }
+            taken += 1;
+            let word = format!("a{c}b");
+            assert!(one_plain_word(&word), "{c:?}");
+            assert_eq!(fold_whitespace(&word), word, "{c:?}");
+            assert_eq!(crate::text::sanitize::line(&word), word, "{c:?}");
+        }
+        // Printable ASCII but the space, and U+00C0 to U+02FF.
+        assert_eq!(taken, 94 + 0x2FF - 0xC0 + 1);
+    }
 
     #[test]
     fn folding() {
