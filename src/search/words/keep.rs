@@ -76,7 +76,7 @@ impl Keep {
                         pairs.push(pair);
                     }
                 }
-                [a] if !a.is_ascii() => {}
+                // One byte: every word starting with it is a candidate.
                 _ => pairs = None,
             }
         }

@@ -516,8 +516,8 @@ fn plain_string_len(b: &[u8], i: usize) -> Option<usize> {
 /// `["Last","First","Suffix"]` whose `[` is `b[i]`, and where it ends
 /// (past its `]`), when it is one: no white space, and no escape, control
 /// character or byte past ASCII, within 32 bytes. Two 16-byte loads find
-/// every quote of it at once: a string at a time, each string's end
-/// waited on the one before, and a list of names cost 300 ns.
+/// every quote of it at once (a string at a time, each string's end
+/// waited on the one before).
 fn compact_triple(b: &[u8], i: usize) -> Option<([(usize, usize); 3], usize)> {
     let w: &[u8; 32] = b.get(i..i + 32)?.try_into().ok()?;
     if w[0] != b'[' || w[1] != b'"' {
