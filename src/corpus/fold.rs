@@ -42,10 +42,17 @@ pub(crate) fn plain_word_byte(b: u8) -> bool {
 const LOW: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = 0x8080_8080_8080_8080;
 
-/// The high bit of each byte of `w` that is `b' '`, exactly.
-fn space_bytes(w: u64) -> u64 {
-    let x = w ^ (LOW * u64::from(b' '));
+/// The high bit of each byte of `w` equal to `c`, exactly.
+pub(crate) fn equal_bytes(w: u64, c: u8) -> u64 {
+    let x = w ^ (LOW * u64::from(c));
     !(((x & !HIGH) + !HIGH) | x) & HIGH
+}
+
+/// The high bit of each byte of `w` below 0x20 (an ASCII control),
+/// exactly: the high bit clear, and clear still once 0x60 is added to the
+/// low seven bits.
+pub(crate) fn control_bytes(w: u64) -> u64 {
+    !((w & !HIGH) + LOW * 0x60) & !w & HIGH
 }
 
 /// The end of the stretch that starts with the non-space at `start`: the
@@ -55,11 +62,10 @@ fn stretch_end(s: &str, start: usize) -> usize {
     let mut i = start;
     while i < bytes.len() {
         if let (Some(w), Some(&after)) = (word_at(bytes, i), bytes.get(i + 8)) {
-            // Bytes that may end the stretch: ASCII controls (the lowest
-            // flag of this formula is exact), non-ASCII bytes, and a space
-            // followed by a space.
-            let controls = w.wrapping_sub(LOW * 0x20) & !w & HIGH;
-            let spaces = space_bytes(w);
+            // Bytes that may end the stretch: ASCII controls, non-ASCII
+            // bytes, and a space followed by a space.
+            let controls = control_bytes(w);
+            let spaces = equal_bytes(w, b' ');
             let next_spaces = (spaces >> 8) | (u64::from(after == b' ') << 63);
             let flags = controls | (w & HIGH) | (spaces & next_spaces);
             if flags == 0 {

@@ -11,7 +11,9 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use crate::corpus::NAME_SEP;
 use crate::corpus::fields::{plausible_year, split_names, year_in};
-use crate::corpus::fold::{fold_whitespace, folded, one_plain_word, push_folded};
+use crate::corpus::fold::{
+    control_bytes, equal_bytes, fold_whitespace, folded, one_plain_word, push_folded,
+};
 use crate::corpus::json_string::{Plain, plain_json_string};
 
 /// A JSON number as the parser gave it.
@@ -486,20 +488,10 @@ pub(super) fn name_lists_at(raw: &str, start: usize) -> Option<(JsonAuthors<'_>,
 /// Eight bytes at a time: a name is a few bytes, but a byte at a time,
 /// three tests each, it was nearly half of reading arXiv's author lists.
 fn plain_string_len(b: &[u8], i: usize) -> Option<usize> {
-    const LOW: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // The high bit of each byte of `w` equal to `c`, exactly.
-    let equal = |w: u64, c: u8| {
-        let x = w ^ (LOW * u64::from(c));
-        !(((x & !HIGH) + !HIGH) | x) & HIGH
-    };
     let mut k = i;
     while let Some(eight) = b.get(k..k + 8) {
         let w = u64::from_le_bytes(eight.try_into().unwrap_or_default());
-        // Below 0x20 exactly: the high bit clear, and clear once 0x60 is
-        // added to the low seven bits.
-        let controls = !((w & !HIGH) + LOW * 0x60) & !w & HIGH;
-        let stops = equal(w, b'"') | equal(w, b'\\') | controls;
+        let stops = equal_bytes(w, b'"') | equal_bytes(w, b'\\') | control_bytes(w);
         if stops != 0 {
             let at = k + (stops.trailing_zeros() / 8) as usize;
             return (b[at] == b'"').then_some(at - i);
