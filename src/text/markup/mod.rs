@@ -165,15 +165,13 @@ pub fn markup_pair(x: u8, y: u8) -> bool {
     (x == y) & ((x == b'\'') | (x == b'-'))
 }
 
-/// Whether `b` holds `http`, which starts a link.
+/// Whether `b` holds `http`, which starts a link. By `memchr`'s vector
+/// search: a pass of four bytes side by side took an instruction a byte,
+/// 3% of a cold search's (every abstract is asked).
 pub fn has_http(b: &[u8]) -> bool {
-    b.iter()
-        .zip(&b[1.min(b.len())..])
-        .zip(&b[2.min(b.len())..])
-        .zip(&b[3.min(b.len())..])
-        .fold(false, |hit, (((&h, &t), &u), &p)| {
-            hit | ((h == b'h') & (t == b't') & (u == b't') & (p == b'p'))
-        })
+    static HTTP: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"http"));
+    HTTP.find(b).is_some()
 }
 
 /// The readable text of `src`, markup removed.
