@@ -56,7 +56,7 @@ fn parse_whole(
     lead: usize,
     line_no: usize,
 ) -> Result<(Record, Option<Plain<'_>>), String> {
-    match serde_json::from_str::<JsonRecord>(trimmed) {
+    match JsonRecord::read(trimmed) {
         Ok(paper) => Ok(paper.into_record_deferring(line_no)),
         Err(e) => match repair_escapes(trimmed) {
             // A bad escape costs its string only (it reads U+FFFD); the
@@ -173,7 +173,7 @@ fn parse_abstract_apart(line: &str, line_no: usize) -> Option<(Record, Option<Pl
         }
     };
     let at = |k: usize| apart[k..].as_ptr();
-    let found = match serde_json::from_str::<JsonRecord>(&apart) {
+    let found = match JsonRecord::read(&apart) {
         Ok(paper)
             if paper.plain_abstract_at(at(hole))
                 && names

@@ -45,6 +45,7 @@
 
 mod lenient;
 mod lines;
+mod members;
 mod record;
 mod titles;
 

@@ -1,11 +1,14 @@
 //! The paper object: which JSON fields a record's fields are read from,
 //! and the record made of them (ids through [`crate::corpus::fields`]).
 
+use std::borrow::Cow;
+
 use serde::Deserialize;
 
 use super::lenient::{
-    ExternalIds, JsonAuthors, MaybePlain, ParsedAuthors, Text, Urls, Year, first_text,
+    ExternalIds, JsonAuthors, Lenient, MaybePlain, ParsedAuthors, Text, Urls, Year, first_text,
 };
+use super::members::{self, Kind};
 use crate::corpus::fields::{arxiv_in, doi, is_arxiv_id, strip_arxiv_prefix};
 use crate::corpus::fold::folded;
 use crate::corpus::json_string::{Plain, string_folded};
@@ -196,7 +199,184 @@ pub(super) fn urls<const N: usize>(fields: [&Urls<'_>; N]) -> Vec<String> {
     urls
 }
 
+/// The JSON keys of [`JsonRecord`]'s fields, in the order they are
+/// declared (and handed to the parser by serde's derived code).
+pub(super) const FIELDS: [&str; 41] = [
+    "id",
+    "arxiv_id",
+    "arxivId",
+    "arxiv",
+    "externalIds",
+    "doi",
+    "DOI",
+    "title",
+    "Title",
+    "abstract",
+    "Abstract",
+    "paperAbstract",
+    "abstractNote",
+    "summary",
+    "authors_parsed",
+    "authors",
+    "Authors",
+    "author",
+    "creators",
+    "year",
+    "Year",
+    "publication_year",
+    "issued",
+    "published",
+    "date",
+    "versions",
+    "update_date",
+    "venue",
+    "container-title",
+    "journal",
+    "publicationTitle",
+    "journal-ref",
+    "number",
+    "volume",
+    "url",
+    "URL",
+    "link",
+    "links",
+    "pdf_url",
+    "open_access",
+    "openAccessPdf",
+];
+
+/// Where a key (not empty) is looked for in [`SLOTS`]: by its length and
+/// its first and last bytes, which tell every key of [`FIELDS`] apart.
+const fn slot_of(key: &[u8]) -> usize {
+    (key.len() * 2 + key[0] as usize * 11 + key[key.len() - 1] as usize * 7) % 128
+}
+
+/// Each key of [`FIELDS`] at [`slot_of`] it, as its place in `FIELDS`;
+/// `u8::MAX` in the other slots. Made when compiled: two keys in one
+/// slot fail the build.
+const SLOTS: [u8; 128] = {
+    let mut slots = [u8::MAX; 128];
+    let mut f = 0;
+    while f < FIELDS.len() {
+        let slot = slot_of(FIELDS[f].as_bytes());
+        assert!(slots[slot] == u8::MAX, "two keys in one slot");
+        slots[slot] = f as u8;
+        f += 1;
+    }
+    slots
+};
+
+/// The place in [`FIELDS`] of `key`, if it is one of them: one slot
+/// looked at and one comparison, where matching the key against each
+/// name in turn was most of the walk's cost per member. (The titles
+/// reader knows its fields by it too.)
+pub(super) fn field_of(key: &str) -> Option<usize> {
+    let b = key.as_bytes();
+    if b.is_empty() {
+        return None;
+    }
+    let f = SLOTS[slot_of(b)] as usize;
+    (*FIELDS.get(f)? == key).then_some(f)
+}
+
+/// A field of a [`Lenient`] type read from its value as
+/// [`members::each`] found it: a plain string and a literal as the
+/// parser's reading makes them (a borrowed string; the default), any
+/// other value by the parser. `None` where the parser refuses it.
+fn lenient<'a, T: Lenient<'a> + Deserialize<'a>>(raw: &'a str, kind: Kind) -> Option<T> {
+    match kind {
+        Kind::Plain => Some(T::from_text(Cow::Borrowed(&raw[1..raw.len() - 1]))),
+        Kind::Literal => Some(T::default()),
+        Kind::Other => serde_json::from_str(raw).ok(),
+    }
+}
+
 impl<'a> JsonRecord<'a> {
+    /// `line` (a JSON object, as a line holds it) read as
+    /// `serde_json::from_str` reads it: by one walk over its members
+    /// ([`members::each`]) where the walk can vouch for the same outcome,
+    /// else by the parser (a key with an escape, a field given twice,
+    /// anything the parser refuses, which then tells why).
+    pub(super) fn read(line: &'a str) -> serde_json::Result<JsonRecord<'a>> {
+        match JsonRecord::walked(line) {
+            Some(r) => Ok(r),
+            None => serde_json::from_str(line),
+        }
+    }
+
+    /// [`JsonRecord::read`] by the walk; `None` where it cannot vouch.
+    fn walked(line: &'a str) -> Option<JsonRecord<'a>> {
+        let mut r = JsonRecord::default();
+        let mut seen = 0u64;
+        members::each(line, |key, raw, kind| {
+            r.put(key, raw, kind, &mut seen).is_some()
+        })
+        .then_some(r)
+    }
+
+    /// Reads the member `key` (its value `raw`, found as `kind`) into its
+    /// field, if it names one; `seen`: the fields given so far, one bit
+    /// each (the parser refuses a field given twice). `None` where the
+    /// parser would refuse the member.
+    fn put(&mut self, key: &str, raw: &'a str, kind: Kind, seen: &mut u64) -> Option<()> {
+        let Some(field) = field_of(key) else {
+            return members::passes(raw, kind).then_some(());
+        };
+        (*seen & (1 << field) == 0).then_some(())?;
+        *seen |= 1 << field;
+        // The field's value, read as its type reads.
+        macro_rules! value {
+            () => {
+                lenient(raw, kind)?
+            };
+        }
+        // In the order of FIELDS.
+        match field {
+            0 => self.id = value!(),
+            1 => self.arxiv_id = value!(),
+            2 => self.arxiv_id_camel = value!(),
+            3 => self.arxiv = value!(),
+            4 => self.external_ids = value!(),
+            5 => self.doi = value!(),
+            6 => self.doi_upper = value!(),
+            7 => self.title = value!(),
+            8 => self.title_capital = value!(),
+            9 => self.abstract_text = MaybePlain::from_raw(raw).ok()?,
+            10 => self.abstract_capital = value!(),
+            11 => self.paper_abstract = value!(),
+            12 => self.abstract_note = value!(),
+            13 => self.summary = value!(),
+            14 => self.authors_parsed = ParsedAuthors::from_raw(raw).ok()?,
+            15 => self.authors = value!(),
+            16 => self.authors_capital = value!(),
+            17 => self.author = value!(),
+            18 => self.creators = value!(),
+            19 => self.year = value!(),
+            20 => self.year_capital = value!(),
+            21 => self.publication_year = value!(),
+            22 => self.issued = value!(),
+            23 => self.published = value!(),
+            24 => self.date = value!(),
+            25 => self.versions = value!(),
+            26 => self.update_date = value!(),
+            27 => self.venue = value!(),
+            28 => self.container_title = value!(),
+            29 => self.journal = value!(),
+            30 => self.publication_title = value!(),
+            31 => self.journal_ref = value!(),
+            32 => self.number = value!(),
+            33 => self.volume = value!(),
+            34 => self.url = value!(),
+            35 => self.url_upper = value!(),
+            36 => self.link = value!(),
+            37 => self.links = value!(),
+            38 => self.pdf_url = value!(),
+            39 => self.open_access = value!(),
+            _ => self.open_access_pdf = value!(),
+        }
+        Some(())
+    }
+
     /// Whether its abstract is a plain string written at `at`.
     pub(super) fn plain_abstract_at(&self, at: *const u8) -> bool {
         matches!(&self.abstract_text, MaybePlain::Plain(p) if std::ptr::eq(p.raw.as_ptr(), at))
@@ -332,5 +512,242 @@ impl<'a> JsonRecord<'a> {
             former_id,
         };
         (record, plain)
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use proptest::prelude::*;
+    use serde::de::{self, Deserializer, Visitor};
+
+    use super::*;
+
+    /// The field names serde's reading of [`JsonRecord`] knows, as its
+    /// derived code hands them to the parser.
+    fn serde_fields() -> &'static [&'static str] {
+        struct Fields(&'static [&'static str]);
+        impl<'de> Deserializer<'de> for &mut Fields {
+            type Error = de::value::Error;
+            fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+                Err(de::Error::custom("not a struct"))
+            }
+            fn deserialize_struct<V: Visitor<'de>>(
+                self,
+                _: &'static str,
+                fields: &'static [&'static str],
+                _: V,
+            ) -> Result<V::Value, Self::Error> {
+                self.0 = fields;
+                Err(de::Error::custom("enough"))
+            }
+            serde::forward_to_deserialize_any! {
+                bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+                bytes byte_buf option unit unit_struct newtype_struct seq tuple
+                tuple_struct map enum identifier ignored_any
+            }
+        }
+        let mut fields = Fields(&[]);
+        let _ = JsonRecord::deserialize(&mut fields);
+        fields.0
+    }
+
+    /// What a record read either way comes to: the record and its plain
+    /// abstract, and where its abstract and parsed names were found.
+    fn outcome(r: &str, read: Option<JsonRecord<'_>>) -> Option<String> {
+        let r_ptr = r.as_ptr() as usize;
+        read.map(|j| {
+            let at = |p: *const u8| (p as usize).wrapping_sub(r_ptr);
+            let plain = match &j.abstract_text {
+                MaybePlain::Plain(p) => Some(at(p.raw.as_ptr())),
+                MaybePlain::Text(_) => None,
+            };
+            let names = at(j.authors_parsed.1.as_ptr());
+            format!("{plain:?} {names} {:?}", j.into_record_deferring(7))
+        })
+    }
+
+    /// Where the walk reads `line`, the parser reads the same record.
+    fn same(line: &str) {
+        if let Some(walked) = JsonRecord::walked(line) {
+            let parsed = serde_json::from_str::<JsonRecord>(line).ok();
+            assert!(parsed.is_some(), "the parser refuses {line}");
+            assert_eq!(outcome(line, Some(walked)), outcome(line, parsed), "{line}");
+        }
+    }
+
+    const ARXIV: &str = r#"{"id":"0704.0001","submitter":"P. N","authors":"C. Bal\\'azs, E. L. Berger","title":"Calculation of prompt\n  diphoton production","comments":"37 pages","journal-ref":"Phys.Rev.D76:013009,2007","doi":"10.1103/PhysRevD.76.013009","report-no":null,"categories":"hep-ph","license":null,"abstract":"  A fully differential calculation\nin QCD.\n","versions":[{"version":"v1","created":"Mon, 2 Apr 2007 19:18:42 GMT"}],"update_date":"2008-11-26","authors_parsed":[["Bal\u00e1zs","C.",""],["Berger","E. L.",""]]}"#;
+
+    #[test]
+    fn the_walk_reads_an_arxiv_line_as_the_parser_does() {
+        assert!(JsonRecord::walked(ARXIV).is_some());
+        same(ARXIV);
+        let (r, _) = JsonRecord::read(ARXIV).unwrap().into_record_deferring(1);
+        assert_eq!(r.arxiv.as_deref(), Some("0704.0001"));
+        assert_eq!(r.year, Some(2007));
+        assert_eq!(r.venue.as_deref(), Some("Phys.Rev.D76:013009,2007"));
+        let plain = r#"{"id":"2101.00001","title":"T","abstract":"Words here.","authors":"A B","versions":[{"created":"Mon, 1 Jan 2021"}]}"#;
+        assert!(JsonRecord::walked(plain).is_some());
+        same(plain);
+    }
+
+    #[test]
+    fn the_walk_knows_the_fields_the_parser_knows_each_once() {
+        let fields = serde_fields();
+        assert_eq!(fields, FIELDS);
+        for (f, key) in FIELDS.iter().enumerate() {
+            assert_eq!(field_of(key), Some(f));
+        }
+        for other in ["", "submitter", "comments", "Id", "ids", "i", "titles"] {
+            assert_eq!(field_of(other), None);
+        }
+        for f in fields {
+            // Given twice, the parser refuses it, and so the walk leaves it.
+            let twice = format!(r#"{{"{f}":null,"{f}":null}}"#);
+            assert!(JsonRecord::walked(&twice).is_none(), "{f}");
+            assert!(serde_json::from_str::<JsonRecord>(&twice).is_err(), "{f}");
+            // Each with every other: a bit each.
+            for g in fields.iter().filter(|g| *g != f) {
+                let both = format!(r#"{{"{f}":null,"{g}":null}}"#);
+                assert!(JsonRecord::walked(&both).is_some(), "{f} {g}");
+            }
+        }
+        // Each field alone, and with each other, reads as the parser reads
+        // it: a value in the wrong field would read otherwise (the
+        // values differ, and each is one several fields can read).
+        let value = |k: usize| {
+            format!(
+                r#""{} 10.1/{k} arXiv:2106.{k:05} https://x.org/{k}""#,
+                1990 + k
+            )
+        };
+        for (f, key) in FIELDS.iter().enumerate() {
+            same(&format!("{{\"{key}\":{}}}", value(f)));
+            for (g, other) in FIELDS.iter().enumerate().filter(|&(g, _)| g != f) {
+                same(&format!(
+                    "{{\"{key}\":{},\"{other}\":{}}}",
+                    value(f),
+                    value(g)
+                ));
+            }
+        }
+        // A key no field has may come twice.
+        assert!(JsonRecord::walked(r#"{"comments":1,"comments":"x"}"#).is_some());
+    }
+
+    #[test]
+    fn what_the_walk_leaves_the_parser_reads_and_refuses_as_before() {
+        for line in [
+            r#"{"title":"bad \q escape"}"#,
+            r#"{"tit\u006ce":"escaped key"}"#,
+            r#"{"title":"T","comments":"bad \x"}"#,
+            r#"{"title":"T",}"#,
+            r#"{"year":1e400}"#,
+        ] {
+            assert!(JsonRecord::walked(line).is_none(), "{line}");
+            assert_eq!(
+                JsonRecord::read(line).map_err(|e| e.to_string()).err(),
+                serde_json::from_str::<JsonRecord>(line)
+                    .map_err(|e| e.to_string())
+                    .err(),
+                "{line}"
+            );
+        }
+        let escaped = JsonRecord::read(r#"{"tit\u006ce":"escaped key"}"#).unwrap();
+        assert_eq!(escaped.into_record(1).title.as_deref(), Some("escaped key"));
+    }
+
+    /// Field names the parser knows, and some it does not (the titles
+    /// reader's tests read them too).
+    pub(in super::super) const KEYS: [&str; 45] = {
+        let mut keys = ["comments"; 45];
+        let mut k = 0;
+        while k < FIELDS.len() {
+            keys[k] = FIELDS[k];
+            k += 1;
+        }
+        keys[42] = "name";
+        keys[43] = "ArXiv";
+        keys[44] = "tit\\u006ce";
+        keys
+    };
+
+    /// Values of every shape a field meets.
+    const VALUES: &[&str] = &[
+        "null",
+        "true",
+        "false",
+        "12",
+        "2020",
+        "-3.5",
+        "1e400",
+        "0.5e-2",
+        "\"\"",
+        "\"  \"",
+        "\"0704.0001\"",
+        "\"arXiv:2106.09685\"",
+        "\"10.48550/arXiv.2106.09685\"",
+        "\"https://arxiv.org/abs/2106.09685\"",
+        "\"A title\\n  on two lines\"",
+        "\"Plain words. And more, 2019.\"",
+        "\"caf\\u00e9 \\ud800\"",
+        "\"bad \\q\"",
+        "\"tab\there\"",
+        "\"<b>bold</b> $x^2$\"",
+        "[]",
+        "[\"\", \"second\"]",
+        "[[\"Last\",\"First\",\"\"],[\"Doe\",\"J.\",\"\"]]",
+        "[[\"Last\", \"First\"]]",
+        "{\"name\":\"Venue\"}",
+        "{\"ArXiv\":\"2101.00002\",\"DOI\":\"10.1/x\"}",
+        "[{\"version\":\"v1\",\"created\":\"Mon, 2 Apr 2007\"}]",
+        "{\"date-parts\":[[2019,5]]}",
+        "[{\"version\":\"v1\",\"created\":\"no year\"},{\"created\":\"Tue, 3 Apr 2007\"}]",
+        "[{\"created\":null,\"raw\":\"1999\",\"date\":\"2001\"}, \"1998\"]",
+        "{\"created\":\"\\u0032007\",\"x\":[1,{\"y\":\"\\q\"}]}",
+        "[[[2016]], {\"literal\":2015.0}, 1e400]",
+        "{\"tit\\u006ce\":\"2014\"}",
+        "{\"a\":[1,{}]}",
+        "[1,}",
+    ];
+
+    /// White space the parser passes over, and some it does not.
+    const GAPS: &[&str] = &["", " ", "\t", "\r", "  \n ", "\u{a0}"];
+
+    fn line_of(fields: &[(usize, usize, usize)]) -> String {
+        let gap = |g: usize| GAPS[g % GAPS.len()];
+        let body: Vec<String> = fields
+            .iter()
+            .map(|&(k, v, g)| {
+                let key = KEYS[k % KEYS.len()];
+                let value = VALUES[v % VALUES.len()];
+                format!("{}\"{key}\"{}:{}{value}", gap(g), gap(g / 7), gap(g / 49))
+            })
+            .collect();
+        format!("{{{}}}", body.join(","))
+    }
+
+    proptest! {
+        #[test]
+        fn the_walk_reads_what_the_parser_reads(
+            fields in proptest::collection::vec((any::<usize>(), any::<usize>(), any::<usize>()), 0..8),
+        ) {
+            same(&line_of(&fields));
+        }
+
+        #[test]
+        fn mutated_lines_walk_as_the_parser_reads_them(
+            edits in proptest::collection::vec((any::<usize>(), any::<u8>(), 0u8..3), 1..6),
+        ) {
+            let mut bytes = ARXIV.as_bytes().to_vec();
+            crate::corpus::readers::mutate(&mut bytes, &edits);
+            same(&String::from_utf8_lossy(&bytes));
+        }
+
+        #[test]
+        fn any_text_walks_as_the_parser_reads_it(
+            text in "[\\[\\]{}\",:0-9a-zA-Z \\n\\t\\\\.eE+-]{0,80}",
+        ) {
+            same(&text);
+        }
     }
 }

@@ -13,7 +13,7 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 use super::lenient::{ExternalIds, Key, MaybePlain, Text, Urls, first_text};
 use super::lines::parse_line_deferring;
-use super::record::{Ids, ids, urls};
+use super::record::{Ids, field_of, ids, urls};
 use crate::corpus::Record;
 use crate::corpus::json_string::Plain;
 
@@ -65,78 +65,27 @@ enum Field {
     OtherAbstract(usize),
     Number,
     Url(usize),
-    /// A field that `JsonRecord` reads and this passes over; numbered
-    /// for telling a repeat.
-    Unread(u32),
-    Unknown,
+    /// A field that `JsonRecord` reads and this passes over.
+    Unread,
 }
 
 impl Field {
-    fn of(key: &str) -> Field {
+    /// The field `JsonRecord`'s field `f` (its place in its `FIELDS`)
+    /// is here.
+    fn of(f: usize) -> Field {
         use Field::*;
-        match key {
-            "id" => Id,
-            "arxiv_id" => Explicit(0),
-            "arxivId" => Explicit(1),
-            "arxiv" => Explicit(2),
-            "externalIds" => ExternalIds,
-            "doi" => Doi(0),
-            "DOI" => Doi(1),
-            "title" => Title(0),
-            "Title" => Title(1),
-            "abstract" => Abstract,
-            "Abstract" => OtherAbstract(0),
-            "paperAbstract" => OtherAbstract(1),
-            "abstractNote" => OtherAbstract(2),
-            "summary" => OtherAbstract(3),
-            "number" => Number,
-            "url" => Url(0),
-            "URL" => Url(1),
-            "link" => Url(2),
-            "links" => Url(3),
-            "pdf_url" => Url(4),
-            "open_access" => Url(5),
-            "openAccessPdf" => Url(6),
-            "authors_parsed" => Unread(0),
-            "authors" => Unread(1),
-            "Authors" => Unread(2),
-            "author" => Unread(3),
-            "creators" => Unread(4),
-            "year" => Unread(5),
-            "Year" => Unread(6),
-            "publication_year" => Unread(7),
-            "issued" => Unread(8),
-            "published" => Unread(9),
-            "date" => Unread(10),
-            "versions" => Unread(11),
-            "update_date" => Unread(12),
-            "venue" => Unread(13),
-            "container-title" => Unread(14),
-            "journal" => Unread(15),
-            "publicationTitle" => Unread(16),
-            "journal-ref" => Unread(17),
-            "volume" => Unread(18),
-            _ => Unknown,
+        match f {
+            0 => Id,
+            1..=3 => Explicit(f - 1),
+            4 => ExternalIds,
+            5 | 6 => Doi(f - 5),
+            7 | 8 => Title(f - 7),
+            9 => Abstract,
+            10..=13 => OtherAbstract(f - 10),
+            32 => Number,
+            34..=40 => Url(f - 34),
+            _ => Unread,
         }
-    }
-
-    /// A number for each field read or passed over, to tell a repeat
-    /// (which `JsonRecord` refuses).
-    fn slot(&self) -> Option<u32> {
-        use Field::*;
-        Some(match *self {
-            Id => 0,
-            Explicit(i) => 1 + i as u32,
-            ExternalIds => 4,
-            Doi(i) => 5 + i as u32,
-            Title(i) => 7 + i as u32,
-            Abstract => 9,
-            OtherAbstract(i) => 10 + i as u32,
-            Number => 14,
-            Url(i) => 15 + i as u32,
-            Unread(i) => 22 + i,
-            Unknown => return None,
-        })
     }
 }
 
@@ -159,14 +108,16 @@ impl<'de: 'a, 'a> Visitor<'de> for TitleVisitor<'a> {
         let mut r = TitleRecord::default();
         let mut seen = 0u64;
         while let Some(Key(key)) = map.next_key::<Key<'a>>()? {
-            let field = Field::of(&key);
-            if let Some(slot) = field.slot() {
-                if seen & (1 << slot) != 0 {
-                    return Err(de::Error::custom("a field given twice"));
-                }
-                seen |= 1 << slot;
+            let Some(f) = field_of(&key) else {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            };
+            // `JsonRecord` refuses a field given twice.
+            if seen & (1 << f) != 0 {
+                return Err(de::Error::custom("a field given twice"));
             }
-            match field {
+            seen |= 1 << f;
+            match Field::of(f) {
                 Field::Id => r.id = map.next_value()?,
                 Field::Explicit(i) => r.explicit[i] = map.next_value()?,
                 Field::ExternalIds => r.external_ids = map.next_value()?,
@@ -176,7 +127,7 @@ impl<'de: 'a, 'a> Visitor<'de> for TitleVisitor<'a> {
                 Field::OtherAbstract(i) => r.abstracts[i] = map.next_value()?,
                 Field::Number => r.number = map.next_value()?,
                 Field::Url(i) => r.urls[i] = map.next_value()?,
-                Field::Unread(_) | Field::Unknown => {
+                Field::Unread => {
                     map.next_value::<IgnoredAny>()?;
                 }
             }
@@ -231,6 +182,7 @@ mod tests {
     use super::*;
     use crate::corpus::Paper;
     use crate::corpus::json_string::string_folded;
+    use crate::corpus::readers::json::record::tests::KEYS;
 
     /// What a titles-only reader keeps of a line read either way: the
     /// outcome, the record's title, abstract (decoded, deferred or not) and
@@ -310,47 +262,6 @@ mod tests {
             same(line);
         }
     }
-
-    /// Field names both readers know, and some neither does.
-    const KEYS: &[&str] = &[
-        "id",
-        "arxiv_id",
-        "arxivId",
-        "arxiv",
-        "externalIds",
-        "doi",
-        "DOI",
-        "title",
-        "Title",
-        "abstract",
-        "Abstract",
-        "paperAbstract",
-        "abstractNote",
-        "summary",
-        "number",
-        "url",
-        "URL",
-        "link",
-        "links",
-        "pdf_url",
-        "open_access",
-        "openAccessPdf",
-        "authors_parsed",
-        "authors",
-        "Authors",
-        "author",
-        "creators",
-        "year",
-        "versions",
-        "update_date",
-        "journal-ref",
-        "venue",
-        "volume",
-        "comments",
-        "name",
-        "ArXiv",
-        "tit\\u006ce",
-    ];
 
     /// Values of every shape a field meets.
     const VALUES: &[&str] = &[

@@ -1,0 +1,251 @@
+//! A paper object's members found by one walk over its line, for a
+//! record to read its fields from without serde_json's generic reading
+//! of the object (see `JsonRecord::read` in record.rs).
+//!
+//! serde_json reads an object a key at a time: each key is parsed as a
+//! string, handed to the record's matcher, then its value is read or
+//! passed over by the parser's general code. On the arXiv snapshot
+//! (fourteen members a line) that was a fifth of a cold search's
+//! instructions, most of it per key and per value rather than per byte.
+//! The walk finds each member's key and value as written: a string by
+//! its closing quote (eight bytes at a time), a nested value by its
+//! brackets. It checks only what it can tell alone (the punctuation
+//! between members, keys and strings free of escapes and control
+//! characters, the three literals); every other value comes as written
+//! for the parser to read, so that the object is taken exactly when the
+//! parser would take it.
+
+use serde::de::IgnoredAny;
+
+use super::lenient::plain_string_len;
+use crate::corpus::json_string::string_end;
+
+/// How deep a value found by its brackets may nest; the parser takes a
+/// line with deeper values (up to its own limit, 128 levels), which the
+/// walk leaves to it.
+const MAX_DEPTH: usize = 64;
+
+/// How a member's value was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// A string with neither an escape nor a control character: its text
+    /// is the value less its quotes, as written.
+    Plain,
+    /// `null`, `true` or `false`.
+    Literal,
+    /// Any other value (a string with escapes, a number, an array, an
+    /// object), found but not checked: the parser reads it.
+    Other,
+}
+
+/// Calls `f` with each member of `s`, a JSON object with nothing around
+/// it but white space: its key (the inside of a string free of escapes
+/// and control characters), its value as written, and how that was found
+/// ([`Kind`]). False, at once, when `f` returns false or `s` is not such
+/// an object as far as the walk can tell; true when every member was
+/// given. An [`Kind::Other`] value may still be bad JSON: `f` reads it
+/// (or asks [`passes`]).
+pub(super) fn each<'a>(s: &'a str, mut f: impl FnMut(&'a str, &'a str, Kind) -> bool) -> bool {
+    let b = s.as_bytes();
+    let mut i = white(b, 0);
+    if b.get(i) != Some(&b'{') {
+        return false;
+    }
+    i = white(b, i + 1);
+    if b.get(i) == Some(&b'}') {
+        return white(b, i + 1) == b.len();
+    }
+    loop {
+        if b.get(i) != Some(&b'"') {
+            return false;
+        }
+        let Some(len) = plain_string_len(b, i + 1) else {
+            return false;
+        };
+        // Quotes are ASCII: each end is a character boundary.
+        let key = &s[i + 1..i + 1 + len];
+        i = white(b, i + len + 2);
+        if b.get(i) != Some(&b':') {
+            return false;
+        }
+        i = white(b, i + 1);
+        let Some((end, kind)) = value_end(b, i) else {
+            return false;
+        };
+        if !f(key, &s[i..end], kind) {
+            return false;
+        }
+        i = white(b, end);
+        match b.get(i) {
+            Some(b',') => i = white(b, i + 1),
+            Some(b'}') => return white(b, i + 1) == b.len(),
+            _ => return false,
+        }
+    }
+}
+
+/// Whether the value of a member no field reads is one the parser passes
+/// over (as [`IgnoredAny`]); `raw` and `kind` as [`each`] gives them.
+pub(super) fn passes(raw: &str, kind: Kind) -> bool {
+    kind != Kind::Other || serde_json::from_str::<IgnoredAny>(raw).is_ok()
+}
+
+/// Past JSON white space from `i`.
+fn white(b: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// Where the value that starts at `b[i]` ends, and how it was found;
+/// `None` when no value can start there, or a string or brackets are
+/// not closed. A number's end is the first byte that cannot be in one.
+fn value_end(b: &[u8], i: usize) -> Option<(usize, Kind)> {
+    let literal = |word: &[u8]| {
+        (b.get(i..i + word.len()) == Some(word)).then_some((i + word.len(), Kind::Literal))
+    };
+    match *b.get(i)? {
+        b'"' => match plain_string_len(b, i + 1) {
+            Some(len) => Some((i + len + 2, Kind::Plain)),
+            None => Some((string_end(b, i + 1)? + 1, Kind::Other)),
+        },
+        b'n' => literal(b"null"),
+        b't' => literal(b"true"),
+        b'f' => literal(b"false"),
+        b'[' | b'{' => Some((nested_end(b, i)?, Kind::Other)),
+        b'-' | b'0'..=b'9' => {
+            let len = b[i..]
+                .iter()
+                .position(|c| !matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+                .unwrap_or(b.len() - i);
+            Some((i + len, Kind::Other))
+        }
+        _ => None,
+    }
+}
+
+/// Past the bracket that closes the one at `b[i]`, strings passed over
+/// whole; `None` when none does within [`MAX_DEPTH`] levels. Which kind
+/// of bracket closes which is the parser's to check. (A byte at a time:
+/// such values are short, arXiv's `versions` the one in each line, and
+/// sixteen bytes at a time took more instructions.)
+fn nested_end(b: &[u8], mut i: usize) -> Option<usize> {
+    let mut depth = 0;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return None;
+                }
+            }
+            b']' | b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            b'"' => i = string_end(b, i + 1)?,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn walked(s: &str) -> Option<Vec<(String, String, Kind)>> {
+        let mut out = Vec::new();
+        each(s, |k, v, kind| {
+            out.push((k.to_string(), v.to_string(), kind));
+            true
+        })
+        .then_some(out)
+    }
+
+    #[test]
+    fn members_come_as_written_with_how_each_was_found() {
+        let got = walked(
+            r#" { "a" : "x y" ,"b":null,"c":[1,{"d":"]"}],"e":-1.5e3,"f":"q\"z","g":true}  "#,
+        )
+        .unwrap();
+        let want = [
+            ("a", r#""x y""#, Kind::Plain),
+            ("b", "null", Kind::Literal),
+            ("c", r#"[1,{"d":"]"}]"#, Kind::Other),
+            ("e", "-1.5e3", Kind::Other),
+            ("f", r#""q\"z""#, Kind::Other),
+            ("g", "true", Kind::Literal),
+        ];
+        assert_eq!(got.len(), want.len());
+        for ((k, v, kind), (wk, wv, wkind)) in got.iter().zip(want) {
+            assert_eq!((k.as_str(), v.as_str(), *kind), (wk, wv, wkind));
+        }
+        assert_eq!(walked("{}"), Some(Vec::new()));
+        assert_eq!(walked(" {\t}\r"), Some(Vec::new()));
+    }
+
+    #[test]
+    fn what_the_walk_cannot_vouch_for_is_refused() {
+        for s in [
+            "",
+            "[]",
+            "{",
+            "{}x",
+            r#"{"a":1,}"#,
+            r#"{"a" 1}"#,
+            r#"{"a":}"#,
+            r#"{"a":nul}"#,
+            r#"{"a":nullx}"#,
+            r#"{"a":"b"x}"#,
+            r#"{"a\u0062":1}"#,
+            "{\"a\tb\":1}",
+            r#"{a:1}"#,
+            r#"{"a":[1,2}"#,
+            r#"{"a":"unclosed}"#,
+            r#"{"a":1}{"b":2}"#,
+            r#"{"a":+1}"#,
+        ] {
+            assert_eq!(walked(s), None, "{s}");
+        }
+        let deep = format!(r#"{{"a":{}1{}}}"#, "[".repeat(65), "]".repeat(65));
+        assert_eq!(walked(&deep), None);
+        let fits = format!(r#"{{"a":{}1{}}}"#, "[".repeat(64), "]".repeat(64));
+        assert!(walked(&fits).is_some());
+    }
+
+    #[test]
+    fn a_value_no_field_reads_passes_as_the_parser_passes_it() {
+        for (raw, kind, ok) in [
+            ("null", Kind::Literal, true),
+            (r#""x""#, Kind::Plain, true),
+            (r#""a\nb""#, Kind::Other, true),
+            (r#""a\qb""#, Kind::Other, false),
+            ("[1,{}]", Kind::Other, true),
+            ("[1,}", Kind::Other, false),
+            ("1e400", Kind::Other, true),
+            ("1.", Kind::Other, false),
+            ("--1", Kind::Other, false),
+        ] {
+            assert_eq!(passes(raw, kind), ok, "{raw}");
+            assert_eq!(
+                serde_json::from_str::<IgnoredAny>(&format!("{{\"k\":{raw}}}")).is_ok(),
+                ok,
+                "{raw}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_megabyte_of_brackets_is_walked_in_one_pass() {
+        // Linear, and refused at the depth limit rather than recursing.
+        let open = format!("{{\"a\":{}", "[".repeat(1 << 20));
+        assert_eq!(walked(&open), None);
+        let quotes = format!("{{\"a\":[{}]}}", "\"\",".repeat(1 << 18) + "1");
+        assert!(walked(&quotes).is_some());
+    }
+}
