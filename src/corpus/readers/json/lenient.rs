@@ -319,17 +319,22 @@ impl<'a> Lenient<'a> for Year {
     fn from_map<'de: 'a, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut found = None;
         while let Some(Key(key)) = map.next_key::<Key<'a>>()? {
-            match &*key {
-                "date-parts" | "raw" | "literal" | "year" | "created" | "date-time" | "date" => {
-                    found = found.or(map.next_value::<Year>()?.0);
-                }
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
+            if is_date_key(&key) {
+                found = found.or(map.next_value::<Year>()?.0);
+            } else {
+                map.next_value::<IgnoredAny>()?;
             }
         }
         Ok(Year(found))
     }
+}
+
+/// Whether an object's `key` holds its year ([`Year`]).
+pub(super) fn is_date_key(key: &str) -> bool {
+    matches!(
+        key,
+        "date-parts" | "raw" | "literal" | "year" | "created" | "date-time" | "date"
+    )
 }
 
 /// Author names: one string of names (kept whole until needed, see

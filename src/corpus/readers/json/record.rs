@@ -7,9 +7,10 @@ use serde::Deserialize;
 
 use super::lenient::{
     ExternalIds, JsonAuthors, Lenient, MaybePlain, ParsedAuthors, Text, Urls, Year, first_text,
+    is_date_key,
 };
 use super::members::{self, Kind};
-use crate::corpus::fields::{arxiv_in, doi, is_arxiv_id, strip_arxiv_prefix};
+use crate::corpus::fields::{arxiv_in, doi, is_arxiv_id, strip_arxiv_prefix, year_in};
 use crate::corpus::fold::folded;
 use crate::corpus::json_string::{Plain, string_folded};
 use crate::corpus::{PaperId, Record, content_hash};
@@ -291,6 +292,26 @@ fn lenient<'a, T: Lenient<'a> + Deserialize<'a>>(raw: &'a str, kind: Kind) -> Op
     }
 }
 
+/// A [`Year`] field read from its value as [`members::each`] found it,
+/// as [`lenient`] reads it; a list of flat objects of plain strings
+/// (arXiv's `versions`) is read by the walk too ([`members::each_flat`]),
+/// as `Year`'s own reading takes it: the first year of the values of its
+/// date keys, in order.
+fn year(raw: &str, kind: Kind) -> Option<Year> {
+    if kind == Kind::Other {
+        let mut found = None;
+        let flat = members::each_flat(raw, |key, text| {
+            if found.is_none() && is_date_key(key) {
+                found = year_in(text);
+            }
+        });
+        if flat {
+            return Some(Year(found));
+        }
+    }
+    lenient(raw, kind)
+}
+
 impl<'a> JsonRecord<'a> {
     /// `line` (a JSON object, as a line holds it) read as
     /// `serde_json::from_str` reads it: by one walk over its members
@@ -351,14 +372,14 @@ impl<'a> JsonRecord<'a> {
             16 => self.authors_capital = value!(),
             17 => self.author = value!(),
             18 => self.creators = value!(),
-            19 => self.year = value!(),
-            20 => self.year_capital = value!(),
-            21 => self.publication_year = value!(),
-            22 => self.issued = value!(),
-            23 => self.published = value!(),
-            24 => self.date = value!(),
-            25 => self.versions = value!(),
-            26 => self.update_date = value!(),
+            19 => self.year = year(raw, kind)?,
+            20 => self.year_capital = year(raw, kind)?,
+            21 => self.publication_year = year(raw, kind)?,
+            22 => self.issued = year(raw, kind)?,
+            23 => self.published = year(raw, kind)?,
+            24 => self.date = year(raw, kind)?,
+            25 => self.versions = year(raw, kind)?,
+            26 => self.update_date = year(raw, kind)?,
             27 => self.venue = value!(),
             28 => self.container_title = value!(),
             29 => self.journal = value!(),
@@ -588,6 +609,12 @@ pub(super) mod tests {
         let plain = r#"{"id":"2101.00001","title":"T","abstract":"Words here.","authors":"A B","versions":[{"created":"Mon, 1 Jan 2021"}]}"#;
         assert!(JsonRecord::walked(plain).is_some());
         same(plain);
+        // The first version's year, as the parser reads the list.
+        let versions = r#"{"id":"2101.00001","versions":[{"version":"v1","created":"no date"},{"version":"v2","created":"Mon, 2 Apr 2007"},{"created":"Tue, 1 May 2009"}],"update_date":"2010-01-01"}"#;
+        assert!(JsonRecord::walked(versions).is_some());
+        same(versions);
+        let (r, _) = JsonRecord::read(versions).unwrap().into_record_deferring(1);
+        assert_eq!(r.year, Some(2007));
     }
 
     #[test]
@@ -702,6 +729,7 @@ pub(super) mod tests {
         "[{\"version\":\"v1\",\"created\":\"Mon, 2 Apr 2007\"}]",
         "{\"date-parts\":[[2019,5]]}",
         "[{\"version\":\"v1\",\"created\":\"no year\"},{\"created\":\"Tue, 3 Apr 2007\"}]",
+        "[{\"created\":\"Mon, 2 Apr 2007\",\"date\":\"2001\"},{\"created\":\"1999\"}]",
         "[{\"created\":null,\"raw\":\"1999\",\"date\":\"2001\"}, \"1998\"]",
         "{\"created\":\"\\u0032007\",\"x\":[1,{\"y\":\"\\q\"}]}",
         "[[[2016]], {\"literal\":2015.0}, 1e400]",
