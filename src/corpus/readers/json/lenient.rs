@@ -505,6 +505,7 @@ pub(super) fn name_lists_at(raw: &str, start: usize) -> Option<(JsonAuthors<'_>,
 /// was nearly half of reading arXiv's author lists, and eight at a time
 /// 7% of a cold search's instructions once every key and value of a line
 /// was found so (see `members.rs`).
+#[inline(always)]
 pub(super) fn plain_string_len(b: &[u8], i: usize) -> Option<usize> {
     let mut k = i;
     #[cfg(target_arch = "x86_64")]
