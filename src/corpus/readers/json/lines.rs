@@ -156,6 +156,13 @@ fn parse_abstract_apart(line: &str, line_no: usize) -> Option<(Record, Option<Pl
     }
     let (start, end) = abstract_span(line)?;
     let plain = Plain::of(&line[start..end])?;
+    // Walked with both taken as found, the line need not be copied.
+    if let Some(paper) =
+        JsonRecord::walked_known(line, (start, end, plain), authors_span(line, start, end))
+    {
+        let (record, _) = paper.into_record_deferring(line_no);
+        return Some((record, Some(plain)));
+    }
     let mut apart = APART.take();
     apart.clear();
     let abs = (start, end, HOLE);
@@ -320,19 +327,47 @@ mod tests {
             r#"{"meta":{"authors_parsed":[["X","Y"]]},"abstract":"Text"}"#,
             r#"{"abstract":"Text","authors_parsed":[["A","B"]],"authors_parsed":[["C","D"]]}"#,
             r#"{"abstract":"Text","authors_parsed":[["A","B"]}"#,
+            r#"{"title":"T","abstract":"Text","x":{"authors_parsed":[["X","Y"]]}}"#,
+            r#"{"title":"T","x":["abstract","abstract":"Text"]}"#,
         ];
         for line in lines {
             check(line, false);
         }
     }
 
+    proptest::proptest! {
+        /// A snapshot line changed anywhere reads as the parser alone
+        /// reads it, whichever way it is read.
+        #[test]
+        fn a_mutated_arxiv_line_reads_as_the_parser_reads_it(
+            edits in proptest::collection::vec((proptest::prelude::any::<usize>(), proptest::prelude::any::<u8>(), 0u8..3), 1..6),
+        ) {
+            let line = r#"{"id":"0704.0001","submitter":"P. N","authors":"C. Bal\\'azs, E. L. Berger","title":"Calculation of prompt\n  diphoton production","comments":null,"abstract":"  A fully differential calculation\nin QCD.\n","versions":[{"version":"v1","created":"Mon, 2 Apr 2007 19:18:42 GMT"}],"update_date":"2008-11-26","authors_parsed":[["Balazs","C.",""],["Berger","E. L.",""]]}"#;
+            let mut bytes = line.as_bytes().to_vec();
+            crate::corpus::readers::mutate(&mut bytes, &edits);
+            let line = String::from_utf8_lossy(&bytes);
+            let trimmed = line.trim();
+            if trimmed.starts_with('{') {
+                let lead = line.len() - line.trim_start().len();
+                let whole = parse_whole(trimmed, lead, 7).map(Some);
+                proptest::prop_assert_eq!(shown(&parse_line_deferring(&line, 7)), shown(&whole), "{}", line);
+            }
+        }
+    }
+
     #[test]
     fn the_arxiv_snapshot_reads_the_same_found_ahead() {
         let body = include_str!("../../../../tests/data/corpora/arxiv-snapshot_wanng-ide.jsonl");
-        let (mut apart, mut names) = (0, 0);
+        let (mut apart, mut names, mut walked) = (0, 0, 0);
         for line in body.lines() {
             let found = parse_abstract_apart(line.trim(), 7).is_some();
             apart += usize::from(found);
+            walked += usize::from(abstract_span(line).is_some_and(|(s, e)| {
+                let plain = Plain::of(&line[s..e]);
+                plain.is_some_and(|p| {
+                    JsonRecord::walked_known(line, (s, e, p), authors_span(line, s, e)).is_some()
+                })
+            }));
             names += usize::from(
                 abstract_span(line).is_some_and(|(s, e)| authors_span(line, s, e).is_some()),
             );
@@ -343,5 +378,7 @@ mod tests {
         let lines = body.lines().count();
         assert!(apart * 10 >= lines * 9, "{apart}");
         assert!(names * 10 >= lines * 9, "{names}");
+        // And walked as found, the line not copied.
+        assert!(walked * 10 >= lines * 9, "{walked}");
     }
 }

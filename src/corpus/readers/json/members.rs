@@ -36,6 +36,9 @@ pub(super) enum Kind {
     /// Any other value (a string with escapes, a number, an array, an
     /// object), found but not checked: the parser reads it.
     Other,
+    /// A value the caller found (and read) ahead of the walk: one of the
+    /// spans it named ([`each_known`]).
+    Known,
 }
 
 /// Calls `f` with each member of `s`, a JSON object with nothing around
@@ -45,7 +48,20 @@ pub(super) enum Kind {
 /// an object as far as the walk can tell; true when every member was
 /// given. An [`Kind::Other`] value may still be bad JSON: `f` reads it
 /// (or asks [`passes`]).
-pub(super) fn each<'a>(s: &'a str, mut f: impl FnMut(&'a str, &'a str, Kind) -> bool) -> bool {
+pub(super) fn each<'a>(s: &'a str, f: impl FnMut(&'a str, &'a str, Kind) -> bool) -> bool {
+    each_known(s, &[], f)
+}
+
+/// [`each`], where a value that starts where one of `known` does (a
+/// span of `s`, found ahead of the walk) ends where it says, unread,
+/// and comes as [`Kind::Known`]: arXiv's abstract and author names, read
+/// ahead of the walk, are not gone over again. (Found elsewhere, such a
+/// span is gone over as any other bytes.)
+pub(super) fn each_known<'a>(
+    s: &'a str,
+    known: &[(usize, usize)],
+    mut f: impl FnMut(&'a str, &'a str, Kind) -> bool,
+) -> bool {
     let b = s.as_bytes();
     let mut i = white(b, 0);
     if b.get(i) != Some(&b'{') {
@@ -60,7 +76,14 @@ pub(super) fn each<'a>(s: &'a str, mut f: impl FnMut(&'a str, &'a str, Kind) -> 
             return false;
         };
         i = at;
-        let Some((end, kind)) = value_end(b, i) else {
+        let found = match known.iter().find(|&&(from, _)| from == i) {
+            Some(&(_, end)) if end <= b.len() && s.is_char_boundary(end) => {
+                Some((end, Kind::Known))
+            }
+            Some(_) => None,
+            None => value_end(b, i),
+        };
+        let Some((end, kind)) = found else {
             return false;
         };
         if !f(key, between(s, i, end), kind) {
@@ -155,7 +178,12 @@ fn key_at(s: &str, i: usize) -> Option<(&str, usize)> {
 /// Whether the value of a member no field reads is one the parser passes
 /// over (as [`IgnoredAny`]); `raw` and `kind` as [`each`] gives them.
 pub(super) fn passes(raw: &str, kind: Kind) -> bool {
-    kind != Kind::Other || serde_json::from_str::<IgnoredAny>(raw).is_ok()
+    match kind {
+        Kind::Plain | Kind::Literal => true,
+        Kind::Other => serde_json::from_str::<IgnoredAny>(raw).is_ok(),
+        // Not a field's: the walk cannot vouch for it.
+        Kind::Known => false,
+    }
 }
 
 /// Past JSON white space from `i`.
@@ -169,6 +197,7 @@ fn white(b: &[u8], mut i: usize) -> usize {
 /// Where the value that starts at `b[i]` ends, and how it was found;
 /// `None` when no value can start there, or a string or brackets are
 /// not closed. A number's end is the first byte that cannot be in one.
+#[inline(always)]
 fn value_end(b: &[u8], i: usize) -> Option<(usize, Kind)> {
     let literal = |word: &[u8]| {
         (b.get(i..i + word.len()) == Some(word)).then_some((i + word.len(), Kind::Literal))

@@ -289,6 +289,8 @@ fn lenient<'a, T: Lenient<'a> + Deserialize<'a>>(raw: &'a str, kind: Kind) -> Op
         Kind::Plain => Some(T::from_text(Cow::Borrowed(&raw[1..raw.len() - 1]))),
         Kind::Literal => Some(T::default()),
         Kind::Other => serde_json::from_str(raw).ok(),
+        // Read ahead of the walk, by the caller.
+        Kind::Known => None,
     }
 }
 
@@ -335,6 +337,36 @@ impl<'a> JsonRecord<'a> {
         .then_some(r)
     }
 
+    /// [`JsonRecord::read`] of `line`, by the walk alone, where its plain
+    /// abstract `plain` and arXiv's parsed names `names` (their spans of
+    /// `line`, and the names read) were found ahead of it: both are taken
+    /// as read, and must turn out to be the paper object's own `abstract`
+    /// and `authors_parsed` (the walk lands on each as that member's
+    /// value). `None` where the walk cannot vouch, or either was not.
+    pub(super) fn walked_known(
+        line: &'a str,
+        plain: (usize, usize, Plain<'a>),
+        names: Option<(usize, usize, JsonAuthors<'a>)>,
+    ) -> Option<JsonRecord<'a>> {
+        let (start, end, plain) = plain;
+        let mut known = [(start, end), (usize::MAX, 0)];
+        let mut r = JsonRecord {
+            abstract_text: MaybePlain::Plain(plain),
+            ..JsonRecord::default()
+        };
+        if let Some((open, close, names)) = names {
+            known[1] = (open, close);
+            r.authors_parsed = ParsedAuthors(names, line.get(open..close)?);
+        }
+        let wanted = 1 + usize::from(known[1].0 != usize::MAX);
+        let (mut seen, mut taken) = (0u64, 0);
+        let walked = members::each_known(line, &known, |key, raw, kind| {
+            taken += usize::from(kind == Kind::Known);
+            r.put(key, raw, kind, &mut seen).is_some()
+        });
+        (walked && taken == wanted).then_some(r)
+    }
+
     /// Reads the member `key` (its value `raw`, found as `kind`) into its
     /// field, if it names one; `seen`: the fields given so far, one bit
     /// each (the parser refuses a field given twice). `None` where the
@@ -345,6 +377,16 @@ impl<'a> JsonRecord<'a> {
         };
         (*seen & (1 << field) == 0).then_some(())?;
         *seen |= 1 << field;
+        if kind == Kind::Known {
+            // Read ahead of the walk: its field holds it, if it is this
+            // field's (its value starts where the field's does).
+            let here = raw.as_ptr();
+            return match (field, &self.abstract_text) {
+                (9, MaybePlain::Plain(p)) if std::ptr::eq(p.raw.as_ptr(), here) => Some(()),
+                (14, _) if std::ptr::eq(self.authors_parsed.1.as_ptr(), here) => Some(()),
+                _ => None,
+            };
+        }
         // The field's value, read as its type reads.
         macro_rules! value {
             () => {
