@@ -8,7 +8,7 @@
 //! (fourteen members a line) that was a fifth of a cold search's
 //! instructions, most of it per key and per value rather than per byte.
 //! The walk finds each member's key and value as written: a string by
-//! its closing quote (eight bytes at a time), a nested value by its
+//! its closing quote (sixteen bytes at a time), a nested value by its
 //! brackets. It checks only what it can tell alone (the punctuation
 //! between members, keys and strings free of escapes and control
 //! characters, the three literals); every other value comes as written
@@ -77,9 +77,9 @@ pub(super) fn each_known<'a>(
         };
         i = at;
         let found = match known.iter().find(|&&(from, _)| from == i) {
-            Some(&(_, end)) if end <= b.len() && s.is_char_boundary(end) => {
-                Some((end, Kind::Known))
-            }
+            // A character boundary past its start (the caller's word is
+            // not taken for it: `between` relies on both).
+            Some(&(_, end)) if end > i && s.is_char_boundary(end) => Some((end, Kind::Known)),
             Some(_) => None,
             None => value_end(b, i),
         };
