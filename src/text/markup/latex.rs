@@ -184,15 +184,26 @@ fn accent(
         } else {
             0
         };
-        let ch = after[skip..].chars().next()?;
-        if !ch.is_alphabetic() && ch != '\\' {
-            return None;
+        let rest = &after[skip..];
+        // `\'\i`: the dotless letter as the base.
+        if let Some(dotless) = ["\\i", "\\j"].into_iter().find(|d| {
+            rest.starts_with(d) && !rest[2..].starts_with(|c: char| c.is_ascii_alphabetic())
+        }) {
+            let used = 2 + usize::from(rest[2..].starts_with("{}")) * 2;
+            (dotless, skip + used)
+        } else {
+            let ch = rest.chars().next()?;
+            if !ch.is_alphabetic() {
+                return None;
+            }
+            (&rest[..ch.len_utf8()], skip + ch.len_utf8())
         }
-        (&after[skip..skip + ch.len_utf8()], skip + ch.len_utf8())
     };
+    // An accent on a dotless i or j is on the letter (`\'{\i}` is í): the
+    // dot gives way to the accent.
     let base = match base {
-        "\\i" => "ı".to_string(),
-        "\\j" => "ȷ".to_string(),
+        "\\i" | "{\\i}" | "ı" => "i".to_string(),
+        "\\j" | "{\\j}" | "ȷ" => "j".to_string(),
         // `\c{\u{e}}`: accents on accents.
         other if other.contains('\\') => plain(other),
         other => other.to_string(),
@@ -250,6 +261,26 @@ mod tests {
         assert_eq!(p("\\ss{}"), "ß");
         assert_eq!(p("Stra\\ss e"), "Straße");
         assert_eq!(p("{H\\c{\\u{e}}dzelek}"), "Hḝdzelek");
+        // An accent on a dotless i or j is on the letter, composed.
+        assert_eq!(p("Ji{\\v{r}}{\\'{\\i}}"), "Jiří");
+        assert_eq!(p("Mart{\\'\\i}n"), "Martín");
+        assert_eq!(p("\\^\\j{}ai"), "ĵai");
+        assert_eq!(p("{\\i}"), "ı");
+    }
+
+    #[test]
+    fn special_letters_and_quotes() {
+        assert_eq!(
+            p("{\\dh}{\\DH}{\\th}{\\TH} {\\ae}{\\AE}{\\oe}{\\OE}"),
+            "ðÐþÞ æÆœŒ"
+        );
+        assert_eq!(p("{\\o}{\\O}{\\aa}{\\AA}{\\l}{\\L}{\\ss}"), "øØåÅłŁß");
+        assert_eq!(
+            p("\\textquotesingle{}a\\textquotesingle{} \\textquotedbl b\\textquotedbl{}"),
+            "'a' \"b\""
+        );
+        // Unknown commands stay as written.
+        assert_eq!(p("\\dhx{y}"), "\\dhx{y}");
     }
 
     #[test]

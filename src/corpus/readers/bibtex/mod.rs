@@ -888,6 +888,56 @@ mod tests {
     }
 
     #[test]
+    fn latex_letters_in_names_and_titles_decode_composed() {
+        let r = one(
+            "@article{k, title = {{\\dh}e {\\TH}orn \\textquotesingle{}q\\textquotesingle{} a~b ~10 dB \\~{n}},\n\
+             author = {Ji{\\v{r}}{\\'{\\i}} Matou{\\v{s}}ek and Mart{\\'{\\i}}n Abadi and Donald~E.~Knuth}}",
+        );
+        assert_eq!(r.title.as_deref(), Some("ðe Þorn 'q' a b 10 dB ñ"));
+        assert_eq!(
+            r.authors,
+            ["Jiří Matoušek", "Martín Abadi", "Donald E. Knuth"]
+        );
+    }
+
+    proptest::proptest! {
+        /// Every decoded title and name is composed (NFC), whatever the
+        /// accents and letters written.
+        #[test]
+        fn decoded_titles_and_names_are_nfc(
+            parts in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Just("\\'".to_string()),
+                    proptest::strategy::Just("\\\"".to_string()),
+                    proptest::strategy::Just("\\v".to_string()),
+                    proptest::strategy::Just("\\c ".to_string()),
+                    proptest::strategy::Just("\\~".to_string()),
+                    proptest::strategy::Just("{\\i}".to_string()),
+                    proptest::strategy::Just("\\i".to_string()),
+                    proptest::strategy::Just("{".to_string()),
+                    proptest::strategy::Just("}".to_string()),
+                    proptest::strategy::Just("~".to_string()),
+                    proptest::strategy::Just("e\u{301}".to_string()),
+                    "[a-zA-Z ]{1,3}",
+                ],
+                0..12,
+            ),
+        ) {
+            use unicode_normalization::is_nfc;
+            let text: String = parts.concat();
+            let src = format!("@article{{k, title = {{{text}}}, author = {{{text} and B, A}}}}");
+            for r in parse(&src).records {
+                if let Some(t) = &r.title {
+                    proptest::prop_assert!(is_nfc(t), "{t:?} from {text:?}");
+                }
+                for a in r.authors.iter() {
+                    proptest::prop_assert!(is_nfc(a), "{a:?} from {text:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn years_from_year_or_date() {
         let year = |src: &str| one(src).year;
         assert_eq!(year("@a{k, year = {2020}}"), Some(2020));

@@ -11,6 +11,7 @@ use crate::corpus::fields::{
     strip_arxiv_prefix, year_in,
 };
 use crate::text::markup;
+use unicode_normalization::UnicodeNormalization;
 
 /// A read entry, before it becomes a record.
 pub(super) struct Entry {
@@ -116,9 +117,31 @@ pub(super) fn fold_paragraphs(s: &str) -> String {
     paragraphs.join("\n\n")
 }
 
-/// LaTeX rendered to plain Unicode text on one line.
+/// LaTeX rendered to plain Unicode text on one line, composed (NFC).
 pub(super) fn render_line(s: &str) -> String {
-    fold(&markup::plain(&fold(s)))
+    fold(&markup::plain(&ties(&fold(s)))).nfc().collect()
+}
+
+/// `s` with each tie (`~`, not the accent `\~`) as the non-breaking
+/// space it is in a BibTeX field (a name's `Donald~E. Knuth`, a title's
+/// `~10 dB`), which the markup renderer of abstracts takes for a space
+/// only between two words.
+fn ties(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.contains('~') {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 2);
+    let mut prev = ' ';
+    for c in s.chars() {
+        out.push(if c == '~' && prev != '\\' {
+            '\u{a0}'
+        } else {
+            c
+        });
+        // `\\` is an escaped backslash, not an accent's.
+        prev = if c == '\\' && prev == '\\' { ' ' } else { c };
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 pub(super) fn title(e: &Entry) -> Option<String> {
@@ -170,7 +193,9 @@ pub(super) fn authors(field: &str) -> Vec<String> {
                 Some(name) => name,
                 None => ordered_name(&parts),
             };
-            fold(&markup::plain(&ordered))
+            fold(&markup::plain(&ties(&ordered)))
+                .nfc()
+                .collect::<String>()
         })
         .filter(|n| !n.is_empty())
         .collect()
