@@ -3,6 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use super::fields::Name;
 use super::{Abstract, PaperId, Variant};
 
 /// One paper, ready to show: every text field sanitized.
@@ -60,6 +61,9 @@ pub struct More {
     /// or `replace-cross` (a replacement is a new version of a paper
     /// announced before, not a new paper).
     pub announce: Option<String>,
+    /// People other than the authors, with their roles, in the order
+    /// given: (`editor`, `Ada Lovelace`), (`inventor`, …).
+    pub roles: Vec<(String, String)>,
 }
 
 impl More {
@@ -71,21 +75,37 @@ impl More {
     /// The fields a reader is shown (keywords, categories, how arXiv
     /// announced it), each named, with its values; the ids are shown as
     /// links.
-    pub fn labelled(&self) -> Vec<(&'static str, Vec<&str>)> {
+    pub fn labelled(&self) -> Vec<(&str, Vec<&str>)> {
         fn list(v: &[String]) -> Vec<&str> {
             v.iter().map(String::as_str).collect()
         }
         fn one(v: &Option<String>) -> Vec<&str> {
             v.iter().map(String::as_str).collect()
         }
-        [
-            ("keywords", list(&self.keywords)),
-            ("categories", list(&self.categories)),
-            ("announced", one(&self.announce)),
-        ]
-        .into_iter()
-        .filter(|(_, v)| !v.is_empty())
-        .collect()
+        let mut out: Vec<(&str, Vec<&str>)> = Vec::new();
+        // People by role, each role once, in the order first met.
+        for (role, _) in &self.roles {
+            if out.iter().any(|(r, _)| r == role) {
+                continue;
+            }
+            let names = self
+                .roles
+                .iter()
+                .filter(|(r, _)| r == role)
+                .map(|(_, n)| n.as_str())
+                .collect();
+            out.push((role.as_str(), names));
+        }
+        out.extend(
+            [
+                ("keywords", list(&self.keywords)),
+                ("categories", list(&self.categories)),
+                ("announced", one(&self.announce)),
+            ]
+            .into_iter()
+            .filter(|(_, v)| !v.is_empty()),
+        );
+        out
     }
 
     /// Fills what `self` lacks from `other`.
@@ -101,6 +121,9 @@ impl More {
             }
         };
         fill_list(&mut self.keywords, &other.keywords);
+        if self.roles.is_empty() {
+            self.roles.clone_from(&other.roles);
+        }
         fill_list(&mut self.categories, &other.categories);
         fill_one(&mut self.forum, &other.forum);
         fill_one(&mut self.venue_id, &other.venue_id);
@@ -166,6 +189,7 @@ impl Paper {
             forum: None,
             venue_id: None,
             announce: None,
+            roles: Vec::new(),
         };
         self.more.as_deref().unwrap_or(&NONE)
     }
@@ -196,11 +220,47 @@ impl Paper {
 /// never leaves in a name: one allocation a paper rather than one a name
 /// and one for the list (the arXiv snapshot has about five names a
 /// paper).
+///
+/// Each name is kept as shown, given name first (`Ludwig van
+/// Beethoven`). Where its reader knew the parts (BibTeX, RIS, CSL-JSON),
+/// the string ends with their shape, after [`SHAPE_SEP`]: three bytes a
+/// name, the number of words of the given name, the particle and the
+/// family name (the suffix is the rest), `~~~` for a literal name and
+/// `!!!` for one whose parts are told from the words when asked
+/// ([`Name::text`]). A list none of whose parts are known has no shape.
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct Authors(Box<str>);
 
 /// Between two names in [`Authors`].
 pub(crate) const NAME_SEP: char = '\u{1F}';
+
+/// Between the names in [`Authors`] and their shapes.
+pub(crate) const SHAPE_SEP: char = '\u{1E}';
+
+/// The shape of a literal name.
+const LITERAL: &[u8; 3] = b"~~~";
+/// The shape of a name whose parts are not known.
+const UNKNOWN: &[u8; 3] = b"!!!";
+/// Most words a part may have in a shape (its count is one byte from
+/// `0`, below the two marks).
+const MOST_WORDS: usize = 40;
+
+/// The shape of `name` (see [`Authors`]).
+fn shape_of(name: &Name) -> [u8; 3] {
+    if name.literal {
+        return *LITERAL;
+    }
+    let count = |p: &str| p.split(' ').filter(|w| !w.is_empty()).count();
+    let (g, p, f) = (
+        count(&name.given),
+        count(&name.particle),
+        count(&name.family),
+    );
+    if g.max(p).max(f) > MOST_WORDS {
+        return *UNKNOWN;
+    }
+    [b'0' + g as u8, b'0' + p as u8, b'0' + f as u8]
+}
 
 impl Authors {
     /// Names already joined by [`NAME_SEP`], none blank.
@@ -208,22 +268,177 @@ impl Authors {
         Authors(joined.into())
     }
 
-    /// The names joined by [`NAME_SEP`], as [`Authors::from_joined`] takes them.
-    pub(crate) fn joined(&self) -> &str {
+    /// Names in their parts, in order; blank ones are left out.
+    pub fn from_names(names: impl IntoIterator<Item = Name>) -> Authors {
+        Authors::build(names.into_iter().map(|n| {
+            let shape = shape_of(&n);
+            (n.display(), shape)
+        }))
+    }
+
+    /// Names as a format writes them in free text: one written family
+    /// name first (`Smith, Jane`) is read into its parts and shown given
+    /// name first; the others are kept as written, their parts told from
+    /// their words when asked (no work for the common case).
+    pub fn from_written<S: AsRef<str>>(names: impl IntoIterator<Item = S>) -> Authors {
+        Authors::build(names.into_iter().map(|n| {
+            let n = n.as_ref();
+            if n.contains(',') {
+                let name = Name::text(n);
+                let shape = shape_of(&name);
+                (name.display(), shape)
+            } else {
+                (n.to_string(), *UNKNOWN)
+            }
+        }))
+    }
+
+    /// Names as shown with their shapes; blank ones are left out, and the
+    /// shapes are kept only when one is known.
+    fn build(names: impl Iterator<Item = (String, [u8; 3])>) -> Authors {
+        let mut all = String::new();
+        let mut shapes: Vec<u8> = Vec::new();
+        let mut known = false;
+        for (shown, shape) in names {
+            if shown.trim().is_empty() {
+                continue;
+            }
+            if !all.is_empty() {
+                all.push(NAME_SEP);
+            }
+            push_name(&mut all, &shown);
+            // A name holding the separators was written with spaces: its
+            // parts are told from its words.
+            let shape = if shown.contains([NAME_SEP, SHAPE_SEP]) {
+                *UNKNOWN
+            } else {
+                shape
+            };
+            known |= &shape != UNKNOWN;
+            shapes.extend_from_slice(&shape);
+        }
+        if known {
+            all.push(SHAPE_SEP);
+            all.push_str(std::str::from_utf8(&shapes).unwrap_or(""));
+        }
+        Authors(all.into())
+    }
+
+    /// The names and shapes as kept (for the cache), as
+    /// [`Authors::from_encoded`] takes them.
+    pub(crate) fn encoded(&self) -> &str {
         &self.0
     }
 
-    /// The names in order.
+    /// What [`Authors::encoded`] gave.
+    pub(crate) fn from_encoded(s: String) -> Authors {
+        Authors(s.into())
+    }
+
+    /// The names joined by [`NAME_SEP`], without their shapes.
+    pub(crate) fn joined(&self) -> &str {
+        match self.0.find(SHAPE_SEP) {
+            Some(at) => &self.0[..at],
+            None => &self.0,
+        }
+    }
+
+    /// The shapes, three bytes a name, when known.
+    fn shapes(&self) -> Option<&[u8]> {
+        self.0
+            .find(SHAPE_SEP)
+            .map(|at| &self.0.as_bytes()[at + SHAPE_SEP.len_utf8()..])
+    }
+
+    /// The names in order, as shown (given name first).
     pub fn iter(&self) -> impl Iterator<Item = &str> + Clone {
-        self.0.split(NAME_SEP).filter(|n| !n.is_empty())
+        self.joined().split(NAME_SEP).filter(|n| !n.is_empty())
+    }
+
+    /// The names in their parts: as their reader found them, else told
+    /// from the words shown ([`Name::text`]).
+    pub fn names(&self) -> impl Iterator<Item = Name> + '_ {
+        let shapes = self.shapes().unwrap_or(&[]);
+        self.iter()
+            .enumerate()
+            .map(move |(i, shown)| match shapes.get(3 * i..3 * i + 3) {
+                Some(s) if s == LITERAL => Name::literal(shown),
+                Some(s) if s != UNKNOWN && s.iter().all(|&b| b >= b'0') => {
+                    let words: Vec<&str> = shown.split(' ').collect();
+                    let (g, p, f) = (
+                        usize::from(s[0] - b'0'),
+                        usize::from(s[1] - b'0'),
+                        usize::from(s[2] - b'0'),
+                    );
+                    if g + p + f > words.len() || f == 0 {
+                        return Name::text(shown);
+                    }
+                    let part = |from: usize, to: usize| words[from..to].join(" ");
+                    Name::of(
+                        &part(0, g),
+                        &part(g, g + p),
+                        &part(g + p, g + p + f),
+                        &part(g + p + f, words.len()),
+                    )
+                }
+                _ => Name::text(shown),
+            })
+    }
+
+    /// The first name's family name (a literal name whole), with its
+    /// particle: what a list shows of the authors and sorts them by.
+    pub fn first_family(&self) -> Option<String> {
+        let n = self.names().next()?;
+        Some(if n.particle.is_empty() {
+            n.family
+        } else {
+            format!("{} {}", n.particle, n.family)
+        })
+    }
+
+    /// The names as shown in `order`.
+    pub fn shown(&self, order: NameOrder) -> Vec<String> {
+        match order {
+            NameOrder::GivenFirst => self.iter().map(String::from).collect(),
+            NameOrder::FamilyFirst => self.names().map(|n| n.sorted(false)).collect(),
+        }
+    }
+
+    /// The names sanitized (see [`crate::text::sanitize::line`]), each
+    /// keeping its parts where sanitizing left its words as they were.
+    pub(crate) fn sanitized(&self) -> Authors {
+        let shapes = self.shapes();
+        let mut all = String::new();
+        let mut kept: Vec<u8> = Vec::new();
+        for (i, name) in self.iter().enumerate() {
+            let clean = crate::text::sanitize::line(name);
+            if clean.is_empty() {
+                continue;
+            }
+            if !all.is_empty() {
+                all.push(NAME_SEP);
+            }
+            all.push_str(&clean);
+            let shape = shapes
+                .and_then(|s| s.get(3 * i..3 * i + 3))
+                .filter(|_| clean.split(' ').count() == name.split(' ').count())
+                .unwrap_or(UNKNOWN);
+            kept.extend_from_slice(shape);
+        }
+        if kept.chunks(3).any(|s| s != UNKNOWN) {
+            all.push(SHAPE_SEP);
+            all.push_str(std::str::from_utf8(&kept).unwrap_or(""));
+        }
+        Authors(all.into())
     }
 
     /// The number of names.
     pub fn len(&self) -> usize {
-        if self.0.is_empty() {
+        let names = self.joined();
+        if names.is_empty() {
             0
         } else {
-            self.0.matches(NAME_SEP).count() + 1
+            names.matches(NAME_SEP).count() + 1
         }
     }
 
@@ -237,7 +452,7 @@ impl Authors {
     /// name's ends (as `sanitize::line` leaves a line); the others are
     /// sanitized to tell.
     pub(crate) fn all_clean(&self) -> bool {
-        let b = self.0.as_bytes();
+        let b = self.joined().as_bytes();
         const SEP: u8 = NAME_SEP as u8;
         let printable = b.iter().fold(true, |ok, &c| {
             ok & ((c == b' ') | (c == SEP) | crate::corpus::fold::plain_word_byte(c))
@@ -259,9 +474,22 @@ impl Authors {
     }
 }
 
+/// Appends `name` with the separators it holds (which sanitized text
+/// never does) as spaces.
+fn push_name(all: &mut String, name: &str) {
+    all.extend(name.chars().map(|c| {
+        if c == NAME_SEP || c == SHAPE_SEP {
+            ' '
+        } else {
+            c
+        }
+    }));
+}
+
 impl<S: AsRef<str>> FromIterator<S> for Authors {
-    /// Blank names are left out; a name holding the separator (which
-    /// sanitized text never does) has it as a space.
+    /// Names as shown, their parts not known. Blank names are left out;
+    /// a name holding a separator (which sanitized text never does) has
+    /// it as a space.
     fn from_iter<I: IntoIterator<Item = S>>(names: I) -> Self {
         let mut all = String::new();
         for name in names {
@@ -272,10 +500,20 @@ impl<S: AsRef<str>> FromIterator<S> for Authors {
             if !all.is_empty() {
                 all.push(NAME_SEP);
             }
-            all.extend(name.chars().map(|c| if c == NAME_SEP { ' ' } else { c }));
+            push_name(&mut all, name);
         }
         Authors(all.into())
     }
+}
+
+/// The order names are shown in (`[reader] names` in config.toml).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub enum NameOrder {
+    /// `Ada Lovelace`, `Ludwig van Beethoven`.
+    #[default]
+    GivenFirst,
+    /// `Lovelace, Ada`, `van Beethoven, Ludwig`.
+    FamilyFirst,
 }
 
 impl std::ops::Index<usize> for Authors {

@@ -170,7 +170,7 @@ impl Record {
             authors: if self.authors.all_clean() {
                 self.authors
             } else {
-                self.authors.iter().map(sanitize::line).collect()
+                self.authors.sanitized()
             },
             year: self.year,
             venue: self
@@ -200,6 +200,11 @@ fn more(mut more: More) -> Option<Box<More>> {
     };
     clean(&mut more.keywords);
     clean(&mut more.categories);
+    more.roles.retain_mut(|(role, name)| {
+        *role = sanitize::line(role);
+        *name = sanitize::line(name);
+        !role.is_empty() && !name.is_empty()
+    });
     for one in [&mut more.forum, &mut more.venue_id, &mut more.announce] {
         *one = one
             .take()

@@ -38,7 +38,8 @@
 //! each row wins. Authors split on `;`, else on ` and ` (each part then
 //! split on commas if every comma-separated piece has two or more words),
 //! else on commas when every piece has two or more words (`Jane Smith, Li
-//! Wu`, `Smith J, Wu L`); `Smith, Jane` stays one name. A cell written
+//! Wu`, `Smith J, Wu L`); `Smith, Jane` stays one name, shown given name
+//! first (`Jane Smith`) as every format shows names. A cell written
 //! as a Python list (`'Ruochen Wang', 'Ting Liu'`, brackets or not, as
 //! scripts that build lists from OpenReview write them) is its strings.
 //!
@@ -97,7 +98,7 @@ use unicode_width::UnicodeWidthStr;
 use super::ris::fold;
 use super::{Format, Reader, head_lines};
 use crate::corpus::fields::{arxiv_in, doi, split_list_cell, split_name_cell, year_in};
-use crate::corpus::{More, Parsed, Record};
+use crate::corpus::{Authors, More, Parsed, Record};
 use rejoin::{Rejoined, Shapes};
 
 /// What a column holds.
@@ -335,12 +336,11 @@ impl Columns {
         Record {
             title: text(Role::Title),
             abstract_text: text(Role::Abstract),
-            authors: self
-                .value(row, Role::Authors)
-                .map(split_name_cell)
-                .unwrap_or_default()
-                .into_iter()
-                .collect(),
+            authors: Authors::from_written(
+                self.value(row, Role::Authors)
+                    .map(split_name_cell)
+                    .unwrap_or_default(),
+            ),
             year: self
                 .of(Role::Year)
                 .find_map(|c| row.get(c).and_then(year_in)),
@@ -885,7 +885,7 @@ mod tests {
             b',',
         );
         let r = &p.records[0];
-        assert_eq!(r.authors, ["van de Schoot, Rens", "de Bruin, Jonathan"]);
+        assert_eq!(r.authors, ["Rens van de Schoot", "Jonathan de Bruin"]);
         assert_eq!(r.venue.as_deref(), Some("Nature Machine Intelligence"));
         assert_eq!(r.year, Some(2021));
         assert_eq!(r.abstract_text.as_deref(), Some("To help researchers."));
@@ -991,7 +991,7 @@ mod tests {
         assert!(p.skipped.is_empty(), "{:?}", p.skipped);
         let r = &p.records[0];
         assert_eq!(r.title.as_deref(), Some("A study"));
-        assert_eq!(r.authors, ["Smith, J", "Wu, L"]);
+        assert_eq!(r.authors, ["J Smith", "L Wu"]);
         assert_eq!(r.venue.as_deref(), Some("J. Things"));
         assert_eq!(r.doi.as_deref(), Some("10.1/a"));
         assert_eq!(r.year, Some(2020));

@@ -69,8 +69,8 @@
 //! [`Record::into_paper`].
 
 use super::{Format, Reader, head_lines};
-use crate::corpus::fields::{arxiv_in, doi, year_in};
-use crate::corpus::{Parsed, Record};
+use crate::corpus::fields::{Name, arxiv_in, doi, year_in};
+use crate::corpus::{Authors, More, Parsed, Record};
 
 /// The tagged formats this reader takes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -271,12 +271,34 @@ fn text_line(l: &str) -> Line<'_> {
 
 /// `TY  - JOUR`, `ER  -`, `AB  -text`.
 fn ris_line(l: &str) -> Line<'_> {
-    let b = l.as_bytes();
-    if b.len() >= 5 && is_tag_start(b[0]) && is_tag_rest(b[1]) && &b[2..5] == b"  -" {
-        let rest = &l[5..];
-        return Line::Tag(&l[..2], rest.strip_prefix(' ').unwrap_or(rest).trim());
+    match ris_tag(l) {
+        Some((tag, value)) => Line::Tag(tag, value),
+        None => text_line(l),
     }
-    text_line(l)
+}
+
+/// An RIS tag line as reference managers accept it: a tag, one or two
+/// spaces or a tab, `-`, then (after a space) the value: `TY  - JOUR`,
+/// `TY - JOUR`, `TY\t- JOUR`, `ER  -`.
+fn ris_tag(l: &str) -> Option<(&str, &str)> {
+    let b = l.as_bytes();
+    if b.len() < 4 || !is_tag_start(b[0]) || !is_tag_rest(b[1]) {
+        return None;
+    }
+    let dash = match &b[2..] {
+        [b' ', b' ', b'-', ..] => 5,
+        // Spaced less than the standard's two, the dash must end the line
+        // or stand before a space (`AB - so`, not `AB -so`).
+        [b' ' | b'\t', b'-', ..]
+            if b.get(4)
+                .is_none_or(|&c| c == b' ' || c == b'\t' || c == b'\r') =>
+        {
+            4
+        }
+        _ => return None,
+    };
+    let rest = &l[dash..];
+    Some((&l[..2], rest.strip_prefix(' ').unwrap_or(rest).trim()))
 }
 
 /// `PT J`, `ER`, and indented continuation lines.
@@ -418,6 +440,59 @@ fn http_links(words: &[String]) -> Vec<String> {
     out
 }
 
+/// The role of the people a creator tag of an RIS record of type `ty`
+/// names, as reference managers read them: `author` for the authors;
+/// `None` where the tag names no person for that type (a case's reporter
+/// and court, a patent's issuing authority).
+fn role(tag: &str, ty: &str) -> Option<&'static str> {
+    Some(match (tag, ty) {
+        ("AU" | "A1", "PAT") => "inventor",
+        ("AU" | "A1", "MPCT" | "VIDEO" | "ADVS") => "director",
+        ("AU" | "A1", "EDBOOK") => "editor",
+        ("AU" | "A1", "ART" | "CHART" | "FIGURE") => "artist",
+        ("AU" | "A1", "MAP") => "cartographer",
+        ("AU" | "A1", "SOUND" | "MUSIC") => "composer",
+        ("AU" | "A1", "COMP") => "programmer",
+        ("AU" | "A1", _) => "author",
+        ("A2", "BOOK" | "EBOOK" | "EDBOOK" | "CLSWK" | "COMP") => "series editor",
+        ("A2", "BILL") => "sponsor",
+        ("A2", "SOUND" | "MUSIC" | "ADVS") => "performer",
+        ("A2", "SLIDE") => "presenter",
+        ("A2", "PCOMM" | "ICOMM") => "recipient",
+        ("A2", "CASE" | "PAT" | "CHART" | "DATA" | "CTLG") => return None,
+        ("A3", "BOOK" | "EBOOK") => "editor",
+        ("A3", "MPCT" | "VIDEO") => "producer",
+        ("A3", "BILL") => "cosponsor",
+        ("A3", "CASE") => return None,
+        ("A3", _) => "series editor",
+        ("A4", "CASE") => "counsel",
+        ("A4", "CONF" | "MPCT" | "DATA") => "contributor",
+        ("A4", _) => "translator",
+        ("A2" | "ED", _) => "editor",
+        _ => return None,
+    })
+}
+
+/// The tags a record of type `ty` is titled from, best first: a
+/// chapter's `BT` is its book's title (its venue), a book's its own.
+fn title_tags(ty: &str) -> &'static [&'static str] {
+    match ty {
+        "CHAP" | "ECHAP" => &["TI", "T1", "CT"],
+        "BOOK" | "EBOOK" | "EDBOOK" | "MANSCPT" => &["TI", "T1", "BT", "CT"],
+        // A case's name, an act's name; else their short forms.
+        "CASE" | "STAT" | "BILL" => &["TI", "T1", "CT", "ST"],
+        _ => &["TI", "T1", "CT", "BT", "ST"],
+    }
+}
+
+/// The tags a record of type `ty` takes its venue from, best first.
+fn venue_tags(ty: &str) -> &'static [&'static str] {
+    match ty {
+        "CHAP" | "ECHAP" => &["BT", "T2", "JF", "JO", "JA", "J2", "J1"],
+        _ => &["JF", "T2", "JO", "JA", "J2", "J1"],
+    }
+}
+
 fn ris_record(raw: &Raw<'_>) -> Record {
     let links = raw.words(&["UR", "L1", "L2", "L3", "L4"]);
     let doi = raw
@@ -426,12 +501,33 @@ fn ris_record(raw: &Raw<'_>) -> Record {
     let arxiv = raw
         .first(&["DO"], |t| arxiv_in(t, false))
         .or_else(|| links.iter().find_map(|w| arxiv_in(w, false)));
+    let ty = raw.text(&["TY"]).unwrap_or_default().to_ascii_uppercase();
+    let ty = ty.trim();
+    let mut authors = Vec::new();
+    let mut roles = Vec::new();
+    for field in raw.with(&["AU", "A1", "A2", "A3", "A4", "ED"]) {
+        let Some(role) = role(field.tag, ty) else {
+            continue;
+        };
+        for line in &field.lines {
+            let name = Name::family_first_text(&fold(line));
+            if name.is_blank() {
+                continue;
+            }
+            if role == "author" {
+                authors.push(name);
+            } else {
+                roles.push((role.to_string(), name.display()));
+            }
+        }
+    }
     Record {
-        title: raw.text(&["TI", "T1", "CT", "BT", "ST"]),
+        title: raw.text(title_tags(ty)),
         abstract_text: raw.joined("AB").or_else(|| raw.joined("N2")),
-        authors: raw.items(&["AU", "A1"]).into_iter().collect(),
-        year: raw.first(&["PY", "Y1", "DA"], year_in),
-        venue: raw.text(&["JF", "T2", "JO", "JA", "J2", "J1"]),
+        authors: Authors::from_names(authors),
+        // The current date tags before the deprecated one.
+        year: raw.first(&["PY", "DA", "Y1"], year_in),
+        venue: raw.text(venue_tags(ty)),
         urls: http_links(&raw.words(&["UR", "L1", "L2"])),
         arxiv,
         doi,
@@ -439,8 +535,16 @@ fn ris_record(raw: &Raw<'_>) -> Record {
         volume: raw.text(&["VL"]),
         line: raw.line,
         former_id: None,
-        more: Default::default(),
+        more: More {
+            roles,
+            ..More::default()
+        },
     }
+}
+
+/// Names written family name first (`Smith, Jane`), each in its parts.
+fn family_first(names: Vec<String>) -> Authors {
+    Authors::from_names(names.iter().map(|n| Name::family_first_text(n)))
 }
 
 fn wos_record(raw: &Raw<'_>) -> Record {
@@ -451,7 +555,7 @@ fn wos_record(raw: &Raw<'_>) -> Record {
     Record {
         title: raw.text(&["TI"]),
         abstract_text: raw.joined("AB"),
-        authors: authors.into_iter().collect(),
+        authors: family_first(authors),
         year: raw.first(&["PY", "EA"], year_in),
         venue: raw.text(&["SO", "JI", "J9"]),
         urls: Vec::new(),
@@ -483,7 +587,7 @@ fn medline_record(raw: &Raw<'_>) -> Record {
     Record {
         title: raw.text(&["TI", "BTI"]),
         abstract_text: raw.joined("AB"),
-        authors: authors.into_iter().collect(),
+        authors: family_first(authors),
         year: raw.first(&["DP"], year_in),
         venue: raw.text(&["JT", "TA"]),
         urls,
@@ -534,19 +638,21 @@ impl Reader for Ris {
     /// file's `FN `/`PT ` first line, or a MEDLINE `PMID-` near the top.
     fn sniff(&self, head: &str, _hint: Option<Format>) -> bool {
         let head: Vec<&str> = head_lines(head, 200).collect();
-        let tag = |l: &str| {
-            let b = l.as_bytes();
-            b.len() >= 5
-                && b[0].is_ascii_uppercase()
-                && (b[1].is_ascii_uppercase() || b[1].is_ascii_digit())
-                && &b[2..5] == b"  -"
-        };
-        let ris_like = head.iter().take(40).filter(|l| tag(l)).count();
+        let ris_like = head
+            .iter()
+            .take(40)
+            .filter(|l| ris_tag(l).is_some())
+            .count();
+        // A record's start, however spaced: `TY - JOUR`.
+        let starts = head
+            .iter()
+            .take(40)
+            .any(|l| ris_tag(l).is_some_and(|(t, _)| t == "TY"));
         let wos = head
             .first()
             .is_some_and(|l| l.starts_with("FN ") || l.starts_with("PT "));
         let medline = head.iter().take(5).any(|l| l.starts_with("PMID-"));
-        ris_like >= 2 || wos || medline
+        (ris_like >= 2 && (starts || ris_like >= 4)) || wos || medline
     }
 
     fn parse(&self, text: &str) -> Parsed {
@@ -588,7 +694,7 @@ mod tests {
         ));
         assert_eq!(r.title.as_deref(), Some("Learning to read papers"));
         assert_eq!(r.abstract_text.as_deref(), Some("First line second line."));
-        assert_eq!(r.authors, ["Smith, Jane", "Doe, K."]);
+        assert_eq!(r.authors, ["Jane Smith", "K. Doe"]);
         assert_eq!(r.year, Some(2019));
         assert_eq!(r.venue.as_deref(), Some("Journal of Reading"));
         assert_eq!(r.doi.as_deref(), Some("10.1000/ABC.1"));
@@ -706,7 +812,7 @@ mod tests {
         let r = one(
             "TY  - JOUR\nAU  - Park, C. S.\nLee, K.\nA1  - Kim, J.\nA3  - Not, An Author\nER  -\n",
         );
-        assert_eq!(r.authors, ["Park, C. S.", "Lee, K.", "Kim, J."]);
+        assert_eq!(r.authors, ["C. S. Park", "K. Lee", "J. Kim"]);
         assert!(
             one("TY  - CASE\nA2  - Karash, J.\nA4  - Larson, L.\nER  -\n")
                 .authors
@@ -805,7 +911,7 @@ mod tests {
             r.abstract_text.as_deref(),
             Some("Police custody activates important legal safeguards.")
         );
-        assert_eq!(r.authors, ["Alceste, Fabiana", "Luke, Timothy J."]);
+        assert_eq!(r.authors, ["Fabiana Alceste", "Timothy J. Luke"]);
         assert_eq!(r.year, Some(2018));
         assert_eq!(
             r.venue.as_deref(),
@@ -814,7 +920,7 @@ mod tests {
         assert_eq!(r.doi.as_deref(), Some("10.1016/j.jarmac.2018.03.001"));
         let r = &p.records[1];
         assert_eq!((r.line, r.year), (17, Some(2021)));
-        assert_eq!(r.authors, ["Kassin, SM"]);
+        assert_eq!(r.authors, ["SM Kassin"]);
         // A stray field before the first PT is reported.
         let p = parse("FN x\nVR 1.0\nTI Orphan\nPT J\nTI Kept\nER\nEF\n");
         assert_eq!(p.records.len(), 1);
@@ -863,7 +969,7 @@ mod tests {
                 "Non-steroidal anti-inflammatory drug (NSAID) intake is associated with adverse effects."
             )
         );
-        assert_eq!(r.authors, ["Abdel-Tawab, Mona", "Werz, Oliver"]);
+        assert_eq!(r.authors, ["Mona Abdel-Tawab", "Oliver Werz"]);
         assert_eq!(r.year, Some(2011));
         assert_eq!(r.venue.as_deref(), Some("Clinical pharmacokinetics"));
         assert_eq!(r.doi.as_deref(), Some("10.2165/11586800-000000000-00000"));
@@ -992,7 +1098,7 @@ mod tests {
         let r = &p.records[0];
         assert_eq!(r.line, 1);
         assert_eq!(r.authors.len(), 5);
-        assert_eq!(&r.authors[0], "Blomberg, Björn A.");
+        assert_eq!(&r.authors[0], "Björn A. Blomberg");
         assert_eq!(r.urls.len(), 9);
         assert_eq!(
             r.urls[0], "https://lens.org/000-463-679-101-319",
@@ -1046,7 +1152,7 @@ mod tests {
         assert_eq!(r.line, 2);
         assert_eq!(
             r.authors,
-            ["Abdel-Tawab, M.", "Werz, O.", "Schubert-Zsilavecz, M."]
+            ["M. Abdel-Tawab", "O. Werz", "M. Schubert-Zsilavecz"]
         );
         assert_eq!(r.venue.as_deref(), Some("Clin Pharmacokinet"));
         assert_eq!(r.year, Some(2011));
@@ -1091,7 +1197,7 @@ mod tests {
         let p = parse(&text);
         check(&p, [10, 10, 10, 0, 0], [10, 10, 10, 10, 36, 1]);
         let r = &p.records[0];
-        assert_eq!(r.authors, ["Alceste, F", "Luke, TJ", "Kassin, SM"]);
+        assert_eq!(r.authors, ["F Alceste", "TJ Luke", "SM Kassin"]);
         assert_eq!(r.year, Some(2018));
         assert!(
             p.records
@@ -1212,5 +1318,101 @@ mod tests {
                 well_formed(&text, &p);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod variants {
+    use super::*;
+
+    fn one(text: &str) -> Record {
+        let mut p = parse(text);
+        assert_eq!(p.records.len(), 1, "{:?}", p.skipped);
+        p.records.remove(0)
+    }
+
+    #[test]
+    fn one_space_or_a_tab_before_the_dash() {
+        let text = "TY - JOUR\nAU - Light, Janice\nTI - One space\nER - \n";
+        assert!(Ris.sniff(text, None));
+        let r = one(text);
+        assert_eq!(r.title.as_deref(), Some("One space"));
+        assert_eq!(r.authors, ["Janice Light"]);
+        let r = one("TY\t- JOUR\nTI\t- Tabbed\nER\t-\n");
+        assert_eq!(r.title.as_deref(), Some("Tabbed"));
+        // Text spaced so is no tag: `US -based` continues the abstract.
+        let r = one("TY  - JOUR\nAB  - Made in the\nUS -based labs\nER  -\n");
+        assert_eq!(
+            r.abstract_text.as_deref(),
+            Some("Made in the US -based labs")
+        );
+        // A few prose lines with dashes are not RIS.
+        assert!(!Ris.sniff("AB - one thing\nCD - another\n", None));
+    }
+
+    #[test]
+    fn current_date_tags_before_the_deprecated_one() {
+        let r = one("TY  - JOUR\nTI  - T\nY1  - 1900/01/01\nDA  - 1950/01/01\nER  -\n");
+        assert_eq!(r.year, Some(1950));
+        let r = one("TY  - JOUR\nTI  - T\nY1  - 1900/01/01\nPY  - 1960\nDA  - 1950/01/01\nER  -\n");
+        assert_eq!(r.year, Some(1960));
+        let r = one("TY  - JOUR\nTI  - T\nY1  - 1990/2/27\nER  -\n");
+        assert_eq!(r.year, Some(1990));
+    }
+
+    #[test]
+    fn names_in_parts_and_roles_apart() {
+        let r = one(
+            "TY  - JOUR\nAU  - Baldwin,S.A.\nAU  - King, Martin Luther, Jr.\nAU  - van der Waals, Johannes\n\
+             AU  - World Health Organization\nA2  - Hopper, Grace\nTI  - T\nER  -\n",
+        );
+        assert_eq!(
+            r.authors,
+            [
+                "S.A. Baldwin",
+                "Martin Luther King Jr.",
+                "Johannes van der Waals",
+                "World Health Organization"
+            ]
+        );
+        let families: Vec<String> = r.authors.names().map(|n| n.family).collect();
+        assert_eq!(
+            families,
+            ["Baldwin", "King", "Waals", "World Health Organization"]
+        );
+        assert_eq!(
+            r.more.roles,
+            [("editor".to_string(), "Grace Hopper".to_string())]
+        );
+        // An edited book's creators are its editors; a patent's, its
+        // inventors; a film's, its director.
+        let book = one("TY  - EDBOOK\nAU  - Editor, Ed\nTI  - Edited\nER  -\n");
+        assert!(book.authors.is_empty());
+        assert_eq!(
+            book.more.roles,
+            [("editor".to_string(), "Ed Editor".to_string())]
+        );
+        let pat = one("TY  - PAT\nA1  - Burger,D.R.\nA2  - Epitope,I.\nT1  - Method\nER  -\n");
+        assert!(pat.authors.is_empty());
+        assert_eq!(
+            pat.more.roles,
+            [("inventor".to_string(), "D.R. Burger".to_string())]
+        );
+        let film = one("TY  - MPCT\nAU  - Kubrick, Stanley\nTI  - 2001\nER  -\n");
+        assert_eq!(film.more.roles[0].0, "director");
+    }
+
+    #[test]
+    fn titles_by_the_type_of_reference() {
+        let chap = one("TY  - CHAP\nBT  - The Book\nTI  - The Chapter\nER  -\n");
+        assert_eq!(chap.title.as_deref(), Some("The Chapter"));
+        assert_eq!(chap.venue.as_deref(), Some("The Book"));
+        let chap = one("TY  - CHAP\nBT  - The Book\nER  -\n");
+        assert_eq!(chap.title, None);
+        let book = one("TY  - BOOK\nBT  - The Book\nER  -\n");
+        assert_eq!(book.title.as_deref(), Some("The Book"));
+        let case = one("TY  - CASE\nST  - Roe v. Wade\nA2  - U.S. Reports\nER  -\n");
+        assert_eq!(case.title.as_deref(), Some("Roe v. Wade"));
+        assert!(case.more.roles.is_empty() && case.authors.is_empty());
     }
 }

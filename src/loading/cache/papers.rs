@@ -130,7 +130,7 @@ impl Encoder {
         }
         self.list(&p.source);
         let b = &mut self.bytes;
-        put_str(b, p.authors.joined());
+        put_str(b, p.authors.encoded());
         if let Some(y) = p.year {
             // Zigzag: small negative years stay short.
             put_uint(b, ((y << 1) ^ (y >> 31)) as u32 as u64);
@@ -172,6 +172,11 @@ fn put_more(b: &mut Vec<u8>, more: &More) {
     }
     for one in [&more.forum, &more.venue_id, &more.announce] {
         put_str(b, one.as_deref().unwrap_or(""));
+    }
+    put_uint(b, more.roles.len() as u64);
+    for (role, name) in &more.roles {
+        put_str(b, role);
+        put_str(b, name);
     }
 }
 
@@ -326,12 +331,18 @@ impl<'a> Decoder<'a> {
             Ok(Some(self.str()?.to_string()).filter(|s| !s.is_empty()))
         };
         let (forum, venue_id, announce) = (one()?, one()?, one()?);
+        let n = self.count(2)?;
+        let mut roles = Vec::with_capacity(n);
+        for _ in 0..n {
+            roles.push((self.str()?.to_string(), self.str()?.to_string()));
+        }
         let more = More {
             keywords,
             categories,
             forum,
             venue_id,
             announce,
+            roles,
         };
         if more.is_empty() {
             return Err(Bad);
@@ -364,7 +375,7 @@ impl<'a> Decoder<'a> {
             Abstract::Text(self.str()?.into())
         };
         let source = self.list()?;
-        let authors = Authors::from_joined(self.str()?.to_string());
+        let authors = Authors::from_encoded(self.str()?.to_string());
         let year = if flags & YEAR != 0 {
             let z = u32::try_from(self.uint()?).map_err(|_| Bad)?;
             Some(((z >> 1) as i32) ^ -((z & 1) as i32))
@@ -450,6 +461,7 @@ mod tests {
                     forum: Some("frA0NNBS1n".into()),
                     venue_id: None,
                     announce: Some("replace".into()),
+                    roles: vec![("editor".into(), "Grace Hopper".into())],
                 })),
             },
             Paper {

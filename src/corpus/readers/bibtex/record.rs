@@ -5,11 +5,11 @@
 use std::collections::HashMap;
 
 use super::{Fields, balanced};
-use crate::corpus::Record;
 use crate::corpus::fields::{
-    Split, arxiv_in, arxiv_in_text, doi_in_text, is_arxiv_id, ordered_name, split_top,
-    strip_arxiv_prefix, year_in,
+    Name, Split, arxiv_in, arxiv_in_text, doi_in_text, is_arxiv_id, split_top, strip_arxiv_prefix,
+    year_in,
 };
+use crate::corpus::{Authors, Record};
 use crate::text::markup;
 use unicode_normalization::UnicodeNormalization;
 
@@ -69,12 +69,7 @@ pub(super) fn record(e: &Entry) -> Record {
             .get("abstract")
             .map(fold_paragraphs)
             .filter(|a| !a.is_empty()),
-        authors: e
-            .get("author")
-            .map(authors)
-            .unwrap_or_default()
-            .into_iter()
-            .collect(),
+        authors: Authors::from_names(e.get("author").map(authors).unwrap_or_default()),
         year: year(e),
         venue: venue(e),
         urls: urls(e),
@@ -176,9 +171,9 @@ pub(super) fn year(e: &Entry) -> Option<i32> {
         .or_else(|| e.get("date").and_then(year_in))
 }
 
-/// Author names in reading order (`Last, First` → `First Last`), rendered,
-/// `others` dropped.
-pub(super) fn authors(field: &str) -> Vec<String> {
+/// Author names in their parts by BibTeX's rules, each part rendered
+/// from LaTeX and composed; `others` dropped.
+pub(super) fn authors(field: &str) -> Vec<Name> {
     let field = fold(field);
     split_top(&field, Split::And)
         .into_iter()
@@ -189,21 +184,23 @@ pub(super) fn authors(field: &str) -> Vec<String> {
                 .into_iter()
                 .map(str::trim)
                 .collect();
-            let ordered = match extended_name(&parts) {
-                Some(name) => name,
-                None => ordered_name(&parts),
-            };
-            fold(&markup::plain(&ties(&ordered)))
-                .nfc()
-                .collect::<String>()
+            let raw = extended_name(&parts).unwrap_or_else(|| Name::bibtex(&parts));
+            let render = |p: &str| -> String { fold(&markup::plain(&ties(p))).nfc().collect() };
+            Name {
+                given: render(&raw.given),
+                particle: render(&raw.particle),
+                family: render(&raw.family),
+                suffix: render(&raw.suffix),
+                literal: raw.literal,
+            }
         })
-        .filter(|n| !n.is_empty())
+        .filter(|n| !n.is_blank())
         .collect()
 }
 
 /// A name in BibLaTeX's extended format (`family=Heuvel, given=Charles,
-/// prefix=van den, useprefix=false`) in reading order.
-pub(super) fn extended_name(parts: &[&str]) -> Option<String> {
+/// prefix=van den, useprefix=false`).
+pub(super) fn extended_name(parts: &[&str]) -> Option<Name> {
     let mut given = "";
     let mut prefix = "";
     let mut family = "";
@@ -228,11 +225,7 @@ pub(super) fn extended_name(parts: &[&str]) -> Option<String> {
     if family.is_empty() && given.is_empty() {
         return None;
     }
-    let words: Vec<&str> = [given, prefix, family, suffix]
-        .into_iter()
-        .filter(|w| !w.is_empty())
-        .collect();
-    Some(words.join(" "))
+    Some(Name::of(given, prefix, family, suffix))
 }
 
 /// Undoes BibTeX escapes in identifiers and URLs (`\_`, `\%`, `{…}`).

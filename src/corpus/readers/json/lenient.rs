@@ -673,7 +673,7 @@ impl JsonAuthors<'_> {
     pub(super) fn into_authors(self) -> crate::corpus::Authors {
         match self {
             JsonAuthors::None => crate::corpus::Authors::default(),
-            JsonAuthors::Joined(s) => split_names(&s).into_iter().collect(),
+            JsonAuthors::Joined(s) => crate::corpus::Authors::from_written(split_names(&s)),
             JsonAuthors::List(all) => crate::corpus::Authors::from_joined(all),
         }
     }
