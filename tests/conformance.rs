@@ -7,8 +7,9 @@
 //!   entry's key, authors, year and volume) to count the papers that stay
 //!   after merging duplicates. Where bibtexparser drops or truncates
 //!   entries the difference was checked by hand (below).
-//! - RIS, JSON Lines, Atom, TSV: Python's regexes, `json`, `xml.etree` and
-//!   `csv` over the raw files; no file holds a DOI or id twice.
+//! - RIS, JSON Lines, Atom, OAI-PMH, TSV: Python's regexes, `json`,
+//!   `xml.etree` and `csv` over the raw files; no file holds a DOI or id
+//!   twice.
 //! - The TDWG text file: `grep -c '^Abstract$'` (one per paper).
 //!
 //! A file added to the folder without a count here fails the test.
@@ -46,6 +47,7 @@ const EXPECTED: &[(&str, usize, usize)] = &[
     ("biblatex_zotero_bbt_55.bib", 55, 21),
     ("biblatex_zotero_bbt_arxiv_12.bib", 12, 11),
     ("jsonl_asreview_title_abstract_100.jsonl", 100, 99),
+    ("oaipmh_arxiv_listrecords_hepex_3.xml", 3, 3),
     ("ris_embase_6.ris", 6, 6),
     ("ris_lens_bom_100.ris", 100, 98),
     ("ris_ovid_psycinfo_6.ris", 6, 6),
@@ -128,6 +130,7 @@ fn formats_are_detected_for_every_shared_corpus() {
     for (name, format) in [
         ("arxiv-snapshot_wanng-ide.jsonl", "jsonl"),
         ("arxiv_atom_api_2026_astroph_63.xml", "atom"),
+        ("oaipmh_arxiv_listrecords_hepex_3.xml", "oaipmh"),
         ("bib_mendeley_export_512.bib", "bibtex"),
         ("ris_pubmed_endnote_6.txt", "ris"),
         ("ris_web_of_science_10.txt", "ris"),

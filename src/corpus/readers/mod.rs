@@ -34,6 +34,7 @@ pub mod atom;
 pub mod bibtex;
 pub mod csv;
 pub mod json;
+pub mod oaipmh;
 pub mod ris;
 pub mod text;
 
@@ -80,6 +81,7 @@ pub trait Reader: Sync {
 static READERS: &[&dyn Reader] = &[
     &json::JsonLines,
     &json::Json,
+    &oaipmh::OaiPmh,
     &atom::Atom,
     &bibtex::Bibtex,
     &ris::Ris,
@@ -107,6 +109,8 @@ impl Format {
     pub const JSON: Format = Format(&json::Json);
     /// JSON Lines.
     pub const JSONL: Format = Format(&json::JsonLines);
+    /// An arXiv OAI-PMH response.
+    pub const OAIPMH: Format = Format(&oaipmh::OaiPmh);
     /// An arXiv API Atom feed.
     pub const ATOM: Format = Format(&atom::Atom);
     /// Comma-separated values with a header row.
@@ -227,6 +231,21 @@ pub(crate) fn mutate(bytes: &mut Vec<u8>, edits: &[(usize, u8, u8)]) {
     }
 }
 
+/// Checks what a reader made of `text` for the robustness tests: every
+/// record's line and every skipped line within the text, every skip with
+/// a reason.
+#[cfg(test)]
+pub(crate) fn assert_lines_within(text: &str, parsed: &Parsed) {
+    let lines = text.split('\n').count();
+    for r in &parsed.records {
+        assert!((1..=lines).contains(&r.line), "{} of {lines}", r.line);
+    }
+    for (line, reason) in &parsed.skipped {
+        assert!((1..=lines).contains(line), "{line} of {lines}");
+        assert!(!reason.is_empty());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -303,7 +322,7 @@ mod tests {
         assert_eq!(
             names,
             [
-                "jsonl", "json", "atom", "bibtex", "ris", "csv", "tsv", "lines", "text"
+                "jsonl", "json", "oaipmh", "atom", "bibtex", "ris", "csv", "tsv", "lines", "text"
             ]
         );
         for f in Format::all() {
