@@ -64,8 +64,8 @@ pub struct Page {
     pub error: Option<OaiError>,
     /// Parts that could not be read: (1-based line, reason).
     pub skipped: Vec<(usize, String)>,
-    /// True when the response's root element was closed: a page cut short
-    /// is not.
+    /// True when the response's root element, `OAI-PMH`, was closed: a
+    /// page cut short, or another document, is not.
     pub complete: bool,
 }
 
@@ -414,7 +414,8 @@ impl PageReader<'_> {
         let parent = self.stack.last().copied();
         let mut capture = None;
         let tag = match parent {
-            None => Tag::Root,
+            None if name == "OAI-PMH" => Tag::Root,
+            None => Tag::Other,
             Some(Tag::Root) => match name {
                 "error" => {
                     self.error_code = attribute(e, "code").unwrap_or_default();
@@ -1139,9 +1140,10 @@ mod tests {
                 .iter()
                 .any(|(line, why)| *line == 4 && why.contains("ends inside"))
         );
-        // Not XML at all, or nothing.
+        // Not XML at all, nothing, or another document.
         assert!(parse("just text").records.is_empty());
         assert!(!parse_page("").complete);
+        assert!(!parse_page("<html><body>Busy</body></html>").complete);
     }
 
     #[test]
