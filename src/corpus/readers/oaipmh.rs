@@ -47,8 +47,9 @@ use super::atom::{next_tag, push_reference};
 use super::json::LineCounter;
 use super::{Format, Reader, start};
 use crate::corpus::fields::{arxiv_in, doi, is_arxiv_id, ordered_name, split_names, year_in};
-use crate::corpus::fold::folded;
-use crate::corpus::{Parsed, Record};
+use crate::corpus::fold::{folded, push_folded};
+use crate::corpus::paper::NAME_SEP;
+use crate::corpus::{Authors, Parsed, Record};
 
 /// The prefix of arXiv's OAI identifiers.
 pub const OAI_ID_PREFIX: &str = "oai:arXiv.org:";
@@ -114,11 +115,13 @@ pub struct Name {
 impl Name {
     /// The name in reading order: `Forenames Keyname Suffix`.
     pub fn full(&self) -> String {
-        [&self.forenames, &self.keyname, &self.suffix]
-            .iter()
-            .filter_map(|p| folded(p))
-            .collect::<Vec<_>>()
-            .join(" ")
+        let mut out = String::with_capacity(
+            self.forenames.len() + self.keyname.len() + self.suffix.len() + 2,
+        );
+        for part in [&self.forenames, &self.keyname, &self.suffix] {
+            push_folded(&mut out, part);
+        }
+        out
     }
 }
 
@@ -340,10 +343,28 @@ enum Field {
     DcIdentifier,
 }
 
+impl Field {
+    /// Fields only the fetcher reads (a file's papers do not use them).
+    fn for_fetcher_only(self) -> bool {
+        matches!(
+            self,
+            Field::Datestamp
+                | Field::SetSpec
+                | Field::Categories
+                | Field::Comments
+                | Field::ReportNo
+                | Field::License
+                | Field::Submitter
+                | Field::Updated
+        )
+    }
+}
+
+/// An element whose text goes to the reader's buffer.
+#[derive(Clone, Copy)]
 struct Capture {
     field: Field,
     depth: usize,
-    text: String,
 }
 
 /// One response being read.
@@ -351,10 +372,21 @@ struct PageReader<'a> {
     text: &'a str,
     lines: LineCounter,
     page: Page,
+    /// Reading a saved file (not a harvest): each record becomes a paper's
+    /// fields as it ends, and what only the fetcher needs is not kept.
+    papers: Option<Parsed>,
     stack: Vec<Tag>,
     record: Option<OaiRecord>,
     capture: Option<Capture>,
+    /// The captured element's text so far.
+    buf: String,
+    /// The `<author>` being read: its parts' buffers are kept from one
+    /// author to the next.
     author: Name,
+    /// Reading a file's papers: the record's authors so far, joined as
+    /// [`Authors`] keeps them (one string a record, not one a name).
+    joined: String,
+    scratch: String,
     /// The `version` attribute of the `<version>` being read, and its date.
     version: (String, Option<String>),
     /// The code and line of the `<error>` being read.
@@ -428,6 +460,7 @@ impl PageReader<'_> {
             },
             Some(Tag::Verb) => match name {
                 "record" => {
+                    self.joined.clear();
                     self.record = Some(OaiRecord {
                         line: self.lines.line(self.text, pos),
                         ..OaiRecord::default()
@@ -488,7 +521,9 @@ impl PageReader<'_> {
                 }
             },
             Some(Tag::Authors) if name == "author" => {
-                self.author = Name::default();
+                self.author.keyname.clear();
+                self.author.forenames.clear();
+                self.author.suffix.clear();
                 Tag::Author
             }
             Some(Tag::Author) => {
@@ -507,11 +542,13 @@ impl PageReader<'_> {
             Some(_) => Tag::Other,
         };
         self.stack.push(tag);
-        self.capture = capture.map(|field| Capture {
-            field,
-            depth,
-            text: String::new(),
-        });
+        if self.papers.is_some() && capture.is_some_and(Field::for_fetcher_only) {
+            capture = None;
+        }
+        if let Some(field) = capture {
+            self.buf.clear();
+            self.capture = Some(Capture { field, depth });
+        }
     }
 
     /// The element at the top of the stack ends.
@@ -521,22 +558,29 @@ impl PageReader<'_> {
             return;
         };
         if let Some(c) = self.capture.take_if(|c| c.depth == depth) {
-            self.finish(c.field, c.text);
+            self.finish(c.field);
             return;
         }
         match tag {
             Tag::Root => self.page.complete = true,
             Tag::Record => {
                 if let Some(r) = self.record.take() {
-                    self.page.records.push(r);
+                    match &mut self.papers {
+                        Some(parsed) => add_paper(parsed, &r, &mut self.joined),
+                        None => self.page.records.push(r),
+                    }
                 }
             }
             Tag::Author => {
-                let name = std::mem::take(&mut self.author);
+                let name = &self.author;
                 if let Some(r) = &mut self.record
                     && (!name.keyname.trim().is_empty() || !name.forenames.trim().is_empty())
                 {
-                    r.meta.names.push(name);
+                    if self.papers.is_some() {
+                        push_name(&mut self.joined, &mut self.scratch, name);
+                    } else {
+                        r.meta.names.push(name.clone());
+                    }
                 }
             }
             Tag::Version => {
@@ -549,8 +593,20 @@ impl PageReader<'_> {
         }
     }
 
-    /// Stores a collected element's text.
-    fn finish(&mut self, field: Field, text: String) {
+    /// Stores a collected element's text (the buffer's).
+    fn finish(&mut self, field: Field) {
+        let part = match field {
+            Field::Keyname => Some(&mut self.author.keyname),
+            Field::Forenames => Some(&mut self.author.forenames),
+            Field::Suffix => Some(&mut self.author.suffix),
+            _ => None,
+        };
+        if let Some(part) = part {
+            // Copied, so that both buffers keep their room.
+            part.push_str(&self.buf);
+            return;
+        }
+        let text = std::mem::take(&mut self.buf);
         match field {
             Field::Error => {
                 if self.page.error.is_none() {
@@ -567,18 +623,6 @@ impl PageReader<'_> {
                     token.value = text.trim().to_string();
                 }
                 self.page.token = self.token.take().filter(|t| !t.value.is_empty());
-                return;
-            }
-            Field::Keyname => {
-                self.author.keyname = text;
-                return;
-            }
-            Field::Forenames => {
-                self.author.forenames = text;
-                return;
-            }
-            Field::Suffix => {
-                self.author.suffix = text;
                 return;
             }
             Field::VersionDate => {
@@ -637,6 +681,12 @@ impl PageReader<'_> {
 
 /// Reads one OAI-PMH response.
 pub fn parse_page(text: &str) -> Page {
+    read(text, false).0
+}
+
+/// Reads a response: the page, and (`papers`) its records as papers'
+/// fields, made as each record ends.
+fn read(text: &str, papers: bool) -> (Page, Option<Parsed>) {
     // quick-xml skips a byte-order mark without counting it in its offsets;
     // dropping it here keeps offsets and line numbers on the same text.
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
@@ -644,10 +694,14 @@ pub fn parse_page(text: &str) -> Page {
         text,
         lines: LineCounter::default(),
         page: Page::default(),
+        papers: papers.then(Parsed::default),
         stack: Vec::new(),
         record: None,
         capture: None,
+        buf: String::new(),
         author: Name::default(),
+        joined: String::new(),
+        scratch: String::new(),
         version: (String::new(), None),
         error_code: String::new(),
         error_line: 0,
@@ -659,7 +713,48 @@ pub fn parse_page(text: &str) -> Page {
     while let Some(start) = from {
         from = read_from(&mut reader, start);
     }
-    reader.page
+    (reader.page, reader.papers)
+}
+
+/// Adds a record that ended to a file's papers: a paper's fields, or a
+/// deleted record skipped. `joined` holds its `<author>`s' names, joined
+/// as [`Authors`] keeps them (taken).
+fn add_paper(parsed: &mut Parsed, r: &OaiRecord, joined: &mut String) {
+    if r.deleted {
+        let id = r.identifier.as_deref().map(str::trim).unwrap_or("");
+        parsed.skipped.push((
+            r.line,
+            format!("deleted record {id} (only its header is left)"),
+        ));
+        return;
+    }
+    let mut record = r.to_record();
+    if !joined.is_empty() {
+        record.authors = Authors::from_joined(std::mem::take(joined));
+    }
+    parsed.records.push(record);
+}
+
+/// Appends a name in reading order to names joined as [`Authors`] keeps
+/// them (`scratch` is room for it); a name that folds to nothing is left
+/// out, and a separator in a name (a character reference) reads as a
+/// space.
+fn push_name(joined: &mut String, scratch: &mut String, name: &Name) {
+    scratch.clear();
+    for part in [&name.forenames, &name.keyname, &name.suffix] {
+        push_folded(scratch, part);
+    }
+    if scratch.is_empty() {
+        return;
+    }
+    if !joined.is_empty() {
+        joined.push(NAME_SEP);
+    }
+    if scratch.contains(NAME_SEP) {
+        joined.push_str(&scratch.replace(NAME_SEP, " "));
+    } else {
+        joined.push_str(scratch);
+    }
 }
 
 /// Reads the response from byte `start` (0, or a record after an error)
@@ -716,20 +811,10 @@ fn read_from(reader: &mut PageReader, start: usize) -> Option<usize> {
                 reader.end();
             }
             Event::End(_) => reader.end(),
-            Event::Text(t) => {
-                if let Some(c) = &mut reader.capture {
-                    c.text.push_str(&t);
-                }
-            }
-            Event::CData(t) => {
-                if let Some(c) = &mut reader.capture {
-                    c.text.push_str(&t);
-                }
-            }
-            Event::GeneralRef(r) => {
-                if let Some(c) = &mut reader.capture {
-                    push_reference(&mut c.text, &r);
-                }
+            Event::Text(t) if reader.capture.is_some() => reader.buf.push_str(&t),
+            Event::CData(t) if reader.capture.is_some() => reader.buf.push_str(&t),
+            Event::GeneralRef(r) if reader.capture.is_some() => {
+                push_reference(&mut reader.buf, &r);
             }
             Event::Eof => {
                 if let Some(r) = &reader.record {
@@ -746,11 +831,9 @@ fn read_from(reader: &mut PageReader, start: usize) -> Option<usize> {
 /// Reads a saved OAI-PMH response: its records as papers; deleted records
 /// and an OAI error reported as skipped.
 pub fn parse(text: &str) -> Parsed {
-    let page = parse_page(text);
-    let mut parsed = Parsed {
-        skipped: page.skipped,
-        ..Parsed::default()
-    };
+    let (page, parsed) = read(text, true);
+    let mut parsed = parsed.unwrap_or_default();
+    parsed.skipped.extend(page.skipped);
     if let Some(e) = page.error {
         let reason = if e.code == "noRecordsMatch" {
             format!(
@@ -761,17 +844,6 @@ pub fn parse(text: &str) -> Parsed {
             format!("an OAI-PMH error, not records ({}: {})", e.code, e.message)
         };
         parsed.skipped.push((e.line, reason));
-    }
-    for r in page.records {
-        if r.deleted {
-            let id = r.identifier.as_deref().map(str::trim).unwrap_or("");
-            parsed.skipped.push((
-                r.line,
-                format!("deleted record {id} (only its header is left)"),
-            ));
-        } else {
-            parsed.records.push(r.to_record());
-        }
     }
     parsed.skipped.sort_by_key(|(line, _)| *line);
     parsed
@@ -1034,6 +1106,11 @@ mod tests {
         assert!(first.lists_category("cs.LG") && !first.lists_category("cs.AI"));
         let parsed = parse(&text);
         assert_eq!(parsed.records.len(), 2);
+        // A file's papers have the same names, joined as they are read.
+        assert_eq!(
+            parsed.records[0].authors.iter().collect::<Vec<_>>(),
+            first.authors()
+        );
         assert_eq!(parsed.skipped.len(), 1);
         assert_eq!(parsed.skipped[0].0, 49);
         let r = &parsed.records[0];
@@ -1159,6 +1236,24 @@ mod tests {
             ..OaiRecord::default()
         };
         assert_eq!(r.authors(), ["J. Smith", "L. Wu", "K. Lee"]);
+    }
+
+    #[test]
+    fn names_made_of_nothing_or_holding_the_separator() {
+        let page = "<OAI-PMH><ListRecords><record><metadata><arXiv><authors>\
+            <author><keyname> </keyname></author>\
+            <author><keyname>A&#31;B</keyname><forenames> C\n D </forenames></author>\
+            <author><keyname>Solo</keyname></author>\
+            </authors><title>T</title></arXiv></metadata></record></ListRecords></OAI-PMH>";
+        let parsed = parse(page);
+        assert_eq!(
+            parsed.records[0].authors.iter().collect::<Vec<_>>(),
+            ["C D A B", "Solo"]
+        );
+        assert_eq!(
+            parse_page(page).records[0].authors(),
+            ["C D A\u{1f}B", "Solo"]
+        );
     }
 
     #[test]
