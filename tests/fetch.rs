@@ -849,3 +849,49 @@ fn fetched_lists_are_opened_by_name_and_files_still_come_first() {
     assert_eq!(o.status.code(), Some(2));
     assert!(err(&o).contains("nosuch: No such file"), "{}", err(&o));
 }
+
+#[test]
+fn on_a_terminal_the_line_says_how_it_goes_and_why_it_waits() {
+    let page = |id: &str, token| oai_page(&[record(id, "2026-12-01", "cs.LG")], token);
+    let server = serve(vec![
+        ok(page("2612.00001", Some("t1"))),
+        Reply::Full(
+            503,
+            vec![("Retry-After", "1".to_string())],
+            "busy".to_string(),
+        ),
+        ok(page("2612.00002", None)),
+    ]);
+    let h = home();
+    let endpoint = format!("{}/oai", server.url);
+    let data = h.data.to_str().unwrap().to_string();
+    let mut pty = common::Pty::spawn(
+        &[
+            "fetch",
+            "arxiv",
+            "cs.LG",
+            "--endpoint",
+            &endpoint,
+            "--delay",
+            "0.01",
+        ],
+        60,
+        20,
+        &h.state,
+        &[("PAPERBOAT_DATA_DIR", &data)],
+    );
+    // 60 columns: the counts and the reason, without the source's name
+    // and the list's size.
+    pty.wait_text("page 2 · 1 received · 1 new · arXiv asks to wait 1 s");
+    let status = pty.wait_exit();
+    assert!(status.success());
+    let screen = pty.screen();
+    assert!(
+        screen.contains("paperboat: arXiv cs.LG (set cs): 2 papers in 2 pages, 2 new"),
+        "{screen}"
+    );
+    assert!(
+        !screen.contains("asks to wait"),
+        "the line is drawn over: {screen}"
+    );
+}

@@ -130,6 +130,7 @@ impl Reporter {
                 self.page = *page;
                 (self.received, self.written) = (*received, *written);
                 self.expected = expected.or(self.expected);
+                self.waiting = None;
             }
             Progress::Waiting { why, .. } => self.waiting = Some(why.clone()),
         }
