@@ -69,6 +69,22 @@ pub struct JsonPaper<'a> {
     /// Venue.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub venue: Option<&'a str>,
+    /// Keywords.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    pub keywords: &'a [String],
+    /// arXiv categories.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    pub categories: &'a [String],
+    /// OpenReview forum id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub openreview: Option<&'a str>,
+    /// OpenReview venue id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<&'a str>,
+    /// How an arXiv feed announced it (`new`, `cross`, `replace`,
+    /// `replace-cross`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub announce_type: Option<&'a str>,
     /// Links.
     pub links: Vec<String>,
     /// Bookmarked.
@@ -97,6 +113,11 @@ impl<'a> JsonPaper<'a> {
             authors: &p.authors,
             year: p.year,
             venue: p.venue.as_deref(),
+            keywords: &p.more().keywords,
+            categories: &p.more().categories,
+            openreview: p.more().forum.as_deref(),
+            venue_id: p.more().venue_id.as_deref(),
+            announce_type: p.more().announce.as_deref(),
             links: p.links(),
             bookmarked: store.is_on(p.id.as_str(), Field::Bookmark),
             read: store.is_on(p.id.as_str(), Field::Read),

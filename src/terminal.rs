@@ -122,8 +122,9 @@ enum Wake {
     Results,
     /// A signal arrived.
     Signal(i32),
-    /// The loader has more to say.
-    Load(load::Event),
+    /// The loader has more to say (boxed: a batch of papers is large
+    /// beside the other wakes).
+    Load(Box<load::Event>),
     /// The loader is done.
     Loaded,
     /// First-seen times are recorded (see [`Effect::RecordSeen`]).
@@ -161,7 +162,7 @@ fn spawn_loader(start: Start, tx: mpsc::Sender<Wake>) -> io::Result<()> {
         .name("paperboat-load".into())
         .spawn(move || {
             load::stream(&start.inputs, &start.options, true, &mut |e| {
-                let _ = tx.send(Wake::Load(e));
+                let _ = tx.send(Wake::Load(Box::new(e)));
             });
             let _ = tx.send(Wake::Loaded);
             // For the next open. Not waited for when the reader quits: a
@@ -455,7 +456,7 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
     while let Some(left) = deadline.checked_duration_since(std::time::Instant::now()) {
         match rx.recv_timeout(left) {
             Ok(Wake::Load(e)) => {
-                app.update(Message::Load(e));
+                app.update(Message::Load(*e));
             }
             Ok(Wake::Loaded) => {
                 app.update(Message::Loaded);
@@ -565,7 +566,7 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
             effects = match w {
                 Wake::Term(ev) => handle(&mut app, &keymap, ev),
                 Wake::Results => Vec::new(),
-                Wake::Load(e) => app.update(Message::Load(e)),
+                Wake::Load(e) => app.update(Message::Load(*e)),
                 Wake::Loaded => app.update(Message::Loaded),
                 Wake::Seen(result) => app.update(Message::SeenRecorded(result)),
                 Wake::Signal(SIGTSTP) => {

@@ -708,12 +708,12 @@ fn bad_arguments_are_refused_before_any_request() {
 #[test]
 fn a_venue_is_fetched_page_by_page_and_again_only_its_new_papers() {
     let mut first: Vec<String> = (0..1000)
-        .map(|i| note(&format!("p{i:04}"), &format!("p{i:04}")))
+        .map(|i| note(&format!("p{i:09}"), &format!("p{i:09}")))
         .collect();
     // A review in the same answer is no paper.
-    first[10] = note("r0001", "p0001");
+    first[10] = note("r000000001", "p000000001");
     let second: Vec<String> = (1000..1500)
-        .map(|i| note(&format!("p{i:04}"), &format!("p{i:04}")))
+        .map(|i| note(&format!("p{i:09}"), &format!("p{i:09}")))
         .collect();
     let server = serve(vec![
         ok(notes_page(&first, 1500)),
@@ -744,15 +744,25 @@ fn a_venue_is_fetched_page_by_page_and_again_only_its_new_papers() {
     // Each note exactly as received.
     assert_eq!(l[0], first[0]);
     assert_eq!(l[1499 - 1], second[499]);
-    assert!(!l.iter().any(|l| l.contains("r0001")));
+    assert!(!l.iter().any(|l| l.contains("r000000001")));
     assert!(
         err(&o).contains("1499 papers in 2 pages, 1499 new (1 passed over"),
         "{}",
         err(&o)
     );
+    // The reader reads them as OpenReview notes, by the list's name.
+    let o = h.run(&["check", "icml2026"]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(out(&o).contains("1499 papers"), "{}", out(&o));
+    let o = h.run(&["show", "openreview:p000000002", "icml2026"]);
+    assert!(
+        out(&o).contains("Abstract of p000000002: \"quoted\" and é."),
+        "{}",
+        out(&o)
+    );
     // Again: only the forum it lacks.
     let server = serve(vec![ok(notes_page(
-        &[first[0].clone(), note("p9999", "p9999")],
+        &[first[0].clone(), note("p000009999", "p000009999")],
         2,
     ))]);
     let before = std::fs::read_to_string(&file).unwrap();
@@ -764,7 +774,7 @@ fn a_venue_is_fetched_page_by_page_and_again_only_its_new_papers() {
         err(&o)
     );
     let after = std::fs::read_to_string(&file).unwrap();
-    assert_eq!(after, before + &note("p9999", "p9999") + "\n");
+    assert_eq!(after, before + &note("p000009999", "p000009999") + "\n");
 }
 
 #[test]

@@ -74,7 +74,7 @@ fn a_bad_file_among_good_ones_is_named_and_the_rest_load() {
         state.path(),
     );
     assert_eq!(o.status.code(), Some(0));
-    assert_eq!(out(&o).lines().count(), 12);
+    assert_eq!(out(&o).lines().count(), 11);
     assert!(err(&o).contains("empty.bib: empty file"), "{}", err(&o));
     let o = run(&["search", "", path(&empty)], None, state.path());
     assert_eq!(o.status.code(), Some(2));

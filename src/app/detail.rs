@@ -208,6 +208,10 @@ pub fn lay_out(v: &PaperText, width: usize) -> Page {
     if !byline.is_empty() {
         out.extend(rich_lines(&plain(byline.join(" · ")), width, Tone::Plain, &[]).0);
     }
+    for (label, values) in paper.more().labelled() {
+        let line = format!("{label}: {}", values.join(" · "));
+        out.extend(rich_lines(&plain(line), width, Tone::Dim, &[]).0);
+    }
     let mut meta = vec![paper.source.to_string()];
     meta.extend(paper.also_in.iter().map(|s| s.to_string()));
     meta.push(v.corpus.short_id(v.idx).to_string());

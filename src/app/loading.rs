@@ -106,6 +106,7 @@ impl App {
             let batch = crate::corpus::Batch {
                 papers: papers.into_vec(),
                 also_in: Vec::new(),
+                fills: Vec::new(),
             };
             self.receive(load::Event::Papers(batch, None));
             return;

@@ -138,7 +138,25 @@ pub struct Batch {
     pub papers: Vec<Paper>,
     /// (index of a paper already kept, another list holding it).
     pub also_in: Vec<(u32, Arc<str>)>,
+    /// (index of a paper already kept, a repeat of it that has fields it
+    /// lacks): the kept paper's blanks are filled from it (see
+    /// [`Paper::fill_from`]).
+    pub fills: Vec<(u32, Paper)>,
 }
+
+/// The fields of a paper that a repeat may fill, one bit each (see
+/// [`Paper::fill_from`]).
+fn filled(p: &Paper) -> u8 {
+    u8::from(!p.abstract_text.is_empty())
+        | u8::from(!p.authors.is_empty()) << 1
+        | u8::from(p.year.is_some()) << 2
+        | u8::from(p.venue.is_some()) << 3
+        | u8::from(!p.record_links.is_empty()) << 4
+        | u8::from(p.more.is_some()) << 5
+}
+
+/// Every bit [`filled`] sets.
+const ALL_FILLED: u8 = 0x3f;
 
 /// Tells papers met for the first time from repeats (the same id), so
 /// that a paper present in several files appears once, with all its lists.
@@ -154,6 +172,8 @@ pub struct Dedup {
     variants: HashMap<u32, Variant>,
     /// Papers kept under a distinguished id.
     renamed: usize,
+    /// What each paper kept has, by index ([`filled`]).
+    has: Vec<u8>,
 }
 
 /// The hasher for keys that are hashes already: it keeps their low bits.
@@ -201,6 +221,7 @@ impl Dedup {
     /// (by the threads that parsed them).
     pub fn accept_keyed(&mut self, mut papers: Vec<Paper>, keys: &[u128]) -> Batch {
         let mut also_in = Vec::new();
+        let mut fills = Vec::new();
         self.index.reserve(papers.len());
         self.first_source.reserve(papers.len());
         let mut last_source: Option<(Arc<str>, u32)> = None;
@@ -218,10 +239,17 @@ impl Dedup {
                 .then(|| u64::from_str_radix(paper.id.as_str(), 16).ok())
                 .flatten()
                 .filter(|_| paper.id.is_hash());
-            match self.place(key, hash, paper.variant, src) {
+            let has = filled(paper);
+            match self.place(key, hash, paper.variant, src, has) {
                 Place::Repeat(i) => {
                     if self.first_source[i as usize] != src {
                         also_in.push((i, paper.source.clone()));
+                    }
+                    if let Some(kept) = self.has.get_mut(i as usize)
+                        && has & !*kept != 0
+                    {
+                        *kept |= has;
+                        fills.push((i, paper.clone()));
                     }
                     keep.push(None);
                 }
@@ -239,7 +267,11 @@ impl Dedup {
             Some(None) => false,
             _ => true,
         });
-        Batch { papers, also_in }
+        Batch {
+            papers,
+            also_in,
+            fills,
+        }
     }
 
     /// Files a paper whose id has the [`id_key`] `key` (and is the content
@@ -250,7 +282,15 @@ impl Dedup {
     /// paper that used to take in others keeps its id. A later, different
     /// one gets its hash mixed with its authors, year and volume, then
     /// with its key too.
-    fn place(&mut self, key: u128, hash: Option<u64>, variant: Variant, src: u32) -> Place {
+    /// `has`: what the paper has ([`filled`]).
+    fn place(
+        &mut self,
+        key: u128,
+        hash: Option<u64>,
+        variant: Variant,
+        src: u32,
+        has: u8,
+    ) -> Place {
         let hash = hash.filter(|_| !variant.is_empty());
         let candidates = [
             (key, None),
@@ -283,6 +323,7 @@ impl Dedup {
                 std::collections::hash_map::Entry::Vacant(e) => {
                     e.insert(next);
                     self.first_source.push(src);
+                    self.has.push(has);
                     if !variant.is_empty() {
                         self.variants.insert(next, variant);
                     }
@@ -334,7 +375,7 @@ impl Dedup {
                     None => (None, Variant::default()),
                 };
                 // No list: a load for titles alone keeps none.
-                match self.place(key, hash, variant, u32::MAX) {
+                match self.place(key, hash, variant, u32::MAX, ALL_FILLED) {
                     Place::Repeat(_) => false,
                     Place::New => true,
                     Place::Renamed(h) => {
@@ -373,6 +414,37 @@ mod tests {
         }
         .into_paper(&list.into(), 0)
         .unwrap()
+    }
+
+    #[test]
+    fn a_repeat_fills_what_the_first_lacks_and_only_once() {
+        let make = |abs: Option<&str>, authors: &[&str], list: &str| {
+            Record {
+                title: Some("T".into()),
+                abstract_text: abs.map(String::from),
+                authors: authors.iter().collect(),
+                arxiv: Some("2401.00001".into()),
+                ..Record::default()
+            }
+            .into_paper(&list.into(), 0)
+            .unwrap()
+        };
+        let mut dedup = Dedup::default();
+        let first = dedup.accept(vec![make(None, &["Ada Lovelace"], "a")]);
+        let second = dedup.accept(vec![make(Some("An abstract."), &["Someone Else"], "b")]);
+        assert!(second.papers.is_empty());
+        assert_eq!(second.fills.len(), 1);
+        // Nothing new the third time: no fill.
+        let third = dedup.accept(vec![make(Some("Another."), &[], "c")]);
+        assert!(third.fills.is_empty());
+        let mut corpus = crate::corpus::Corpus::default();
+        corpus.push(first);
+        corpus.push(second);
+        let p = &corpus.papers[0];
+        assert_eq!(p.abstract_text.text(), "An abstract.");
+        // What the first had stays.
+        assert_eq!(p.authors, ["Ada Lovelace"]);
+        assert_eq!(&*p.also_in[0], "b");
     }
 
     #[test]

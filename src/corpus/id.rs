@@ -44,6 +44,12 @@ impl PaperId {
         PaperId(format!("doi:{}", fields::doi_key(doi)).into())
     }
 
+    /// The id of a paper known by its OpenReview forum
+    /// (`openreview:frA0NNBS1n`).
+    pub fn openreview(forum: &str) -> PaperId {
+        PaperId(format!("openreview:{}", forum.trim()).into())
+    }
+
     /// An id given as text (a state file key, a command-line argument).
     pub fn parse(text: &str) -> PaperId {
         PaperId(text.into())

@@ -27,7 +27,7 @@ use id::parallel_short_id_len;
 pub use id::{MIN_SHORT_ID, PaperId, content_hash};
 pub(crate) use id::{hex16, shortest_unique};
 pub(crate) use paper::NAME_SEP;
-pub use paper::{Authors, Paper};
+pub use paper::{Authors, More, Paper};
 #[cfg(test)]
 pub(crate) use papers::stored_for_tests;
 pub use papers::{PaperAt, Papers, StoredPapers};
@@ -113,6 +113,11 @@ impl Corpus {
                 && !p.also_in.contains(&source)
             {
                 p.also_in.push(source);
+            }
+        }
+        for (i, other) in batch.fills {
+            if let Some(p) = self.papers.get_mut(i as usize) {
+                p.fill_from(other);
             }
         }
         self.short_len = self.short_len.max(MIN_SHORT_ID);

@@ -39,6 +39,73 @@ pub struct Paper {
     /// What tells this paper from another with the same title and
     /// abstract (see [`Variant`]); empty when its id is its record's own.
     pub variant: Variant,
+    /// The fields few records have (keywords, OpenReview's forum and
+    /// venue ids, arXiv's categories and announce type); `None` when it
+    /// has none, so that a paper without them costs one pointer.
+    pub more: Option<Box<More>>,
+}
+
+/// The fields of a paper that few records have.
+#[derive(Clone, Default, PartialEq, Eq, Debug)]
+pub struct More {
+    /// Keywords, as the record gives them (OpenReview's, a CSV column).
+    pub keywords: Vec<String>,
+    /// arXiv categories, primary first (`cs.LG`).
+    pub categories: Vec<String>,
+    /// The OpenReview forum id (`frA0NNBS1n`).
+    pub forum: Option<String>,
+    /// OpenReview's venue id (`ICML.cc/2024/Conference`).
+    pub venue_id: Option<String>,
+    /// How arXiv announced the paper in a feed: `new`, `cross`, `replace`
+    /// or `replace-cross` (a replacement is a new version of a paper
+    /// announced before, not a new paper).
+    pub announce: Option<String>,
+}
+
+impl More {
+    /// True when it holds nothing.
+    pub fn is_empty(&self) -> bool {
+        *self == More::default()
+    }
+
+    /// The fields a reader is shown (keywords, categories, how arXiv
+    /// announced it), each named, with its values; the ids are shown as
+    /// links.
+    pub fn labelled(&self) -> Vec<(&'static str, Vec<&str>)> {
+        fn list(v: &[String]) -> Vec<&str> {
+            v.iter().map(String::as_str).collect()
+        }
+        fn one(v: &Option<String>) -> Vec<&str> {
+            v.iter().map(String::as_str).collect()
+        }
+        [
+            ("keywords", list(&self.keywords)),
+            ("categories", list(&self.categories)),
+            ("announced", one(&self.announce)),
+        ]
+        .into_iter()
+        .filter(|(_, v)| !v.is_empty())
+        .collect()
+    }
+
+    /// Fills what `self` lacks from `other`.
+    pub fn fill_from(&mut self, other: &More) {
+        let fill_list = |mine: &mut Vec<String>, theirs: &[String]| {
+            if mine.is_empty() {
+                mine.extend_from_slice(theirs);
+            }
+        };
+        let fill_one = |mine: &mut Option<String>, theirs: &Option<String>| {
+            if mine.is_none() {
+                mine.clone_from(theirs);
+            }
+        };
+        fill_list(&mut self.keywords, &other.keywords);
+        fill_list(&mut self.categories, &other.categories);
+        fill_one(&mut self.forum, &other.forum);
+        fill_one(&mut self.venue_id, &other.venue_id);
+        fill_one(&mut self.announce, &other.announce);
+    }
 }
 
 impl Paper {
@@ -59,7 +126,48 @@ impl Paper {
             also_in: Vec::new(),
             former_id: None,
             variant: Variant::default(),
+            more: None,
         }
+    }
+
+    /// Fills what this paper lacks from `other`, the same paper met in
+    /// another list: its abstract, authors, year, venue, links (each
+    /// added once) and rare fields where this one has none. Its title
+    /// and id stay.
+    pub fn fill_from(&mut self, other: Paper) {
+        if self.abstract_text.is_empty() && !other.abstract_text.is_empty() {
+            self.abstract_text = other.abstract_text;
+        }
+        if self.authors.is_empty() {
+            self.authors = other.authors;
+        }
+        self.year = self.year.or(other.year);
+        if self.venue.is_none() {
+            self.venue = other.venue;
+        }
+        for link in other.record_links {
+            if !self.record_links.contains(&link) {
+                self.record_links.push(link);
+            }
+        }
+        match (&mut self.more, other.more) {
+            (Some(mine), Some(theirs)) => mine.fill_from(&theirs),
+            (mine @ None, theirs) => *mine = theirs,
+            (Some(_), None) => {}
+        }
+    }
+
+    /// The paper's keywords, OpenReview ids and the like: empty when it
+    /// has none.
+    pub fn more(&self) -> &More {
+        static NONE: More = More {
+            keywords: Vec::new(),
+            categories: Vec::new(),
+            forum: None,
+            venue_id: None,
+            announce: None,
+        };
+        self.more.as_deref().unwrap_or(&NONE)
     }
 
     /// The paper's links: the record's, then the arXiv abstract page when
@@ -71,6 +179,13 @@ impl Paper {
             if links.last() != Some(&abs) {
                 links.push(abs);
             }
+        }
+        if let Some(forum) = &self.more().forum
+            && !links
+                .iter()
+                .any(|l| super::fields::forum_in(l) == Some(forum))
+        {
+            links.push(format!("https://openreview.net/forum?id={forum}"));
         }
         links
     }

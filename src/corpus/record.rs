@@ -4,7 +4,9 @@
 
 use std::sync::Arc;
 
-use super::{Abstract, Authors, Paper, PaperId, Variant, content_hash, json_string, title};
+use super::{
+    Abstract, Authors, More, Paper, PaperId, Variant, content_hash, fields, json_string, title,
+};
 use crate::text::sanitize;
 
 /// A record as a format reader found it: raw, unsanitized fields.
@@ -38,6 +40,11 @@ pub struct Record {
     /// has now (an arXiv id found where it used to be missed): marks
     /// kept under it are moved to the new one. `None` for most records.
     pub former_id: Option<PaperId>,
+    /// The fields few records have (keywords, OpenReview's forum id, …).
+    /// A record with no arXiv id or DOI whose forum id is known (here,
+    /// or in an OpenReview forum or PDF link among its URLs) is known by
+    /// it (`openreview:frA0NNBS1n`).
+    pub more: More,
 }
 
 impl Record {
@@ -79,14 +86,33 @@ impl Record {
             .map(str::trim)
             .filter(|s| !s.is_empty());
         let doi = self.doi.as_deref().map(str::trim).filter(|s| !s.is_empty());
-        let (id, variant) = match (arxiv, doi) {
-            (Some(a), _) => (PaperId::arxiv(&sanitize::line_cow(a)), Variant::default()),
-            (None, Some(d)) => (PaperId::doi(&sanitize::line_cow(d)), Variant::default()),
-            (None, None) => (
-                PaperId::from_hash(content_hash(
-                    self.title.as_deref(),
-                    self.abstract_text.as_deref().unwrap_or(""),
-                )),
+        if self.more.forum.is_none() {
+            self.more.forum = self
+                .urls
+                .iter()
+                .find_map(|u| fields::forum_in(u))
+                .map(String::from);
+        }
+        let hashed = |r: &Record| {
+            PaperId::from_hash(content_hash(
+                r.title.as_deref(),
+                r.abstract_text.as_deref().unwrap_or(""),
+            ))
+        };
+        let (id, variant) = match (arxiv, doi, self.more.forum.as_deref()) {
+            (Some(a), _, _) => (PaperId::arxiv(&sanitize::line_cow(a)), Variant::default()),
+            (None, Some(d), _) => (PaperId::doi(&sanitize::line_cow(d)), Variant::default()),
+            (None, None, Some(forum)) => {
+                // Before forum ids were read, the paper was known by the
+                // hash of its text: marks kept under it follow.
+                let id = PaperId::openreview(forum);
+                if self.former_id.is_none() {
+                    self.former_id = Some(hashed(&self));
+                }
+                (id, Variant::default())
+            }
+            (None, None, None) => (
+                hashed(&self),
                 Variant::of(
                     self.key.as_deref(),
                     &self.authors,
@@ -155,8 +181,32 @@ impl Record {
             also_in: Vec::new(),
             former_id: self.former_id,
             variant,
+            more: more(self.more),
         })
     }
+}
+
+/// A record's rare fields, sanitized and boxed; `None` when it has none.
+fn more(mut more: More) -> Option<Box<More>> {
+    if more.is_empty() {
+        return None;
+    }
+    let clean = |v: &mut Vec<String>| {
+        v.retain_mut(|s| {
+            *s = sanitize::line(s);
+            !s.is_empty()
+        });
+        v.dedup();
+    };
+    clean(&mut more.keywords);
+    clean(&mut more.categories);
+    for one in [&mut more.forum, &mut more.venue_id, &mut more.announce] {
+        *one = one
+            .take()
+            .map(sanitize::line_owned)
+            .filter(|s| !s.is_empty());
+    }
+    (!more.is_empty()).then(|| Box::new(more))
 }
 
 /// What a format reader found in one input: the list's name if the input
@@ -179,6 +229,34 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+
+    #[test]
+    fn a_forum_link_names_a_paper_without_an_arxiv_id_or_doi() {
+        let record = Record {
+            title: Some("Sparse Attention".into()),
+            abstract_text: Some("We route.".into()),
+            urls: vec!["https://openreview.net/pdf?id=frA0NNBS1n".into()],
+            ..Record::default()
+        };
+        let hash = PaperId::from_hash(content_hash(Some("Sparse Attention"), "We route."));
+        let p = record.clone().into_paper(&"l".into(), 0).unwrap();
+        assert_eq!(p.id.as_str(), "openreview:frA0NNBS1n");
+        // Marks kept under the id it had before follow it.
+        assert_eq!(p.former_id, Some(hash));
+        assert_eq!(p.more().forum.as_deref(), Some("frA0NNBS1n"));
+        // An arXiv id or a DOI still comes first.
+        let arxiv = Record {
+            arxiv: Some("2401.00001".into()),
+            ..record
+        };
+        let p = arxiv.into_paper(&"l".into(), 0).unwrap();
+        assert_eq!(p.id.as_str(), "arxiv:2401.00001");
+        assert_eq!(p.former_id, None);
+        assert!(
+            p.links()
+                .contains(&"https://openreview.net/pdf?id=frA0NNBS1n".to_string())
+        );
+    }
 
     proptest! {
         /// Authors, ids and links are checked clean without a copy

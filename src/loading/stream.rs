@@ -253,6 +253,7 @@ impl Sink<'_> {
             Batch {
                 papers,
                 also_in: Vec::new(),
+                fills: Vec::new(),
             }
         } else {
             self.dedup.accept_keyed(papers, keys)
@@ -589,7 +590,13 @@ pub(super) fn stream_keeping(
                 ..Made::default()
             }
         }
-        _ => Made::default(),
+        // Papers of several inputs may be filled from each other's (the
+        // same paper in two lists): what the word index reads of them is
+        // taken from the whole corpus at the load's end.
+        _ => Made {
+            index: items.len() <= 1,
+            ..Made::default()
+        },
     };
     let mut sink = Sink {
         dedup: Dedup::default(),

@@ -27,6 +27,22 @@ pub fn is_arxiv_id(id: &str) -> bool {
     false
 }
 
+/// The year an arXiv id was first submitted in, from the year and month
+/// it begins with: `2402.01234` → 2024, `hep-th/9901001` → 1999.
+pub fn arxiv_year(id: &str) -> Option<i32> {
+    let id = arxiv_key(id);
+    if !is_arxiv_id(id) {
+        return None;
+    }
+    let yymm = match id.split_once('/') {
+        Some((_, num)) => &num[..4],
+        None => &id[..4],
+    };
+    let yy: i32 = yymm[..2].parse().ok()?;
+    // Old-style ids began in 1991; new-style ones in 2007.
+    Some(if yy >= 91 { 1900 + yy } else { 2000 + yy })
+}
+
 /// `2401.01234v2` → `2401.01234`.
 pub(crate) fn strip_version(id: &str) -> &str {
     match id.rfind('v') {

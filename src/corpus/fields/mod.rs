@@ -1,5 +1,5 @@
-//! The fields every format writes in its own way: arXiv ids, DOIs, years
-//! and author names.
+//! The fields every format writes in its own way: arXiv ids, DOIs,
+//! OpenReview forum ids, years and author names.
 //!
 //! Each reader finds where its format keeps a field; what a value there
 //! means is decided here, once, so that one paper gets one id whichever
@@ -11,9 +11,11 @@
 mod arxiv;
 mod doi;
 mod names;
+mod openreview;
 mod year;
 
-pub use arxiv::{arxiv_in, arxiv_in_text, arxiv_key, is_arxiv_id, strip_arxiv_prefix};
+pub use arxiv::{arxiv_in, arxiv_in_text, arxiv_key, arxiv_year, is_arxiv_id, strip_arxiv_prefix};
 pub use doi::{doi, doi_in_text, doi_key};
-pub use names::{Split, ordered_name, split_name_cell, split_names, split_top};
+pub use names::{Split, ordered_name, split_list_cell, split_name_cell, split_names, split_top};
+pub use openreview::{forum_in, forum_of, is_forum_id};
 pub use year::{plausible_year, year_in};

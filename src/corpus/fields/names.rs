@@ -37,6 +37,13 @@ pub fn split_names(s: &str) -> Vec<String> {
 /// two words or more (`Jane Smith, Li Wu` is two names, `Smith, Jane`
 /// one).
 pub fn split_name_cell(cell: &str) -> Vec<String> {
+    if let Some(names) = python_list(cell) {
+        return names
+            .iter()
+            .map(|n| fold(n))
+            .filter(|n| !n.is_empty())
+            .collect();
+    }
     let cell = fold(cell);
     let parts: Vec<String> = if cell.contains(';') {
         cell.split(';').map(str::to_string).collect()
@@ -50,6 +57,83 @@ pub fn split_name_cell(cell: &str) -> Vec<String> {
         .map(|p| p.trim().to_string())
         .filter(|p| !p.is_empty())
         .collect()
+}
+
+/// Splits a table cell of short items (keywords): a Python list's
+/// strings, else on `;` when it has any, else on commas.
+pub fn split_list_cell(cell: &str) -> Vec<String> {
+    let items: Vec<String> = match python_list(cell) {
+        Some(items) => items,
+        None => {
+            let sep = if cell.contains(';') { ';' } else { ',' };
+            cell.split(sep).map(str::to_string).collect()
+        }
+    };
+    items
+        .iter()
+        .map(|i| fold(i))
+        .filter(|i| !i.is_empty())
+        .collect()
+}
+
+/// The strings of a cell written as a Python list, as scripts print one
+/// (`['Ruochen Wang', "Dan O'Neil"]`, or without the brackets): `None`
+/// unless the cell starts with a quoted string. A string ends at its
+/// quote where a comma or the end follows, so a name whose own quote was
+/// left unescaped (`'Dan O'Neil'`) stays whole; an item written without
+/// quotes (`Tommaso d'Orsi`, as one list on OpenReview had its
+/// double-quoted names unquoted) runs to the next comma. `\'`, `\"` and
+/// `\\` are the quote and the backslash.
+fn python_list(cell: &str) -> Option<Vec<String>> {
+    let mut s = cell.trim();
+    if let Some(inner) = s.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        s = inner.trim();
+    }
+    if !s.starts_with(['\'', '"']) {
+        return None;
+    }
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let quote = b.get(i).copied().filter(|&c| c == b'\'' || c == b'"');
+        let (item, next) = match quote {
+            Some(q) => {
+                let mut item = String::new();
+                let mut j = i + 1;
+                loop {
+                    let k = j + memchr::memchr2(q, b'\\', b.get(j..)?)?;
+                    item.push_str(&s[j..k]);
+                    if b[k] == b'\\' {
+                        let c = s[k + 1..].chars().next()?;
+                        item.push(c);
+                        j = k + 1 + c.len_utf8();
+                        continue;
+                    }
+                    let mut after = k + 1;
+                    while after < b.len() && b[after].is_ascii_whitespace() {
+                        after += 1;
+                    }
+                    if after == b.len() || b[after] == b',' {
+                        break (item, after + 1);
+                    }
+                    // A quote inside the string.
+                    item.push(q as char);
+                    j = k + 1;
+                }
+            }
+            None => {
+                let end = memchr::memchr(b',', &b[i..]).map_or(b.len(), |k| i + k);
+                (s[i..end].to_string(), end + 1)
+            }
+        };
+        out.push(item);
+        i = next;
+    }
+    Some(out)
 }
 
 /// `Jane Smith, Li Wu` → two names; `Smith, Jane` → one.
@@ -133,6 +217,43 @@ pub fn ordered_name(parts: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn python_lists_of_names_and_keywords() {
+        assert_eq!(
+            split_name_cell("'Ruochen Wang', 'Ting Liu', 'Cho-Jui Hsieh'"),
+            ["Ruochen Wang", "Ting Liu", "Cho-Jui Hsieh"]
+        );
+        assert_eq!(
+            split_name_cell("['Ada Lovelace', \"Dan O'Neil\"]"),
+            ["Ada Lovelace", "Dan O'Neil"]
+        );
+        // Names whose quotes were lost or left unescaped stay whole.
+        assert_eq!(
+            split_name_cell("'Vincent Cohen-Addad', Tommaso d'Orsi, 'Aida Mousavifar'"),
+            ["Vincent Cohen-Addad", "Tommaso d'Orsi", "Aida Mousavifar"]
+        );
+        assert_eq!(
+            split_name_cell("'Dan O'Neil', 'Li Wu'"),
+            ["Dan O'Neil", "Li Wu"]
+        );
+        assert_eq!(split_name_cell(r"'Dan O\'Neil'"), ["Dan O'Neil"]);
+        // Not a list: read as before.
+        assert_eq!(split_name_cell("'t Hooft, Gerard"), ["'t Hooft, Gerard"]);
+        assert_eq!(
+            split_name_cell("Jane Smith; Li Wu"),
+            ["Jane Smith", "Li Wu"]
+        );
+        assert_eq!(split_list_cell("['graph', 'llm']"), ["graph", "llm"]);
+        assert_eq!(
+            split_list_cell("graph; large language models"),
+            ["graph", "large language models"]
+        );
+        assert_eq!(split_list_cell("a, b,, c"), ["a", "b", "c"]);
+        // An open quote never closed: linear, and no list.
+        let open = format!("'{}", "a'b".repeat(100_000));
+        assert_eq!(python_list(&open), None);
+    }
 
     #[test]
     fn json_strings_of_names() {

@@ -34,16 +34,15 @@
 //! Malformed XML costs the entry it is in: the error's line is reported as
 //! skipped and the reading goes on from the next `<entry>`.
 
-use quick_xml::escape::resolve_xml_entity;
-use quick_xml::events::{BytesRef, BytesStart, Event};
+use quick_xml::events::BytesStart;
 use quick_xml::name::{Namespace, ResolveResult};
-use quick_xml::reader::NsReader;
 
 use super::json::LineCounter;
+use super::xml::{Items, read_items};
 use super::{Format, Reader, start};
 use crate::corpus::fields::{arxiv_in, doi, year_in};
 use crate::corpus::fold::{fold_whitespace, folded};
-use crate::corpus::{Parsed, Record};
+use crate::corpus::{More, Parsed, Record};
 
 /// The Atom namespace.
 pub const ATOM_NS: &str = "http://www.w3.org/2005/Atom";
@@ -83,6 +82,7 @@ enum Field {
     Doi,
     JournalRef,
     AuthorName,
+    Announce,
 }
 
 struct Capture {
@@ -111,6 +111,9 @@ struct Entry {
     updated: Option<String>,
     doi: Option<String>,
     journal_ref: Option<String>,
+    announce: Option<String>,
+    /// `arxiv:primary_category`, then each `category` (their `term`).
+    categories: Vec<String>,
     authors: Vec<String>,
     author: Option<Author>,
     alternate: Vec<String>,
@@ -128,6 +131,7 @@ impl Entry {
             Field::Updated => &mut self.updated,
             Field::Doi => &mut self.doi,
             Field::JournalRef => &mut self.journal_ref,
+            Field::Announce => &mut self.announce,
             Field::FeedTitle | Field::AuthorName => return None,
         })
     }
@@ -158,8 +162,32 @@ impl Entry {
         }
     }
 
+    /// Reads a `<category>`'s or `<arxiv:primary_category>`'s term.
+    fn category(&mut self, e: &BytesStart, primary: bool) {
+        let term = e
+            .attributes()
+            .flatten()
+            .find(|a| a.key.local_name().as_ref() == "term")
+            .and_then(|a| folded(&a.value));
+        if let Some(term) = term
+            && !self.categories.contains(&term)
+        {
+            if primary {
+                self.categories.insert(0, term);
+            } else {
+                self.categories.push(term);
+            }
+        }
+    }
+
     fn into_record(self) -> Record {
         let text = |s: Option<String>| s.as_deref().and_then(folded);
+        // arXiv's announcement feeds write `arXiv:… Announce Type: new
+        // Abstract: …` in the summary: the abstract is what follows.
+        let summary = self.summary.as_deref().map(super::announce::description);
+        let announce = text(self.announce)
+            .map(|a| a.to_ascii_lowercase())
+            .or_else(|| summary.as_ref().and_then(|d| d.announce.clone()));
         let mut urls: Vec<String> = Vec::new();
         for url in self.alternate.into_iter().chain(self.pdf) {
             if !urls.contains(&url) {
@@ -173,7 +201,9 @@ impl Entry {
             .find_map(|d| year_in(d));
         Record {
             title: text(self.title),
-            abstract_text: text(self.summary).or_else(|| text(self.content)),
+            abstract_text: summary
+                .and_then(|d| folded(&d.text))
+                .or_else(|| text(self.content)),
             authors: self.authors.into_iter().collect(),
             year,
             venue: text(self.journal_ref),
@@ -184,24 +214,12 @@ impl Entry {
             volume: None,
             line: self.line,
             former_id: None,
+            more: More {
+                categories: self.categories,
+                announce,
+                ..More::default()
+            },
         }
-    }
-}
-
-/// Appends the text an entity or character reference stands for.
-pub(super) fn push_reference(text: &mut String, r: &BytesRef) {
-    match r.resolve_char_ref() {
-        Ok(Some(c)) => text.push(c),
-        Ok(None) => match resolve_xml_entity(r) {
-            Some(s) => text.push_str(s),
-            None => {
-                text.push('&');
-                text.push_str(r);
-                text.push(';');
-            }
-        },
-        // A reference to no character (`&#0;`, `&#xD800;`): dropped.
-        Err(_) => {}
     }
 }
 
@@ -218,7 +236,7 @@ struct FeedReader<'a> {
 
 impl FeedReader<'_> {
     /// An element starts at byte `pos` (an empty element starts and ends).
-    fn start(&mut self, e: &BytesStart, ns: Ns, pos: usize) {
+    fn start_element(&mut self, e: &BytesStart, ns: Ns, pos: usize) {
         self.depth += 1;
         if self.capture.is_some() {
             return;
@@ -255,6 +273,11 @@ impl FeedReader<'_> {
                 (Ns::Atom, "updated") => Field::Updated,
                 (Ns::Arxiv, "doi") => Field::Doi,
                 (Ns::Arxiv, "journal_ref") => Field::JournalRef,
+                (Ns::Arxiv, "announce_type") => Field::Announce,
+                (Ns::Atom, "category") | (Ns::Arxiv, "primary_category") => {
+                    entry.category(e, ns == Ns::Arxiv);
+                    return;
+                }
                 (Ns::Atom, "author") => {
                     entry.author = Some(Author { depth, name: None });
                     return;
@@ -276,7 +299,7 @@ impl FeedReader<'_> {
     }
 
     /// The element at the current depth ends.
-    fn end(&mut self) {
+    fn end_element(&mut self) {
         let depth = self.depth;
         self.depth = self.depth.saturating_sub(1);
         if let Some(capture) = self.capture.take_if(|c| c.depth == depth) {
@@ -324,10 +347,37 @@ impl FeedReader<'_> {
             (_, None) => {}
         }
     }
+}
 
-    /// Where text goes now, if anywhere.
+impl Items for FeedReader<'_> {
+    fn start(&mut self, e: &BytesStart, ns: &ResolveResult, pos: usize) {
+        self.start_element(e, namespace(ns), pos);
+    }
+
+    fn end(&mut self) {
+        self.end_element();
+    }
+
     fn buffer(&mut self) -> Option<&mut String> {
         self.capture.as_mut().map(|c| &mut c.text)
+    }
+
+    fn open_item(&self) -> Option<usize> {
+        self.entry.as_ref().map(|e| e.line)
+    }
+
+    fn restart(&mut self) {
+        self.depth = 0;
+        self.entry = None;
+        self.capture = None;
+    }
+
+    fn skip(&mut self, line: usize, reason: String) {
+        self.parsed.skipped.push((line, reason));
+    }
+
+    fn line(&mut self, pos: usize) -> usize {
+        self.lines.line(self.text, pos)
     }
 }
 
@@ -345,123 +395,11 @@ pub fn parse(text: &str) -> Parsed {
         capture: None,
         feed_title: None,
     };
-    // Read from the start, and again from the next entry after each
-    // error, so that a malformed entry costs itself alone.
-    let mut from = Some(0);
-    while let Some(start) = from {
-        from = read_from(&mut reader, start);
-    }
+    read_items(text, "entry", &mut reader);
     reader.parsed.header = reader
         .feed_title
         .filter(|t| !t.is_empty() && !t.starts_with(GENERATED_TITLE));
     reader.parsed
-}
-
-/// The offset of the next `<entry` start tag (any prefix) at or after
-/// `from`.
-fn next_entry(text: &str, from: usize) -> Option<usize> {
-    next_tag(text, from, "entry")
-}
-
-/// The offset of the next start tag whose local name is `local` (any
-/// prefix) at or after `from`: where a reading goes on after an error.
-pub(super) fn next_tag(text: &str, from: usize, local: &str) -> Option<usize> {
-    let b = text.as_bytes();
-    let mut at = from;
-    while let Some(k) = memchr::memchr(b'<', b.get(at..)?) {
-        let tag = at + k;
-        let name_end = b[tag + 1..]
-            .iter()
-            .position(|c| !(c.is_ascii_alphanumeric() || matches!(c, b':' | b'_' | b'-' | b'.')))
-            .map_or(b.len(), |n| tag + 1 + n);
-        let name = &b[tag + 1..name_end];
-        let found = name.rsplit(|&c| c == b':').next().unwrap_or(name);
-        if found == local.as_bytes() && name_end < b.len() {
-            return Some(tag);
-        }
-        at = tag + 1;
-    }
-    None
-}
-
-/// Reads the feed from byte `start` (0, or an entry after an error) into
-/// `reader`; where to read on from when an error cuts the reading short.
-/// Past the start, the feed's namespace declarations are not seen: its
-/// elements read as Atom's all the same (see [`namespace`]), and end tags
-/// are not checked against start tags the reader never saw.
-fn read_from(reader: &mut FeedReader, start: usize) -> Option<usize> {
-    let text = reader.text;
-    let mut xml = NsReader::from_str(&text[start..]);
-    // A stray `&` in text is kept as written rather than ending the feed.
-    xml.config_mut().allow_dangling_amp = true;
-    xml.config_mut().check_end_names = start == 0;
-    reader.depth = 0;
-    reader.entry = None;
-    reader.capture = None;
-    loop {
-        let pos = start + usize::try_from(xml.buffer_position()).unwrap_or(usize::MAX - start);
-        let (ns, event) = match xml.read_resolved_event() {
-            Ok((resolved, event)) => (namespace(&resolved), event),
-            Err(e) => {
-                let at = start
-                    .saturating_add(usize::try_from(xml.error_position()).unwrap_or(usize::MAX));
-                let line = reader.lines.line(text, at);
-                // The next entry after the one the error is in (or, when
-                // it is in none, after the error).
-                let next = next_entry(text, at.max(pos).min(text.len()).max(start + 1));
-                if start > 0 && reader.entry.is_none() && next.is_none() {
-                    // Past the last entry read after an error: the feed's
-                    // own end tags, whose start tags this reading never
-                    // saw. Nothing is lost.
-                    return None;
-                }
-                let lost = match (&reader.entry, next) {
-                    (Some(entry), Some(_)) => {
-                        format!("the entry from line {} was not read", entry.line)
-                    }
-                    (Some(entry), None) => {
-                        format!("the entry from line {} on was not read", entry.line)
-                    }
-                    (None, Some(_)) => "read on from the next entry".to_string(),
-                    (None, None) => "the rest was not read".to_string(),
-                };
-                let reason = format!("malformed XML: {e}; {lost}");
-                reader.parsed.skipped.push((line, reason));
-                return next;
-            }
-        };
-        match event {
-            Event::Start(e) => reader.start(&e, ns, pos),
-            Event::Empty(e) => {
-                reader.start(&e, ns, pos);
-                reader.end();
-            }
-            Event::End(_) => reader.end(),
-            Event::Text(t) => {
-                if let Some(buf) = reader.buffer() {
-                    buf.push_str(&t);
-                }
-            }
-            Event::CData(t) => {
-                if let Some(buf) = reader.buffer() {
-                    buf.push_str(&t);
-                }
-            }
-            Event::GeneralRef(r) => {
-                if let Some(buf) = reader.buffer() {
-                    push_reference(buf, &r);
-                }
-            }
-            Event::Eof => {
-                if let Some(entry) = &reader.entry {
-                    let reason = "the feed ends inside this entry (not read)".to_string();
-                    reader.parsed.skipped.push((entry.line, reason));
-                }
-                return None;
-            }
-            _ => {}
-        }
-    }
 }
 
 /// arXiv API Atom feeds.

@@ -30,13 +30,17 @@
 //!   forum url, forum link (OpenReview's page of a paper; http and https
 //!   only);
 //! - arXiv id: arxiv, arxiv id, eprint, arxiv number; else an arXiv DOI or
-//!   arxiv.org link.
+//!   arxiv.org link;
+//! - keywords: keywords, keyword, author keywords, KW, DE (split on `;`,
+//!   else `,`).
 //!
 //! When several columns name one field, the best-named non-empty one in
 //! each row wins. Authors split on `;`, else on ` and ` (each part then
 //! split on commas if every comma-separated piece has two or more words),
 //! else on commas when every piece has two or more words (`Jane Smith, Li
-//! Wu`, `Smith J, Wu L`); `Smith, Jane` stays one name.
+//! Wu`, `Smith J, Wu L`); `Smith, Jane` stays one name. A cell written
+//! as a Python list (`'Ruochen Wang', 'Ting Liu'`, brackets or not, as
+//! scripts that build lists from OpenReview write them) is its strings.
 //!
 //! **Rows.** Every row must have as many fields as the header (extra empty
 //! fields at the end are allowed, and a row may stop short of the header's
@@ -92,8 +96,8 @@ use unicode_width::UnicodeWidthStr;
 
 use super::ris::fold;
 use super::{Format, Reader, head_lines};
-use crate::corpus::fields::{arxiv_in, doi, split_name_cell, year_in};
-use crate::corpus::{Parsed, Record};
+use crate::corpus::fields::{arxiv_in, doi, split_list_cell, split_name_cell, year_in};
+use crate::corpus::{More, Parsed, Record};
 use rejoin::{Rejoined, Shapes};
 
 /// What a column holds.
@@ -107,6 +111,7 @@ enum Role {
     Doi,
     Url,
     Arxiv,
+    Keywords,
 }
 
 /// Header names for each role, best first, normalised by [`normalise`].
@@ -211,6 +216,10 @@ const NAMES: &[(Role, &[&str])] = &[
         ],
     ),
     (Role::Arxiv, &["arxiv", "arxivid", "eprint", "arxivnumber"]),
+    (
+        Role::Keywords,
+        &["keywords", "keyword", "authorkeywords", "kw", "de"],
+    ),
 ];
 
 /// Reason given when no column can be taken as the title or abstract.
@@ -343,6 +352,13 @@ impl Columns {
             volume: None,
             line: row.line,
             former_id: None,
+            more: More {
+                keywords: self
+                    .value(row, Role::Keywords)
+                    .map(split_list_cell)
+                    .unwrap_or_default(),
+                ..More::default()
+            },
         }
     }
 }

@@ -30,13 +30,17 @@
 //! Readers read fields through [`crate::corpus::fields`], so that a value
 //! means the same whichever format it came in.
 
+mod announce;
 pub mod atom;
 pub mod bibtex;
 pub mod csv;
 pub mod json;
 pub mod oaipmh;
+pub mod openreview;
 pub mod ris;
+pub mod rss;
 pub mod text;
+mod xml;
 
 use std::fmt;
 use std::path::Path;
@@ -79,9 +83,11 @@ pub trait Reader: Sync {
 
 /// The registry: THE one list of formats, in sniffing order.
 static READERS: &[&dyn Reader] = &[
+    &openreview::OpenReview,
     &json::JsonLines,
     &json::Json,
     &oaipmh::OaiPmh,
+    &rss::Rss,
     &atom::Atom,
     &bibtex::Bibtex,
     &ris::Ris,
@@ -109,8 +115,12 @@ impl Format {
     pub const JSON: Format = Format(&json::Json);
     /// JSON Lines.
     pub const JSONL: Format = Format(&json::JsonLines);
+    /// OpenReview notes.
+    pub const OPENREVIEW: Format = Format(&openreview::OpenReview);
     /// An arXiv OAI-PMH response.
     pub const OAIPMH: Format = Format(&oaipmh::OaiPmh);
+    /// An RSS feed.
+    pub const RSS: Format = Format(&rss::Rss);
     /// An arXiv API Atom feed.
     pub const ATOM: Format = Format(&atom::Atom);
     /// Comma-separated values with a header row.
@@ -268,6 +278,32 @@ mod tests {
                 Format::JSONL,
             ),
             ("<?xml version=\"1.0\"?><feed/>", None, Format::ATOM),
+            (
+                "<?xml version='1.0'?>\n<rss version=\"2.0\"><channel/></rss>",
+                None,
+                Format::RSS,
+            ),
+            (
+                "<rdf:RDF xmlns=\"http://purl.org/rss/1.0/\"/>",
+                None,
+                Format::RSS,
+            ),
+            (
+                "{\"notes\": [{\"id\": \"a\", \"forum\": \"a\", \"content\": {}}]}",
+                None,
+                Format::OPENREVIEW,
+            ),
+            (
+                "{\"https://openreview.net/forum?id=frA0NNBS1n\": {\"title\": \"T\"}}",
+                None,
+                Format::OPENREVIEW,
+            ),
+            // A forum link as a value is any JSON.
+            (
+                "[{\"title\": \"T\", \"url\": \"https://openreview.net/forum?id=frA0NNBS1n\"}]",
+                None,
+                Format::JSON,
+            ),
             ("title,abstract\nT,A\n", None, Format::CSV),
             ("Title\tAbstract\nT\tA\n", None, Format::TSV),
             ("a,b\n1,2\n", Some(Format::CSV), Format::CSV),
@@ -322,7 +358,18 @@ mod tests {
         assert_eq!(
             names,
             [
-                "jsonl", "json", "oaipmh", "atom", "bibtex", "ris", "csv", "tsv", "lines", "text"
+                "openreview",
+                "jsonl",
+                "json",
+                "oaipmh",
+                "rss",
+                "atom",
+                "bibtex",
+                "ris",
+                "csv",
+                "tsv",
+                "lines",
+                "text"
             ]
         );
         for f in Format::all() {
@@ -333,7 +380,7 @@ mod tests {
             }
         }
         let extensions: usize = Format::all().map(|f| f.reader().extensions().len()).sum();
-        assert_eq!(extensions, 17);
+        assert_eq!(extensions, 19);
         assert_eq!(Format::named("pdf"), None);
         assert_eq!(Format::from_extension(Path::new("x.pdf")), None);
         assert_eq!(Format::from_extension(Path::new("x")), None);

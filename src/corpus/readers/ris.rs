@@ -439,6 +439,7 @@ fn ris_record(raw: &Raw<'_>) -> Record {
         volume: raw.text(&["VL"]),
         line: raw.line,
         former_id: None,
+        more: Default::default(),
     }
 }
 
@@ -460,6 +461,7 @@ fn wos_record(raw: &Raw<'_>) -> Record {
         volume: raw.text(&["VL"]),
         line: raw.line,
         former_id: None,
+        more: Default::default(),
     }
 }
 
@@ -491,6 +493,7 @@ fn medline_record(raw: &Raw<'_>) -> Record {
         volume: raw.text(&["VI"]),
         line: raw.line,
         former_id: None,
+        more: Default::default(),
     }
 }
 

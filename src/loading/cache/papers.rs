@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use crate::corpus::abstracts::{Abstract, FileText};
-use crate::corpus::{Authors, Paper, PaperId, Variant};
+use crate::corpus::{Authors, More, Paper, PaperId, Variant};
 
 /// Bytes that do not decode.
 #[derive(Debug, PartialEq, Eq)]
@@ -22,6 +22,7 @@ const YEAR: u8 = 4;
 const VENUE: u8 = 8;
 const FORMER: u8 = 16;
 const VARIANT: u8 = 32;
+const MORE: u8 = 64;
 
 /// Appends `n` as LEB128.
 pub(super) fn put_uint(buf: &mut Vec<u8>, mut n: u64) {
@@ -116,6 +117,9 @@ impl Encoder {
         if !p.variant.is_empty() {
             flags |= VARIANT;
         }
+        if p.more.is_some() {
+            flags |= MORE;
+        }
         b.push(flags);
         match &p.abstract_text {
             Abstract::Text(t) => put_str(b, t),
@@ -151,6 +155,23 @@ impl Encoder {
             b.extend_from_slice(&key.to_le_bytes());
             b.extend_from_slice(&fields.to_le_bytes());
         }
+        if let Some(more) = &p.more {
+            put_more(b, more);
+        }
+    }
+}
+
+/// Appends a paper's rare fields: two lists, then three strings (empty
+/// for none: what they hold is never empty).
+fn put_more(b: &mut Vec<u8>, more: &More) {
+    for list in [&more.keywords, &more.categories] {
+        put_uint(b, list.len() as u64);
+        for s in list {
+            put_str(b, s);
+        }
+    }
+    for one in [&more.forum, &more.venue_id, &more.announce] {
+        put_str(b, one.as_deref().unwrap_or(""));
     }
 }
 
@@ -258,7 +279,7 @@ impl<'a> Decoder<'a> {
         skip_str(self)?;
         skip_str(self)?;
         let flags = self.byte()?;
-        if flags >= VARIANT << 1 {
+        if flags >= MORE << 1 {
             return Err(Bad);
         }
         if flags & IN_FILE != 0 {
@@ -287,7 +308,35 @@ impl<'a> Decoder<'a> {
         if flags & VARIANT != 0 {
             self.take(16)?;
         }
+        if flags & MORE != 0 {
+            self.more()?;
+        }
         Ok(())
+    }
+
+    /// What [`put_more`] wrote.
+    fn more(&mut self) -> Result<More, Bad> {
+        let list = |d: &mut Self| -> Result<Vec<String>, Bad> {
+            let n = d.count(1)?;
+            (0..n).map(|_| Ok(d.str()?.to_string())).collect()
+        };
+        let keywords = list(self)?;
+        let categories = list(self)?;
+        let mut one = || -> Result<Option<String>, Bad> {
+            Ok(Some(self.str()?.to_string()).filter(|s| !s.is_empty()))
+        };
+        let (forum, venue_id, announce) = (one()?, one()?, one()?);
+        let more = More {
+            keywords,
+            categories,
+            forum,
+            venue_id,
+            announce,
+        };
+        if more.is_empty() {
+            return Err(Bad);
+        }
+        Ok(more)
     }
 
     /// The next paper (at position 0).
@@ -295,7 +344,7 @@ impl<'a> Decoder<'a> {
         let id = PaperId::parse(self.str()?);
         let title = self.str()?.to_string();
         let flags = self.byte()?;
-        if flags >= VARIANT << 1 {
+        if flags >= MORE << 1 {
             return Err(Bad);
         }
         let abstract_text = if flags & IN_FILE != 0 {
@@ -349,6 +398,11 @@ impl<'a> Decoder<'a> {
         } else {
             Variant::default()
         };
+        let more = if flags & MORE != 0 {
+            Some(Box::new(self.more()?))
+        } else {
+            None
+        };
         Ok(Paper {
             id,
             title,
@@ -363,6 +417,7 @@ impl<'a> Decoder<'a> {
             also_in,
             former_id,
             variant,
+            more,
         })
     }
 }
@@ -389,6 +444,13 @@ mod tests {
                 also_in: vec![other.clone()],
                 former_id: Some(PaperId::parse("doi:10.1/x")),
                 variant: Variant::of(Some("key"), &authors, Some(-44), None),
+                more: Some(Box::new(More {
+                    keywords: vec!["sparse".into(), "attention".into()],
+                    categories: vec![],
+                    forum: Some("frA0NNBS1n".into()),
+                    venue_id: None,
+                    announce: Some("replace".into()),
+                })),
             },
             Paper {
                 id: PaperId::from_hash(0xdead_beef),
@@ -404,6 +466,7 @@ mod tests {
                 also_in: vec![],
                 former_id: None,
                 variant: Variant::default(),
+                more: None,
             },
         ]
     }

@@ -83,6 +83,7 @@ pub(super) fn record(e: &Entry) -> Record {
         volume: e.get("volume").map(fold),
         line: e.line,
         former_id: None,
+        more: Default::default(),
     }
 }
 

@@ -122,7 +122,7 @@ macro_rules! deserialize_leniently {
     )*};
 }
 
-deserialize_leniently!(Text, JsonAuthors, AuthorName, Urls, ExternalIds);
+deserialize_leniently!(Text, JsonAuthors, AuthorName, Urls, ExternalIds, Strings);
 
 /// A field that may be left in the file: a plain string (see
 /// [`plain_json_string`]) as written, quotes and escapes included; any
@@ -785,6 +785,48 @@ impl<'a> Lenient<'a> for Urls<'a> {
             }
         }
         Ok(Urls(all))
+    }
+}
+
+/// A list of short strings (keywords): a list of strings (lists in it
+/// flattened), or one string of them separated by `;` or `,`.
+#[derive(Default)]
+pub(super) struct Strings<'a>(Vec<Cow<'a, str>>, bool);
+
+impl<'a> Lenient<'a> for Strings<'a> {
+    fn from_text(text: Cow<'a, str>) -> Self {
+        Strings(vec![text], true)
+    }
+
+    fn from_seq<'de: 'a, A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+        let mut all = Vec::new();
+        while let Some(Strings(s, _)) = seq.next_element::<Strings<'a>>()? {
+            all.extend(s);
+        }
+        Ok(Strings(all, false))
+    }
+}
+
+impl Strings<'_> {
+    /// The strings, whitespace folded, blank ones left out; one string
+    /// given alone split at `;` (else `,`).
+    pub(super) fn split(self) -> Vec<String> {
+        let Strings(all, alone) = self;
+        let mut out = Vec::new();
+        for s in &all {
+            let sep = if !alone {
+                None
+            } else if s.contains(';') {
+                Some(';')
+            } else {
+                Some(',')
+            };
+            match sep {
+                Some(sep) => out.extend(s.split(sep).filter_map(folded)),
+                None => out.extend(folded(s)),
+            }
+        }
+        out
     }
 }
 

@@ -6,14 +6,14 @@ use std::borrow::Cow;
 use serde::Deserialize;
 
 use super::lenient::{
-    ExternalIds, JsonAuthors, Lenient, MaybePlain, ParsedAuthors, Text, Urls, Year, first_text,
-    is_date_key,
+    ExternalIds, JsonAuthors, Lenient, MaybePlain, ParsedAuthors, Strings, Text, Urls, Year,
+    first_text, is_date_key,
 };
 use super::members::{self, Kind};
 use crate::corpus::fields::{arxiv_in, doi, is_arxiv_id, strip_arxiv_prefix, year_in};
 use crate::corpus::fold::folded;
 use crate::corpus::json_string::{Plain, string_folded};
-use crate::corpus::{PaperId, Record, content_hash};
+use crate::corpus::{More, PaperId, Record, content_hash};
 
 /// The fields read from one paper object; every other field is skipped
 /// unread. Where several name the same thing the first listed that is not
@@ -21,9 +21,9 @@ use crate::corpus::{PaperId, Record, content_hash};
 ///
 /// | record   | JSON fields |
 /// |----------|-------------|
-/// | title    | `title`, `Title` |
+/// | title    | `title`, `Title`, `name` |
 /// | abstract | `abstract`, `Abstract`, `paperAbstract`, `abstractNote`, `summary` |
-/// | authors  | `authors_parsed`, `authors`, `Authors`, `author`, `creators` |
+/// | authors  | `authors_parsed`, `authors`, `Authors`, `author`, `creators`, `speakers/authors` |
 /// | year     | `year`, `Year`, `publication_year`, `issued`, `published`, `date`, `versions[0].created`, `update_date` |
 /// | venue    | `venue`, `container-title`, `journal`, `publicationTitle`, `journal-ref` |
 /// | urls     | `url`, `URL`, `link`, `links`, `pdf_url`, `open_access.oa_url`, `openAccessPdf.url` (all, deduplicated) |
@@ -31,6 +31,8 @@ use crate::corpus::{PaperId, Record, content_hash};
 /// | doi      | `doi`, `DOI`, `externalIds.DOI` (a resolver link or `doi:` dropped; kept only when it reads as a DOI) |
 /// | key      | `id` (when it is not an arXiv id: CSL-JSON's item id) |
 /// | volume   | `volume` |
+/// | keywords | `keywords` (a list, or one string split at `;` or `,`) |
+/// | forum    | `forum` (an OpenReview forum id), else a forum or PDF link among the URLs |
 #[derive(Deserialize, Default)]
 #[serde(default)]
 pub(super) struct JsonRecord<'a> {
@@ -118,6 +120,19 @@ pub(super) struct JsonRecord<'a> {
     open_access: Urls<'a>,
     #[serde(borrow, rename = "openAccessPdf")]
     open_access_pdf: Urls<'a>,
+
+    /// An event's name, as conference sites list papers (read when there
+    /// is no title).
+    #[serde(borrow)]
+    name: Text<'a>,
+    /// Conference sites' authors (ICML's virtual site).
+    #[serde(borrow, rename = "speakers/authors")]
+    speakers_authors: JsonAuthors<'a>,
+    #[serde(borrow)]
+    keywords: Strings<'a>,
+    /// An OpenReview forum id.
+    #[serde(borrow)]
+    forum: Text<'a>,
 }
 
 /// An arXiv id given in a field meant for one: URLs reduced to the id.
@@ -202,7 +217,7 @@ pub(super) fn urls<const N: usize>(fields: [&Urls<'_>; N]) -> Vec<String> {
 
 /// The JSON keys of [`JsonRecord`]'s fields, in the order they are
 /// declared (and handed to the parser by serde's derived code).
-pub(super) const FIELDS: [&str; 41] = [
+pub(super) const FIELDS: [&str; 45] = [
     "id",
     "arxiv_id",
     "arxivId",
@@ -244,12 +259,16 @@ pub(super) const FIELDS: [&str; 41] = [
     "pdf_url",
     "open_access",
     "openAccessPdf",
+    "name",
+    "speakers/authors",
+    "keywords",
+    "forum",
 ];
 
 /// Where a key (not empty) is looked for in [`SLOTS`]: by its length and
 /// its first and last bytes, which tell every key of [`FIELDS`] apart.
 const fn slot_of(key: &[u8]) -> usize {
-    (key.len() * 2 + key[0] as usize * 11 + key[key.len() - 1] as usize * 7) % 128
+    (key.len() * 5 + key[0] as usize * 2 + key[key.len() - 1] as usize * 13) % 128
 }
 
 /// Each key of [`FIELDS`] at [`slot_of`] it, as its place in `FIELDS`;
@@ -435,7 +454,11 @@ impl<'a> JsonRecord<'a> {
             37 => self.links = value!(),
             38 => self.pdf_url = value!(),
             39 => self.open_access = value!(),
-            _ => self.open_access_pdf = value!(),
+            40 => self.open_access_pdf = value!(),
+            41 => self.name = value!(),
+            42 => self.speakers_authors = value!(),
+            43 => self.keywords = value!(),
+            _ => self.forum = value!(),
         }
         Some(())
     }
@@ -478,7 +501,7 @@ impl<'a> JsonRecord<'a> {
     /// The record and, when its abstract is a plain string, that string as
     /// written (quotes included) in place of the record's abstract.
     pub(super) fn into_record_deferring(self, line: usize) -> (Record, Option<Plain<'a>>) {
-        let title = first_text([self.title, self.title_capital]);
+        let title = first_text([self.title, self.title_capital, self.name]);
         // A plain string is never blank, so it comes first as the field
         // does.
         let (plain, first) = match self.abstract_text {
@@ -498,6 +521,7 @@ impl<'a> JsonRecord<'a> {
             self.authors_capital,
             self.author,
             self.creators,
+            self.speakers_authors,
         ]
         .into_iter()
         .map(JsonAuthors::into_authors)
@@ -573,6 +597,11 @@ impl<'a> JsonRecord<'a> {
             doi,
             line,
             former_id,
+            more: More {
+                keywords: self.keywords.split(),
+                forum: self.forum.into_folded(),
+                ..More::default()
+            },
         };
         (record, plain)
     }

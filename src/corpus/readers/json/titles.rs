@@ -46,7 +46,7 @@ struct TitleRecord<'a> {
     explicit: [Text<'a>; 3],
     external_ids: ExternalIds<'a>,
     dois: [Text<'a>; 2],
-    titles: [Text<'a>; 2],
+    titles: [Text<'a>; 3],
     abstract_text: MaybePlain<'a, false>,
     abstracts: [Text<'a>; 4],
     number: Text<'a>,
@@ -80,6 +80,7 @@ impl Field {
             4 => ExternalIds,
             5 | 6 => Doi(f - 5),
             7 | 8 => Title(f - 7),
+            41 => Title(2),
             9 => Abstract,
             10..=13 => OtherAbstract(f - 10),
             32 => Number,
@@ -141,7 +142,7 @@ impl<'a> TitleRecord<'a> {
     /// `JsonRecord::into_record_deferring`); `None` when its id would be a
     /// hash of its text.
     fn into_record(self, line: usize) -> Option<(Record, Option<Plain<'a>>)> {
-        let [t0, t1] = self.titles;
+        let [t0, t1, t2] = self.titles;
         let [e0, e1, e2] = self.explicit;
         let [d0, d1] = self.dois;
         let urls = urls(self.urls.each_ref());
@@ -162,7 +163,7 @@ impl<'a> TitleRecord<'a> {
         let [a0, a1, a2, a3] = self.abstracts;
         let abstract_text = first_text([first, a0, a1, a2, a3]);
         let record = Record {
-            title: first_text([t0, t1]),
+            title: first_text([t0, t1, t2]),
             abstract_text: abstract_text.filter(|_| plain.is_none()),
             arxiv,
             doi,
