@@ -7,8 +7,9 @@
 //!   entry's key, authors, year and volume) to count the papers that stay
 //!   after merging duplicates. Where bibtexparser drops or truncates
 //!   entries the difference was checked by hand (below).
-//! - RIS, JSON Lines, Atom, TSV: Python's regexes, `json`, `xml.etree` and
-//!   `csv` over the raw files; no file holds a DOI or id twice.
+//! - RIS, JSON Lines, Atom, OAI-PMH, TSV: Python's regexes, `json`,
+//!   `xml.etree` and `csv` over the raw files; no file holds a DOI or id
+//!   twice.
 //! - The TDWG text file: `grep -c '^Abstract$'` (one per paper).
 //!
 //! A file added to the folder without a count here fails the test.
@@ -56,6 +57,7 @@ const EXPECTED: &[(&str, usize, usize)] = &[
     // the same OpenReview forum: one paper.
     ("biblatex_zotero_bbt_arxiv_12.bib", 11, 10),
     ("jsonl_asreview_title_abstract_100.jsonl", 100, 99),
+    ("oaipmh_arxiv_listrecords_hepex_3.xml", 3, 3),
     ("ris_embase_6.ris", 6, 6),
     ("ris_lens_bom_100.ris", 100, 98),
     ("ris_ovid_psycinfo_6.ris", 6, 6),
@@ -138,6 +140,7 @@ fn formats_are_detected_for_every_shared_corpus() {
     for (name, format) in [
         ("arxiv-snapshot_wanng-ide.jsonl", "jsonl"),
         ("arxiv_atom_api_2026_astroph_63.xml", "atom"),
+        ("oaipmh_arxiv_listrecords_hepex_3.xml", "oaipmh"),
         ("arxiv_atom_api_legacy_2.xml", "atom"),
         ("csv_aitrends_icml2024_openreview_2610.csv", "csv"),
         ("json_icml2024_virtualsite_events_2682.json", "json"),
@@ -168,8 +171,8 @@ fn the_same_papers_from_two_exports_appear_once_with_both_sources() {
 
 /// The lists researchers start from, as their sources serve them:
 /// OpenReview's API answers (v2 and v1), the JSON Lines `fetch` writes,
-/// a crawler's wrapper, an accepted-paper list keyed by forum link, and
-/// arXiv's RSS feeds (2.0 and 1.0). No redistributable real response was
+/// a crawler's wrapper, an accepted-paper list keyed by forum link,
+/// arXiv's RSS feeds (2.0 and 1.0) and OAI-PMH pages. No redistributable real response was
 /// found, so these were written from the services' documentation
 /// (tests/data/PROVENANCE.md): (file, format, papers, abstracts, records
 /// skipped).
@@ -190,6 +193,10 @@ const SOURCES: &[(&str, &str, usize, usize, usize)] = &[
     ("icml2024_accepted_by_forum.json", "openreview", 3, 2, 0),
     ("arxiv_rss2_cs_lg.xml", "rss", 4, 4, 0),
     ("arxiv_rss1_cs_lg.rdf", "rss", 3, 3, 0),
+    // arXiv's OAI-PMH in its three formats; each list has a deleted record.
+    ("oaipmh_getrecord_arxivraw.xml", "oaipmh", 1, 1, 0),
+    ("oaipmh_listrecords_oai_dc.xml", "oaipmh", 2, 2, 1),
+    ("oaipmh_listrecords_arxiv.xml", "oaipmh", 2, 2, 1),
 ];
 
 fn sources() -> PathBuf {

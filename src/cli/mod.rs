@@ -16,6 +16,7 @@ use crate::store::{self, Store};
 
 mod cache;
 mod export;
+mod fetch;
 mod marks;
 mod related;
 mod search;
@@ -25,6 +26,7 @@ mod triage;
 
 pub use cache::CacheCommand;
 pub use export::{ExportArgs, ExportFormat};
+pub use fetch::{FetchArgs, FetchSource};
 pub use marks::{ListArgs, MarkArgs};
 pub use related::RelatedArgs;
 pub use search::{ScopeArg, SearchArgs};
@@ -118,6 +120,9 @@ pub enum Command {
     Related(RelatedArgs),
     /// Say what each file holds: papers, without abstract, skipped (with lines).
     Check(CheckArgs),
+    /// Fetch a list from arXiv (OAI-PMH) or OpenReview into a file, politely; again, only
+    /// what is new.
+    Fetch(FetchArgs),
     /// About the state file.
     #[command(subcommand)]
     State(StateCommand),
@@ -319,12 +324,14 @@ fn resolve(corpus: &crate::corpus::Corpus, id: &str) -> Result<usize, String> {
 }
 
 /// Runs the command line; returns the process exit code.
-pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+pub fn run(mut cli: Cli) -> anyhow::Result<ExitCode> {
+    fetch::name_lists(&mut cli);
     CACHE.get_or_init(|| cache_options(&cli));
     match &cli.command {
         Some(Command::Cache(command)) => cache::cache(&cli, command),
         Some(Command::Search(args)) => search::search(&cli, args),
         Some(Command::Check(args)) => show::check(args),
+        Some(Command::Fetch(args)) => fetch::fetch(args),
         Some(Command::List(args)) => marks::list(&cli, args),
         Some(Command::Mark(args)) => marks::mark(&cli, args),
         Some(Command::Tag(args)) => triage::tag(&cli, args),

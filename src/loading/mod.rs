@@ -19,6 +19,7 @@
 
 pub mod cache;
 mod chunks;
+pub mod fetch;
 mod input;
 mod stream;
 

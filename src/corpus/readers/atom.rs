@@ -686,15 +686,7 @@ elsewhere: 3 &lt; 4, &#x3b1; &#945; &quot;q&quot;.
         use proptest::prelude::*;
 
         fn check(text: &str) {
-            let parsed = parse(text);
-            let lines = text.split('\n').count();
-            for r in &parsed.records {
-                assert!((1..=lines).contains(&r.line), "{} of {lines}", r.line);
-            }
-            for (line, reason) in &parsed.skipped {
-                assert!((1..=lines).contains(line), "{line} of {lines}");
-                assert!(!reason.is_empty());
-            }
+            crate::corpus::readers::assert_lines_within(text, &parse(text));
         }
 
         proptest! {

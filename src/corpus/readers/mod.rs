@@ -35,6 +35,7 @@ pub mod atom;
 pub mod bibtex;
 pub mod csv;
 pub mod json;
+pub mod oaipmh;
 pub mod openreview;
 pub mod ris;
 pub mod rss;
@@ -85,6 +86,7 @@ static READERS: &[&dyn Reader] = &[
     &openreview::OpenReview,
     &json::JsonLines,
     &json::Json,
+    &oaipmh::OaiPmh,
     &rss::Rss,
     &atom::Atom,
     &bibtex::Bibtex,
@@ -115,6 +117,8 @@ impl Format {
     pub const JSONL: Format = Format(&json::JsonLines);
     /// OpenReview notes.
     pub const OPENREVIEW: Format = Format(&openreview::OpenReview);
+    /// An arXiv OAI-PMH response.
+    pub const OAIPMH: Format = Format(&oaipmh::OaiPmh);
     /// An RSS feed.
     pub const RSS: Format = Format(&rss::Rss);
     /// An arXiv API Atom feed.
@@ -237,6 +241,21 @@ pub(crate) fn mutate(bytes: &mut Vec<u8>, edits: &[(usize, u8, u8)]) {
     }
 }
 
+/// Checks what a reader made of `text` for the robustness tests: every
+/// record's line and every skipped line within the text, every skip with
+/// a reason.
+#[cfg(test)]
+pub(crate) fn assert_lines_within(text: &str, parsed: &Parsed) {
+    let lines = text.split('\n').count();
+    for r in &parsed.records {
+        assert!((1..=lines).contains(&r.line), "{} of {lines}", r.line);
+    }
+    for (line, reason) in &parsed.skipped {
+        assert!((1..=lines).contains(line), "{line} of {lines}");
+        assert!(!reason.is_empty());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -342,6 +361,7 @@ mod tests {
                 "openreview",
                 "jsonl",
                 "json",
+                "oaipmh",
                 "rss",
                 "atom",
                 "bibtex",

@@ -11,7 +11,7 @@
 use quick_xml::escape::resolve_xml_entity;
 use quick_xml::events::{BytesRef, BytesStart, Event};
 use quick_xml::name::ResolveResult;
-use quick_xml::reader::NsReader;
+use quick_xml::reader::{NsReader, Reader};
 
 /// A reader of the items of an XML feed, driven by [`read_items`].
 pub(super) trait Items {
@@ -37,6 +37,52 @@ pub(super) trait Items {
 
     /// The 1-based line of byte `pos` of the text.
     fn line(&mut self, pos: usize) -> usize;
+
+    /// Whether elements need their namespaces: a reader that tells
+    /// elements by their local names alone (OAI-PMH) says no, and is
+    /// read without resolving them, every start tag's attributes left
+    /// unread for declarations (`ns` is then always unbound).
+    fn namespaces(&self) -> bool {
+        true
+    }
+}
+
+/// quick-xml's reader, resolving namespaces or not.
+enum Xml<'a> {
+    Resolving(NsReader<&'a [u8]>),
+    Plain(Reader<&'a [u8]>),
+}
+
+impl<'a> Xml<'a> {
+    fn new(text: &'a str, resolve: bool, check_end_names: bool) -> Xml<'a> {
+        let mut xml = if resolve {
+            Xml::Resolving(NsReader::from_str(text))
+        } else {
+            Xml::Plain(Reader::from_str(text))
+        };
+        let config = match &mut xml {
+            Xml::Resolving(r) => r.config_mut(),
+            Xml::Plain(r) => r.config_mut(),
+        };
+        // A stray `&` in text is kept as written rather than ending the feed.
+        config.allow_dangling_amp = true;
+        config.check_end_names = check_end_names;
+        xml
+    }
+
+    fn read(&mut self) -> quick_xml::Result<(ResolveResult<'_>, Event<'a>)> {
+        match self {
+            Xml::Resolving(r) => r.read_resolved_event(),
+            Xml::Plain(r) => r.read_event().map(|e| (ResolveResult::Unbound, e)),
+        }
+    }
+
+    fn reader(&self) -> &Reader<&'a [u8]> {
+        match self {
+            Xml::Resolving(r) => r,
+            Xml::Plain(r) => r,
+        }
+    }
 }
 
 /// Appends the text an entity or character reference stands for; an
@@ -93,18 +139,16 @@ fn next_item(text: &str, item: &str, from: usize) -> Option<usize> {
 /// prefix for its usual one), and end tags are not checked against start
 /// tags the reading never saw.
 fn read_from(text: &str, item: &str, reader: &mut impl Items, start: usize) -> Option<usize> {
-    let mut xml = NsReader::from_str(&text[start..]);
-    // A stray `&` in text is kept as written rather than ending the feed.
-    xml.config_mut().allow_dangling_amp = true;
-    xml.config_mut().check_end_names = start == 0;
+    let mut xml = Xml::new(&text[start..], reader.namespaces(), start == 0);
     reader.restart();
     loop {
-        let pos = start + usize::try_from(xml.buffer_position()).unwrap_or(usize::MAX - start);
-        let (ns, event) = match xml.read_resolved_event() {
+        let pos =
+            start + usize::try_from(xml.reader().buffer_position()).unwrap_or(usize::MAX - start);
+        let (ns, event) = match xml.read() {
             Ok(found) => found,
             Err(e) => {
-                let at = start
-                    .saturating_add(usize::try_from(xml.error_position()).unwrap_or(usize::MAX));
+                let position = xml.reader().error_position();
+                let at = start.saturating_add(usize::try_from(position).unwrap_or(usize::MAX));
                 let line = reader.line(at);
                 // The next item after the one the error is in (or, when it
                 // is in none, after the error).
