@@ -140,6 +140,7 @@ fn main() {
                 chosen_link: None,
                 tags: &[],
                 note: None,
+                names: Default::default(),
             };
             let (_, show_t) = time(|| {
                 let r = ui::detail::render(&view(None), 76);

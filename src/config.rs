@@ -28,6 +28,7 @@ use ratatui::style::{Color, Modifier, Style};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
+use crate::corpus::NameOrder;
 use crate::keys::{self, Key, Keymap};
 use crate::search::Scope;
 use crate::ui::theme::Theme;
@@ -47,6 +48,8 @@ pub struct Config {
     pub scope: Scope,
     /// The view used when a corpus has no remembered one.
     pub view: View,
+    /// The order names are shown in (`[reader] names`).
+    pub names: NameOrder,
     /// Bytes the cache of large files may take (`[cache] max_size`).
     pub cache_size: Option<u64>,
 }
@@ -58,6 +61,7 @@ impl Default for Config {
             theme: Theme::default(),
             scope: Scope::All,
             view: View::All,
+            names: NameOrder::GivenFirst,
             cache_size: None,
         }
     }
@@ -375,7 +379,20 @@ fn reader_section(table: &DeTable, config: &mut Config, r: &mut Reporter) {
                     "expected \"all\", \"unread\" or \"bookmarked\"",
                 ),
             },
-            _ => r.report(k.span().start, &key, "unknown setting (known: scope, view)"),
+            "names" => match value {
+                Some("given-first") => config.names = NameOrder::GivenFirst,
+                Some("family-first") => config.names = NameOrder::FamilyFirst,
+                _ => r.report(
+                    v.span().start,
+                    &key,
+                    "expected \"given-first\" or \"family-first\"",
+                ),
+            },
+            _ => r.report(
+                k.span().start,
+                &key,
+                "unknown setting (known: scope, view, names)",
+            ),
         }
     }
 }
@@ -467,6 +484,7 @@ pub fn default_file() -> String {
     out.push_str(
         "\n[reader]\n# scope = \"all\"  # what a query matches at start: all (every field) | title\n\
          # view = \"all\"     # the view for lists opened the first time: all | unread | bookmarked\n\
+         # names = \"given-first\"  # how names show: given-first (Ada Lovelace) | family-first (Lovelace, Ada)\n\
          \n[cache]\n# max_size = \"4G\"  # the cache that opens large files again at once: at most this much\n",
     );
     out
@@ -526,6 +544,16 @@ mod tests {
         assert_eq!(c.theme.highlight, Theme::default().highlight);
         assert_eq!(c.view, View::Unread);
         assert_eq!(c.scope, Scope::All, "default kept");
+    }
+
+    #[test]
+    fn names_show_given_or_family_name_first() {
+        let (c, p) = parse("[reader]\nnames = \"family-first\"\n", "c.toml");
+        assert!(p.is_empty(), "{p:?}");
+        assert_eq!(c.names, NameOrder::FamilyFirst);
+        let (c, p) = parse("[reader]\nnames = \"surname\"\n", "c.toml");
+        assert_eq!(c.names, NameOrder::GivenFirst, "default kept");
+        assert!(p[0].contains("reader.names: expected"), "{p:?}");
     }
 
     #[test]

@@ -56,15 +56,12 @@ impl SortKey {
     }
 }
 
-/// The family name of a paper's first author, folded: the last word of
-/// "Given Family", the part before the comma of "Family, Given".
+/// What a paper's first author sorts by, folded: the family name, then
+/// the given name (a particle does not sort: `van Beethoven` goes under
+/// B, as bibliographies file it).
 pub fn first_author_key(p: &Paper) -> Option<String> {
-    let first = p.authors.iter().next()?;
-    let family = match first.split_once(',') {
-        Some((family, _)) => family,
-        None => first.split_whitespace().last().unwrap_or(first),
-    };
-    Some(fold(family.trim()).into_owned())
+    let first = p.authors.names().next()?;
+    Some(fold(&format!("{} {}", first.family, first.given)).into_owned())
 }
 
 /// Sorts `rows` (indices into `papers`, in ranking order) by `key`,

@@ -426,6 +426,7 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
         theme,
         scope,
         view,
+        names,
         cache_size: _,
     } = config;
     let theme = if no_color_env() {
@@ -434,6 +435,7 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
         theme
     };
     app.update(Message::Configured { scope, view });
+    app.update(Message::Names(names));
     app.update(Message::Problems(messages));
     let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGTSTP])?;
     let signal_handle = signals.handle();

@@ -509,6 +509,8 @@ pub enum Message {
         /// The view.
         view: View,
     },
+    /// The order names are shown in (`[reader] names`).
+    Names(crate::corpus::NameOrder),
     /// What went wrong before the reader started (a broken config or
     /// state file), to say in the status line.
     Problems(Vec<String>),

@@ -332,6 +332,7 @@ fn use_file(dir: &std::path::Path, name: &str, bytes: &[u8]) -> usize {
                 chosen_link: None,
                 tags: &[],
                 note: None,
+                names: Default::default(),
             };
             let _ = ui::detail::render(&view, 60);
         }

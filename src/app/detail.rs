@@ -152,6 +152,8 @@ pub struct PaperText<'a> {
     pub tags: &'a [&'a str],
     /// Its note (markdown), shown under the abstract.
     pub note: Option<&'a str>,
+    /// The order names are shown in.
+    pub names: crate::corpus::NameOrder,
 }
 
 /// A paper laid out at a width.
@@ -192,8 +194,13 @@ pub fn lay_out(v: &PaperText, width: usize) -> Page {
     }
     let mut byline = Vec::new();
     if !paper.authors.is_empty() {
-        let shown: Vec<&str> = paper.authors.iter().take(MAX_AUTHORS).collect();
-        let mut names = shown.join(", ");
+        let shown = paper.authors.shown(v.names);
+        let sep = match v.names {
+            crate::corpus::NameOrder::GivenFirst => ", ",
+            // Names holding a comma are told apart by semicolons.
+            crate::corpus::NameOrder::FamilyFirst => "; ",
+        };
+        let mut names = shown[..shown.len().min(MAX_AUTHORS)].join(sep);
         if paper.authors.len() > MAX_AUTHORS {
             names.push_str(&format!(" +{} more", paper.authors.len() - MAX_AUTHORS));
         }
@@ -288,6 +295,7 @@ impl App {
                 chosen_link: self.chosen_link,
                 tags: &tags,
                 note: self.store.note(id),
+                names: self.names,
             },
             width,
         )

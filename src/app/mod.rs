@@ -158,6 +158,8 @@ pub struct App {
     index_stored: bool,
     /// Papers came without what the word index reads of them, a stored
     /// index being expected (see [`crate::search::Prepared::titles`]).
+    /// The order names are shown in.
+    names: crate::corpus::NameOrder,
     index_left: bool,
 }
 
@@ -219,6 +221,7 @@ impl App {
             labels_dirty: true,
             sort_pending: false,
             index_stored: false,
+            names: crate::corpus::NameOrder::default(),
             index_left: false,
         };
         // Before the place is read: it may name a paper by its old id.
@@ -381,6 +384,7 @@ impl App {
             Message::StoreChanged => self.store_changed(),
             Message::RetrySave => self.retry_save(),
             Message::Configured { scope, view } => self.configure(scope, view),
+            Message::Names(order) => self.names = order,
             Message::Problems(problems) => {
                 if !problems.is_empty() {
                     self.status = Some(problems.join(" · "));

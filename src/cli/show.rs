@@ -79,6 +79,7 @@ pub(super) fn show(cli: &Cli, args: &ShowArgs) -> anyhow::Result<ExitCode> {
         chosen_link: None,
         tags: &tags,
         note: store.note(id),
+        names: config.names,
     };
     let rendered = crate::ui::detail::render(&view, print_width());
     let text = crate::ui::print::lines_to_string(&rendered.lines, styled_output(cli.color));

@@ -385,15 +385,10 @@ impl Authors {
             })
     }
 
-    /// The first name's family name (a literal name whole), with its
-    /// particle: what a list shows of the authors and sorts them by.
+    /// The first name's family name without its particle (a literal
+    /// name whole): what a narrow list shows of the authors.
     pub fn first_family(&self) -> Option<String> {
-        let n = self.names().next()?;
-        Some(if n.particle.is_empty() {
-            n.family
-        } else {
-            format!("{} {}", n.particle, n.family)
-        })
+        Some(self.names().next()?.family)
     }
 
     /// The names as shown in `order`.

@@ -95,6 +95,8 @@ pub struct PaperView<'a> {
     /// Its tags and note, from the reading list.
     pub tags: &'a [&'a str],
     pub note: Option<&'a str>,
+    /// The order names are shown in.
+    pub names: crate::corpus::NameOrder,
 }
 
 /// A paper laid out at a width, in styles.
@@ -118,6 +120,7 @@ pub fn render(v: &PaperView, width: usize) -> Rendered {
             chosen_link: v.chosen_link,
             tags: v.tags,
             note: v.note,
+            names: v.names,
         },
         width,
     );

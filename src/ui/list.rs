@@ -170,15 +170,10 @@ impl Columns {
     }
 }
 
-/// The first author's family name as written: the last word of "Given
-/// Family", the part before the comma of "Family, Given".
+/// The first author's family name (`Beethoven` of Ludwig van Beethoven;
+/// an organisation's whole name).
 fn family(paper: &crate::corpus::Paper) -> Option<String> {
-    let first = paper.authors.iter().next()?;
-    let family = match first.split_once(',') {
-        Some((family, _)) => family,
-        None => first.split_whitespace().last().unwrap_or(first),
-    };
-    Some(crate::text::sanitize::line(family.trim()))
+    paper.authors.first_family()
 }
 
 /// Draws the list pane.
