@@ -888,6 +888,52 @@ mod tests {
     }
 
     #[test]
+    fn names_in_parts_and_editors_apart() {
+        let r = one(
+            "@book{k, title = {T}, author = {von Hicks, III, Michael and Jean de la Fontaine and {World Health Organization} and others},\n\
+             editor = {Knuth, Donald E.}}",
+        );
+        assert_eq!(
+            r.authors,
+            [
+                "Michael von Hicks III",
+                "Jean de la Fontaine",
+                "World Health Organization"
+            ]
+        );
+        let parts: Vec<_> = r
+            .authors
+            .names()
+            .map(|n| (n.given, n.particle, n.family, n.suffix, n.literal))
+            .collect();
+        assert_eq!(
+            parts[0],
+            (
+                "Michael".into(),
+                "von".into(),
+                "Hicks".into(),
+                "III".into(),
+                false
+            )
+        );
+        assert_eq!(
+            parts[1],
+            (
+                "Jean".into(),
+                "de la".into(),
+                "Fontaine".into(),
+                String::new(),
+                false
+            )
+        );
+        assert!(parts[2].4);
+        assert_eq!(
+            r.more.roles,
+            [("editor".to_string(), "Donald E. Knuth".to_string())]
+        );
+    }
+
+    #[test]
     fn latex_letters_in_names_and_titles_decode_composed() {
         let r = one(
             "@article{k, title = {{\\dh}e {\\TH}orn \\textquotesingle{}q\\textquotesingle{} a~b ~10 dB \\~{n}},\n\

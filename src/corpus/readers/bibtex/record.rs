@@ -9,7 +9,7 @@ use crate::corpus::fields::{
     Name, Split, arxiv_in, arxiv_in_text, doi_in_text, is_arxiv_id, split_top, strip_arxiv_prefix,
     year_in,
 };
-use crate::corpus::{Authors, Record};
+use crate::corpus::{Authors, More, Record};
 use crate::text::markup;
 use unicode_normalization::UnicodeNormalization;
 
@@ -79,7 +79,17 @@ pub(super) fn record(e: &Entry) -> Record {
         volume: e.get("volume").map(fold),
         line: e.line,
         former_id: None,
-        more: Default::default(),
+        more: More {
+            // An edited work's editors, apart from its authors.
+            roles: e
+                .get("editor")
+                .map(authors)
+                .unwrap_or_default()
+                .iter()
+                .map(|n| ("editor".to_string(), n.display()))
+                .collect(),
+            ..More::default()
+        },
     }
 }
 
