@@ -26,8 +26,8 @@ pub use dedup::{Batch, Dedup, HashOfHash, Variant, id_key};
 use id::parallel_short_id_len;
 pub use id::{MIN_SHORT_ID, PaperId, content_hash};
 pub(crate) use id::{hex16, shortest_unique};
-pub(crate) use paper::NAME_SEP;
 pub use paper::{Authors, More, NameOrder, Paper};
+pub(crate) use paper::{NAME_SEP, SHAPE_SEP};
 #[cfg(test)]
 pub(crate) use papers::stored_for_tests;
 pub use papers::{PaperAt, Papers, StoredPapers};

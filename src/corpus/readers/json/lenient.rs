@@ -357,10 +357,11 @@ impl<'a> Lenient<'a> for JsonAuthors<'a> {
 
     fn from_seq<'de: 'a, A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
         let (mut all, mut name) = NAMES.take();
+        let mut shapes = Shapes::default();
         let mut result = Ok(());
         loop {
             match seq.next_element::<AuthorName<'a>>() {
-                Ok(Some(author)) => author.push_to(&mut all, &mut name),
+                Ok(Some(author)) => author.push_to(&mut all, &mut name, &mut shapes),
                 Ok(None) => break,
                 Err(e) => {
                     result = Err(e);
@@ -368,6 +369,7 @@ impl<'a> Lenient<'a> for JsonAuthors<'a> {
                 }
             }
         }
+        shapes.finish(&mut all);
         // Made to size, once.
         let list = JsonAuthors::List(all.as_str().into());
         all.clear();
@@ -377,7 +379,9 @@ impl<'a> Lenient<'a> for JsonAuthors<'a> {
 
     fn from_map<'de: 'a, A: MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
         let (mut all, mut name) = (String::new(), String::new());
-        AuthorName::from_map(map)?.push_to(&mut all, &mut name);
+        let mut shapes = Shapes::default();
+        AuthorName::from_map(map)?.push_to(&mut all, &mut name, &mut shapes);
+        shapes.finish(&mut all);
         Ok(JsonAuthors::List(all))
     }
 }
@@ -644,7 +648,12 @@ fn quotes_and_stops_sse2(w: &[u8; 32]) -> (u32, u32) {
 fn push_parts(all: &mut String, name: &mut String, [last, given, suffix]: [&str; 3]) {
     if ![given, last, suffix].into_iter().all(one_plain_word) {
         let [given, last, suffix] = [given, last, suffix].map(Text::Raw);
-        return AuthorName([given, last, suffix]).push_to(all, name);
+        // A triple's parts are not kept (see `AuthorName::push_to`).
+        return AuthorName([given, Text::Missing, last, suffix], Parts::Unknown).push_to(
+            all,
+            name,
+            &mut Shapes::default(),
+        );
     }
     let mut first = true;
     for part in [given, last, suffix] {
@@ -682,17 +691,71 @@ impl JsonAuthors<'_> {
 /// One author: a string, an arXiv triple `["Last", "First", "Jr", …]`
 /// (later items, affiliations, are dropped), or an object with `name` /
 /// `literal` / `display_name` / `fullName` or `given` + `family` /
-/// `firstName` + `lastName`. Its parts, in the order they are written in.
+/// `firstName` + `lastName` (CSL's particles and suffix too). Its parts in
+/// the order they are shown (given, particle, family, suffix), and
+/// whether they are known as such.
 #[derive(Default)]
-pub(super) struct AuthorName<'a>([Text<'a>; 3]);
+pub(super) struct AuthorName<'a>([Text<'a>; 4], Parts);
+
+/// What an [`AuthorName`]'s parts are known as.
+#[derive(Default, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Parts {
+    /// Not told apart: a string, or an arXiv triple (whose parts are
+    /// told from its words when asked, which keeps the snapshot's names,
+    /// a fifth of its papers' bytes in memory, without a shape each).
+    #[default]
+    Unknown,
+    /// An object's given and family names.
+    Known,
+    /// CSL's `literal`: an organisation.
+    Literal,
+}
+
+/// The shapes of a list's names as [`crate::corpus::Authors`] keeps
+/// them, begun at the first name whose parts are known.
+#[derive(Default)]
+pub(super) struct Shapes {
+    bytes: Vec<u8>,
+    names: usize,
+    known: bool,
+}
+
+impl Shapes {
+    fn push(&mut self, shape: Option<[u8; 3]>) {
+        match shape {
+            Some(s) => {
+                if !self.known {
+                    self.bytes.extend(std::iter::repeat_n(b'!', 3 * self.names));
+                    self.known = true;
+                }
+                self.bytes.extend_from_slice(&s);
+            }
+            None if self.known => self.bytes.extend_from_slice(b"!!!"),
+            None => {}
+        }
+        self.names += 1;
+    }
+
+    /// Appends the shapes to the names, when any is known.
+    fn finish(self, all: &mut String) {
+        if self.known {
+            all.push(crate::corpus::SHAPE_SEP);
+            all.push_str(std::str::from_utf8(&self.bytes).unwrap_or(""));
+        }
+    }
+}
 
 impl AuthorName<'_> {
     /// Appends the name (the parts' folded words joined by spaces) to the
-    /// names in `all`, unless it is blank; `name` is room to write it in.
-    pub(super) fn push_to(&self, all: &mut String, name: &mut String) {
+    /// names in `all`, unless it is blank, and its shape to `shapes`;
+    /// `name` is room to write it in.
+    pub(super) fn push_to(&self, all: &mut String, name: &mut String, shapes: &mut Shapes) {
         name.clear();
-        for part in &self.0 {
+        let mut words = [0usize; 4];
+        for (part, count) in self.0.iter().zip(&mut words) {
+            let before = name.len();
             part.push_to(name);
+            *count = name[before..].split(' ').filter(|w| !w.is_empty()).count();
         }
         if name.is_empty() {
             return;
@@ -700,21 +763,35 @@ impl AuthorName<'_> {
         if !all.is_empty() {
             all.push(NAME_SEP);
         }
-        if name.contains(NAME_SEP) {
-            all.push_str(&name.replace(NAME_SEP, " "));
-        } else {
+        let clean = !name.contains([NAME_SEP, crate::corpus::SHAPE_SEP]);
+        if clean {
             all.push_str(name);
+        } else {
+            all.push_str(&name.replace([NAME_SEP, crate::corpus::SHAPE_SEP], " "));
         }
+        let [g, p, f, _] = words;
+        let shape = match self.1 {
+            Parts::Unknown => None,
+            _ if !clean => Some(*b"!!!"),
+            Parts::Literal => Some(*b"~~~"),
+            Parts::Known if f > 0 && g.max(p).max(f) <= 40 => {
+                Some([b'0' + g as u8, b'0' + p as u8, b'0' + f as u8])
+            }
+            Parts::Known => Some(*b"!!!"),
+        };
+        shapes.push(shape);
     }
 }
 
 impl<'a> Lenient<'a> for AuthorName<'a> {
     fn from_text(text: Cow<'a, str>) -> Self {
-        AuthorName([Text::from_text(text), Text::Missing, Text::Missing])
+        let m = || Text::Missing;
+        AuthorName([Text::from_text(text), m(), m(), m()], Parts::Unknown)
     }
 
     fn from_transient(text: &str) -> Self {
-        AuthorName([Text::from_transient(text), Text::Missing, Text::Missing])
+        let m = || Text::Missing;
+        AuthorName([Text::from_transient(text), m(), m(), m()], Parts::Unknown)
     }
 
     fn from_seq<'de: 'a, A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
@@ -729,16 +806,26 @@ impl<'a> Lenient<'a> for AuthorName<'a> {
             }
             i += 1;
         }
-        Ok(AuthorName([first, last, suffix]))
+        Ok(AuthorName(
+            [first, Text::Missing, last, suffix],
+            Parts::Unknown,
+        ))
     }
 
     fn from_map<'de: 'a, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let [mut whole, mut given, mut family] = [Text::Missing, Text::Missing, Text::Missing];
+        let [mut whole, mut literal, mut given, mut family] =
+            [Text::Missing, Text::Missing, Text::Missing, Text::Missing];
+        let [mut particle, mut dropping, mut suffix] =
+            [Text::Missing, Text::Missing, Text::Missing];
         while let Some(Key(key)) = map.next_key::<Key<'a>>()? {
             let slot = match &*key {
-                "name" | "literal" | "display_name" | "full_name" | "fullName" => &mut whole,
+                "name" | "display_name" | "full_name" | "fullName" => &mut whole,
+                "literal" => &mut literal,
                 "given" | "firstName" | "first_name" => &mut given,
                 "family" | "lastName" | "last_name" => &mut family,
+                "non-dropping-particle" => &mut particle,
+                "dropping-particle" => &mut dropping,
+                "suffix" => &mut suffix,
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                     continue;
@@ -749,10 +836,20 @@ impl<'a> Lenient<'a> for AuthorName<'a> {
                 *slot = text;
             }
         }
-        Ok(if whole.is_blank() {
-            AuthorName([given, family, Text::Missing])
+        let m = || Text::Missing;
+        Ok(if !literal.is_blank() {
+            AuthorName([literal, m(), m(), m()], Parts::Literal)
+        } else if !whole.is_blank() {
+            AuthorName([whole, m(), m(), m()], Parts::Unknown)
         } else {
-            AuthorName([whole, Text::Missing, Text::Missing])
+            // CSL: `Ludwig van Beethoven` is given, the dropping particle
+            // `van` or the non-dropping one, and the family name.
+            let particle = if particle.is_blank() {
+                dropping
+            } else {
+                particle
+            };
+            AuthorName([given, particle, family, suffix], Parts::Known)
         })
     }
 }

@@ -765,6 +765,41 @@ mod tests {
     }
 
     #[test]
+    fn csl_names_keep_their_parts() {
+        let r = one(r#"[{"title": "T", "author": [
+                {"family": "Beethoven", "given": "Ludwig", "non-dropping-particle": "van"},
+                {"family": "García Márquez", "given": "Gabriel"},
+                {"literal": "World Health Organization"},
+                {"family": "King", "given": "Martin Luther", "suffix": "Jr."},
+                "Ada Lovelace"
+            ]}]"#);
+        assert_eq!(
+            r.authors,
+            [
+                "Ludwig van Beethoven",
+                "Gabriel García Márquez",
+                "World Health Organization",
+                "Martin Luther King Jr.",
+                "Ada Lovelace"
+            ]
+        );
+        let parts: Vec<_> = r
+            .authors
+            .names()
+            .map(|n| (n.particle, n.family, n.literal))
+            .collect();
+        assert_eq!(parts[0], ("van".into(), "Beethoven".into(), false));
+        assert_eq!(parts[1], (String::new(), "García Márquez".into(), false));
+        assert!(parts[2].2);
+        assert_eq!(parts[3].1, "King");
+        assert_eq!(parts[4].1, "Lovelace");
+        // arXiv's triples keep no parts: told from the words.
+        let r = one(r#"{"title": "T", "authors_parsed": [["Waals", "J. D. van der", ""]]}"#);
+        assert_eq!(r.authors, ["J. D. van der Waals"]);
+        assert_eq!(r.authors.encoded(), "J. D. van der Waals");
+    }
+
+    #[test]
     fn arxiv_snapshot_line() {
         let r = parse_line(ARXIV_LINE, 7).unwrap().unwrap();
         assert_eq!(r.line, 7);
