@@ -66,6 +66,24 @@ pub struct More {
     pub roles: Vec<(String, String)>,
 }
 
+impl From<More> for Option<Box<More>> {
+    /// Boxed, or nothing when it holds nothing: what records and papers
+    /// keep.
+    fn from(more: More) -> Option<Box<More>> {
+        (!more.is_empty()).then(|| Box::new(more))
+    }
+}
+
+/// The fields of a paper that has none of them.
+pub(crate) static NO_MORE: More = More {
+    keywords: Vec::new(),
+    categories: Vec::new(),
+    forum: None,
+    venue_id: None,
+    announce: None,
+    roles: Vec::new(),
+};
+
 impl More {
     /// True when it holds nothing.
     pub fn is_empty(&self) -> bool {
@@ -183,15 +201,7 @@ impl Paper {
     /// The paper's keywords, OpenReview ids and the like: empty when it
     /// has none.
     pub fn more(&self) -> &More {
-        static NONE: More = More {
-            keywords: Vec::new(),
-            categories: Vec::new(),
-            forum: None,
-            venue_id: None,
-            announce: None,
-            roles: Vec::new(),
-        };
-        self.more.as_deref().unwrap_or(&NONE)
+        self.more.as_deref().unwrap_or(&NO_MORE)
     }
 
     /// The paper's links: the record's, then the arXiv abstract page when
@@ -337,16 +347,29 @@ impl Authors {
 
     /// The names joined by [`NAME_SEP`], without their shapes.
     pub(crate) fn joined(&self) -> &str {
-        match self.0.find(SHAPE_SEP) {
+        match self.shape_at() {
             Some(at) => &self.0[..at],
             None => &self.0,
         }
     }
 
+    /// Where [`SHAPE_SEP`] is, if the names have shapes: looked for from
+    /// the end, where it is, and only when the last byte can end shapes
+    /// (names are read so for every paper a load makes).
+    fn shape_at(&self) -> Option<usize> {
+        let b = self.0.as_bytes();
+        // Shapes end in a count or a mark; most names end in a letter.
+        match b.last() {
+            Some(c) if c.is_ascii_digit() || *c == b'~' || *c == b'!' => {
+                memchr::memrchr(SHAPE_SEP as u8, b)
+            }
+            _ => None,
+        }
+    }
+
     /// The shapes, three bytes a name, when known.
     fn shapes(&self) -> Option<&[u8]> {
-        self.0
-            .find(SHAPE_SEP)
+        self.shape_at()
             .map(|at| &self.0.as_bytes()[at + SHAPE_SEP.len_utf8()..])
     }
 

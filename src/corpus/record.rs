@@ -44,10 +44,21 @@ pub struct Record {
     /// A record with no arXiv id or DOI whose forum id is known (here,
     /// or in an OpenReview forum or PDF link among its URLs) is known by
     /// it (`openreview:frA0NNBS1n`).
-    pub more: More,
+    pub more: Option<Box<More>>,
 }
 
 impl Record {
+    /// Its rare fields (keywords, the forum id, …), empty when it has
+    /// none.
+    pub fn more(&self) -> &More {
+        self.more.as_deref().unwrap_or(&super::paper::NO_MORE)
+    }
+
+    /// Its rare fields, to fill.
+    pub fn more_mut(&mut self) -> &mut More {
+        self.more.get_or_insert_with(Default::default)
+    }
+
     /// Sanitizes the record and gives it an id and, when it has no title, a
     /// derived one. `source` is the list's (sanitized) name. `None` when the
     /// record has neither title nor abstract.
@@ -86,12 +97,11 @@ impl Record {
             .map(str::trim)
             .filter(|s| !s.is_empty());
         let doi = self.doi.as_deref().map(str::trim).filter(|s| !s.is_empty());
-        if self.more.forum.is_none() {
-            self.more.forum = self
-                .urls
-                .iter()
-                .find_map(|u| fields::forum_in(u))
-                .map(String::from);
+        if self.more().forum.is_none()
+            && let Some(forum) = self.urls.iter().find_map(|u| fields::forum_in(u))
+        {
+            let forum = forum.to_string();
+            self.more.get_or_insert_with(Default::default).forum = Some(forum);
         }
         let hashed = |r: &Record| {
             PaperId::from_hash(content_hash(
@@ -99,7 +109,8 @@ impl Record {
                 r.abstract_text.as_deref().unwrap_or(""),
             ))
         };
-        let (id, variant) = match (arxiv, doi, self.more.forum.as_deref()) {
+        let forum = self.more.as_ref().and_then(|m| m.forum.as_deref());
+        let (id, variant) = match (arxiv, doi, forum) {
             (Some(a), _, _) => (PaperId::arxiv(&sanitize::line_cow(a)), Variant::default()),
             (None, Some(d), _) => (PaperId::doi(&sanitize::line_cow(d)), Variant::default()),
             (None, None, Some(forum)) => {
@@ -187,10 +198,8 @@ impl Record {
 }
 
 /// A record's rare fields, sanitized and boxed; `None` when it has none.
-fn more(mut more: More) -> Option<Box<More>> {
-    if more.is_empty() {
-        return None;
-    }
+fn more(more: Option<Box<More>>) -> Option<Box<More>> {
+    let mut more = more?;
     let clean = |v: &mut Vec<String>| {
         v.retain_mut(|s| {
             *s = sanitize::line(s);
@@ -211,7 +220,7 @@ fn more(mut more: More) -> Option<Box<More>> {
             .map(sanitize::line_owned)
             .filter(|s| !s.is_empty());
     }
-    (!more.is_empty()).then(|| Box::new(more))
+    (!more.is_empty()).then_some(more)
 }
 
 /// What a format reader found in one input: the list's name if the input

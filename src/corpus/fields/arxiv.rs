@@ -45,7 +45,8 @@ pub fn arxiv_year(id: &str) -> Option<i32> {
 
 /// `2401.01234v2` → `2401.01234`.
 pub(crate) fn strip_version(id: &str) -> &str {
-    match id.rfind('v') {
+    // A byte loop: ids are a dozen bytes, below what a searcher pays off.
+    match id.bytes().rposition(|b| b == b'v') {
         Some(i) if i > 0 && i + 1 < id.len() && id[i + 1..].bytes().all(|b| b.is_ascii_digit()) => {
             &id[..i]
         }

@@ -218,7 +218,8 @@ impl Entry {
                 categories: self.categories,
                 announce,
                 ..More::default()
-            },
+            }
+            .into(),
         }
     }
 }

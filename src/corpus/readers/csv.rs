@@ -358,7 +358,8 @@ impl Columns {
                     .map(split_list_cell)
                     .unwrap_or_default(),
                 ..More::default()
-            },
+            }
+            .into(),
         }
     }
 }

@@ -305,7 +305,8 @@ impl OaiRecord {
             more: More {
                 categories,
                 ..More::default()
-            },
+            }
+            .into(),
         }
     }
 }
@@ -997,7 +998,7 @@ mod tests {
         );
         assert_eq!(b.doi.as_deref(), Some("10.1140/epjc/s10052-017-5414-4"));
         assert_eq!(b.venue.as_deref(), Some("Eur. Phys. J. C (2017) 77:856"));
-        assert_eq!(b.more.categories, ["hep-ph", "hep-ex"]);
+        assert_eq!(b.more().categories, ["hep-ph", "hep-ex"]);
         assert_eq!(c.doi, None);
         assert_eq!(c.venue, None);
         assert_eq!(

@@ -161,7 +161,7 @@ impl<'a> Notes<'a> {
         }
         match parse_line(value.get(), line) {
             Ok(Some(mut record)) => {
-                record.more.forum = Some(forum.to_string());
+                record.more_mut().forum = Some(forum.to_string());
                 fill_from_context(&mut record, context);
                 self.parsed.records.push(record);
             }
@@ -190,7 +190,7 @@ impl<'a> Notes<'a> {
         }
         let mut record = note.record(line, context);
         if let Some(forum) = forum {
-            record.more.forum = Some(forum.to_string());
+            record.more_mut().forum = Some(forum.to_string());
         }
         self.parsed.records.push(record);
     }
@@ -362,7 +362,8 @@ impl Note {
                 forum,
                 venue_id,
                 ..More::default()
-            },
+            }
+            .into(),
         }
     }
 }
@@ -553,7 +554,7 @@ mod tests {
         );
         let r = &parse(&text).records[0];
         assert_eq!(r.year, Some(2024));
-        assert_eq!(r.more.forum.as_deref(), Some("aaaaaaaa"));
+        assert_eq!(r.more().forum.as_deref(), Some("aaaaaaaa"));
         // A venue's year wins over the time's.
         let text = note(
             "aaaaaaaa",

@@ -538,7 +538,8 @@ fn ris_record(raw: &Raw<'_>) -> Record {
         more: More {
             roles,
             ..More::default()
-        },
+        }
+        .into(),
     }
 }
 
@@ -1381,7 +1382,7 @@ mod variants {
             ["Baldwin", "King", "Waals", "World Health Organization"]
         );
         assert_eq!(
-            r.more.roles,
+            r.more().roles,
             [("editor".to_string(), "Grace Hopper".to_string())]
         );
         // An edited book's creators are its editors; a patent's, its
@@ -1389,17 +1390,17 @@ mod variants {
         let book = one("TY  - EDBOOK\nAU  - Editor, Ed\nTI  - Edited\nER  -\n");
         assert!(book.authors.is_empty());
         assert_eq!(
-            book.more.roles,
+            book.more().roles,
             [("editor".to_string(), "Ed Editor".to_string())]
         );
         let pat = one("TY  - PAT\nA1  - Burger,D.R.\nA2  - Epitope,I.\nT1  - Method\nER  -\n");
         assert!(pat.authors.is_empty());
         assert_eq!(
-            pat.more.roles,
+            pat.more().roles,
             [("inventor".to_string(), "D.R. Burger".to_string())]
         );
         let film = one("TY  - MPCT\nAU  - Kubrick, Stanley\nTI  - 2001\nER  -\n");
-        assert_eq!(film.more.roles[0].0, "director");
+        assert_eq!(film.more().roles[0].0, "director");
     }
 
     #[test]
@@ -1413,6 +1414,6 @@ mod variants {
         assert_eq!(book.title.as_deref(), Some("The Book"));
         let case = one("TY  - CASE\nST  - Roe v. Wade\nA2  - U.S. Reports\nER  -\n");
         assert_eq!(case.title.as_deref(), Some("Roe v. Wade"));
-        assert!(case.more.roles.is_empty() && case.authors.is_empty());
+        assert!(case.more().roles.is_empty() && case.authors.is_empty());
     }
 }

@@ -329,7 +329,8 @@ impl Item {
                 categories,
                 announce,
                 ..More::default()
-            },
+            }
+            .into(),
         }
     }
 }

@@ -928,7 +928,7 @@ mod tests {
         );
         assert!(parts[2].4);
         assert_eq!(
-            r.more.roles,
+            r.more().roles,
             [("editor".to_string(), "Donald E. Knuth".to_string())]
         );
     }

@@ -89,7 +89,8 @@ pub(super) fn record(e: &Entry) -> Record {
                 .map(|n| ("editor".to_string(), n.display()))
                 .collect(),
             ..More::default()
-        },
+        }
+        .into(),
     }
 }
 

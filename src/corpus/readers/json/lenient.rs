@@ -755,7 +755,10 @@ impl AuthorName<'_> {
         for (part, count) in self.0.iter().zip(&mut words) {
             let before = name.len();
             part.push_to(name);
-            *count = name[before..].split(' ').filter(|w| !w.is_empty()).count();
+            // Counted only where kept.
+            if self.1 != Parts::Unknown {
+                *count = name[before..].split(' ').filter(|w| !w.is_empty()).count();
+            }
         }
         if name.is_empty() {
             return;
@@ -763,7 +766,10 @@ impl AuthorName<'_> {
         if !all.is_empty() {
             all.push(NAME_SEP);
         }
-        let clean = !name.contains([NAME_SEP, crate::corpus::SHAPE_SEP]);
+        // A control byte is rare in a name: only then is one of the
+        // separators looked for.
+        let clean =
+            !name.bytes().any(|b| b < 0x20) || !name.contains([NAME_SEP, crate::corpus::SHAPE_SEP]);
         if clean {
             all.push_str(name);
         } else {
@@ -905,6 +911,11 @@ impl<'a> Lenient<'a> for Strings<'a> {
 }
 
 impl Strings<'_> {
+    /// True when no string was given.
+    pub(super) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// The strings, whitespace folded, blank ones left out; one string
     /// given alone split at `;` (else `,`).
     pub(super) fn split(self) -> Vec<String> {

@@ -501,7 +501,8 @@ impl<'a> JsonRecord<'a> {
     /// The record and, when its abstract is a plain string, that string as
     /// written (quotes included) in place of the record's abstract.
     pub(super) fn into_record_deferring(self, line: usize) -> (Record, Option<Plain<'a>>) {
-        let title = first_text([self.title, self.title_capital, self.name]);
+        let name = self.name;
+        let title = first_text([self.title, self.title_capital]).or_else(|| name.into_folded());
         // A plain string is never blank, so it comes first as the field
         // does.
         let (plain, first) = match self.abstract_text {
@@ -597,10 +598,16 @@ impl<'a> JsonRecord<'a> {
             doi,
             line,
             former_id,
-            more: More {
-                keywords: self.keywords.split(),
-                forum: self.forum.into_folded(),
-                ..More::default()
+            // Most papers have neither: nothing made, nothing dropped.
+            more: if self.keywords.is_empty() && self.forum.is_blank() {
+                None
+            } else {
+                More {
+                    keywords: self.keywords.split(),
+                    forum: self.forum.into_folded(),
+                    ..More::default()
+                }
+                .into()
             },
         };
         (record, plain)
