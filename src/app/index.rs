@@ -11,6 +11,8 @@ impl App {
     /// the file): nothing is left to index.
     pub(super) fn take_index(&mut self, index: WordIndex) {
         self.search.install_index(index);
+        // Phrases read the abstracts, which the indexer will not see.
+        self.search.keep_texts(&self.corpus.papers);
         self.index_stored = true;
     }
 

@@ -543,7 +543,7 @@ impl App {
             }
             Action::ToggleScope => {
                 let scope = self.search.scope().toggled();
-                self.search.set_query(self.input.text(), scope);
+                self.send_query(scope);
             }
             Action::ToggleHelp => {
                 if self.mode == Mode::Help {
@@ -574,11 +574,14 @@ impl App {
             // Only the line editor takes these.
             Action::AcceptLine | Action::CancelLine | Action::Complete => {}
             Action::MarkAllRead => {
-                let unread = (0..self.rows())
-                    .filter_map(|r| self.paper_at(r))
+                let unread = self
+                    .counted_papers()
+                    .into_iter()
                     .filter(|&i| !self.marks[i].read)
                     .count();
-                if unread == 0 {
+                if let Some(why) = self.none_counted("R") {
+                    self.status = Some(why);
+                } else if unread == 0 {
                     self.status = Some("every paper listed is read already".to_string());
                 } else {
                     self.question = Some(format!(
@@ -590,8 +593,9 @@ impl App {
             }
             Action::ConfirmYes => {
                 if self.question.take().is_some() {
-                    let marks: Vec<(usize, Field, bool)> = (0..self.rows())
-                        .filter_map(|r| self.paper_at(r))
+                    let marks: Vec<(usize, Field, bool)> = self
+                        .counted_papers()
+                        .into_iter()
                         .map(|i| (i, Field::Read, true))
                         .collect();
                     let n = marks.iter().filter(|&&(i, ..)| !self.marks[i].read).count();
@@ -670,11 +674,15 @@ impl App {
             Action::CursorRight => self.input.set_cursor(self.input.next_boundary()),
             Action::CursorHome => self.input.set_cursor(0),
             Action::CursorEnd => self.input.set_cursor(self.input.text().len()),
-            Action::AcceptSearch => self.mode = Mode::Browse,
+            Action::AcceptSearch => {
+                // The query is finished: its last word is a word now.
+                self.mode = Mode::Browse;
+                self.query_changed();
+            }
             Action::CancelSearch => {
                 self.input.clear();
-                self.query_changed();
                 self.mode = Mode::Browse;
+                self.query_changed();
             }
             Action::SelectRow(row) => {
                 self.focus = Focus::List;

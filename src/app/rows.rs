@@ -38,6 +38,39 @@ impl App {
         }
     }
 
+    /// True when the list shows titles matched letter by letter, for a
+    /// word of the query that no paper holds (every field): rows shown
+    /// apart, none of them a match.
+    pub fn apart(&self) -> bool {
+        self.related.is_empty() && self.search.results().notes.apart()
+    }
+
+    /// The rows that are matches: every row, but none where they are
+    /// shown apart ([`App::apart`]). What acts on the papers listed
+    /// (`R`, `X`, triage) acts on these.
+    pub fn counted_rows(&self) -> usize {
+        if self.apart() { 0 } else { self.rows() }
+    }
+
+    /// The papers listed that are matches, in the list's order.
+    pub(super) fn counted_papers(&self) -> Vec<usize> {
+        (0..self.counted_rows())
+            .filter_map(|r| self.paper_at(r))
+            .collect()
+    }
+
+    /// What to say when `what` (a bulk action) finds the list holds no
+    /// match, its rows shown apart; `None` when it holds matches.
+    pub(super) fn none_counted(&self, what: &str) -> Option<String> {
+        let notes = &self.search.results().notes;
+        self.apart().then(|| {
+            format!(
+                "no paper holds \"{}\": {what} acts on matches, and the titles listed are letter matches",
+                notes.unheld.join(" ")
+            )
+        })
+    }
+
     /// Rebuilds the list from the ranking, the view and the kept paper,
     /// keeping paper `keep` selected when it is still listed. A related
     /// list shown over the list stays as it is: the list is rebuilt when
@@ -181,8 +214,18 @@ impl App {
     }
 
     pub(super) fn query_changed(&mut self) {
-        let scope = self.search.scope();
-        self.search.set_query(self.input.text(), scope);
+        self.send_query(self.search.scope());
+    }
+
+    /// Gives the matcher the query in `scope`: as it is being typed in
+    /// search mode (its last word also the start of longer words), else
+    /// finished, as `paperboat search` reads it.
+    pub(super) fn send_query(&mut self, scope: crate::search::Scope) {
+        if self.mode == crate::vocabulary::Mode::Search {
+            self.search.type_query(self.input.text(), scope);
+        } else {
+            self.search.set_query(self.input.text(), scope);
+        }
     }
 
     pub(super) fn move_to(&mut self, row: isize) {

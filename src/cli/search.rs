@@ -199,21 +199,29 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
     // The titles a cold load leaves to store (465 MB at 2.7M papers) are
     // stored meanwhile, at a lower priority than the ranking.
     let ranked = titles.storing_beside(|list| {
-        let matches = match (stored, built) {
+        let ranking = match (stored, built) {
+            // A word no paper holds is looked for by its typos, which an
+            // index of the words the query starts lacks: whole papers.
+            (_, Some(index)) if search::needs_typos(&index, &query) => None,
             (_, Some(index)) => {
                 // `None`: papers whose abstracts could not be read (their
                 // file changed meanwhile) left the index short.
                 search::rank_titles_indexed(list, &plan.query, plan.scope.into(), &index)
             }
-            (None, None) => Some(list.rank(&plan.query)),
+            (None, None) => Some(search::Ranking {
+                matches: list.rank(&plan.query),
+                notes: search::Notes::default(),
+            }),
             // `None`: the file changed since the index was stored.
             (Some((papers, ix)), None) => (papers == list.len())
                 .then(|| search::rank_titles_indexed(list, &plan.query, plan.scope.into(), &ix))
                 .flatten(),
         };
-        let Some(matches) = matches else {
+        let Some(ranking) = ranking else {
             return Ok(None);
         };
+        say_notes(&ranking.notes);
+        let matches = ranking.counted();
         let ahead = |m: &search::Match, stage| list.prefetch_line(m.idx as usize, stage);
         print_matches(args, &matches, ahead, |out, m| {
             list.write_line(out, m.idx as usize);
@@ -308,13 +316,15 @@ fn search_papers(cli: &Cli, args: &SearchArgs, plan: Plan) -> anyhow::Result<Exi
         ),
         _ => search::Labels::default(),
     };
-    let mut matches = search::rank_labelled(
+    let ranking = search::ranking_labelled(
         &corpus.papers,
         &plan.query,
         plan.scope.into(),
         &labels,
         loaded.index.as_ref(),
     );
+    say_notes(&ranking.notes);
+    let mut matches = ranking.counted();
     if let Some(store) = store.filter(|_| !plan.filter.is_empty() || args.sort != SortKey::Score) {
         let keep = plan.filter.keeper(corpus, &store);
         matches.retain(|m| keep(m.idx as usize));
@@ -377,6 +387,19 @@ pub(super) fn write_hit<S: Serialize>(
             corpus.short_id(i),
             markup::plain_cow(&corpus.papers[i].title)
         ),
+    }
+}
+
+/// Says on stderr what a ranking's notes say (a word looked for by its
+/// typos, a word no paper holds), so that the output is read rightly.
+fn say_notes(notes: &search::Notes) {
+    if let Some(line) = notes.describe() {
+        let line = if notes.apart() {
+            format!("{line} (`--scope title` lists them)")
+        } else {
+            line
+        };
+        eprintln!("paperboat: {}", sanitize::line(&line));
     }
 }
 

@@ -105,7 +105,7 @@ fn right_side(app: &App, theme: &Theme, room: usize) -> Vec<Span<'static>> {
     let what = match app.related_depth() {
         0 => format!(
             "{running}{}/{} · {}{}",
-            app.rows(),
+            app.counted_rows(),
             app.corpus().len(),
             app.search().scope().name(),
             match app.sort_key() {
@@ -204,6 +204,12 @@ pub fn status_text(app: &App) -> String {
     }
     if let Some(e) = &app.search().parsed().error {
         return e.to_string();
+    }
+    // Words looked for by their typos, words no paper holds.
+    if app.related_to().is_none()
+        && let Some(said) = app.search().notes().describe()
+    {
+        return said;
     }
     let hints = match app.mode() {
         Mode::Browse if app.related_to().is_some() => {

@@ -19,6 +19,7 @@
 
 mod frozen;
 mod keep;
+mod terms;
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -31,6 +32,8 @@ use frozen::Frozen;
 pub use frozen::Shared;
 pub(super) use frozen::{Arr, In, Out};
 use keep::Keep;
+pub use terms::{How, Reading, Terms, Widened, kept_prefix, stem, typo_edits};
+use terms::{typo_automaton, within};
 
 /// Papers past this many are not indexed (a posting holds the paper in
 /// 24 bits): sixteen million, six times all of arXiv.
@@ -143,7 +146,12 @@ impl Words {
     /// milliseconds for a million papers' abstracts, and only for the
     /// word being typed (the matcher keeps the others' scores); read
     /// back, by binary search.
-    fn each_with_prefix<'s>(&'s self, prefix: &str, whole: bool, f: impl FnMut(&str, &'s [u32])) {
+    fn each_with_prefix<'s>(
+        &'s self,
+        prefix: &str,
+        whole: bool,
+        f: impl FnMut(&'s str, &'s [u32]),
+    ) {
         self.each_with(prefix, whole, true, f);
     }
 
@@ -166,11 +174,23 @@ impl Words {
         prefix: &str,
         whole: bool,
         ordered: bool,
-        mut f: impl FnMut(&str, &'s [u32]),
+        mut f: impl FnMut(&'s str, &'s [u32]),
     ) {
         if whole {
-            if let Some(p) = self.get(prefix) {
-                f(prefix, p);
+            match self {
+                Words::Hash(m) => {
+                    if let Some((w, p)) = m.get_key_value(prefix) {
+                        f(w, p);
+                    }
+                }
+                Words::Frozen(fr) => {
+                    let v = fr.view();
+                    if let Some(i) = v.find(prefix.as_bytes())
+                        && let Ok(w) = std::str::from_utf8(v.word(i))
+                    {
+                        f(w, v.postings(i));
+                    }
+                }
             }
             return;
         }
@@ -382,8 +402,14 @@ impl WordIndex {
     /// year and id is kept as in the whole index, so the query's scores
     /// and selections are the whole index's.
     pub fn keeping(prefixes: Vec<String>) -> WordIndex {
+        WordIndex::keeping_typos(prefixes, &[])
+    }
+
+    /// [`WordIndex::keeping`], posting also the words within a typo's
+    /// edits of each of `typos` (folded; see [`WordIndex::terms`]).
+    pub fn keeping_typos(prefixes: Vec<String>, typos: &[String]) -> WordIndex {
         WordIndex {
-            keep: Some(Arc::new(Keep::new(prefixes))),
+            keep: Some(Arc::new(Keep::new(prefixes, typos))),
             ..WordIndex::default()
         }
     }
@@ -816,6 +842,30 @@ impl WordIndex {
                 lists.push((idf, &postings[first..]));
             });
             // BM25's length norm, as the sum always worked it out.
+            let norm = |len: u16| 1.0 - b + b * f32::from(len) / avg;
+            match k {
+                0 => add_blocked(&mut lists, (lens.0, &norm), from, scores),
+                1 => add_blocked(&mut lists, (lens.1, &norm), from, scores),
+                _ => add_blocked(&mut lists, (lens.2, &norm), from, scores),
+            }
+        }
+    }
+
+    /// Adds to `scores[i]`, for every paper `from + i` that holds one of
+    /// `terms` ([`WordIndex::terms`]) in the title, abstract or authors,
+    /// its BM25F score for them.
+    pub fn add_terms_from(&self, terms: &Terms<'_>, from: usize, scores: &mut [f32]) {
+        let lens = self.lens();
+        for (k, &(_, _, b)) in WEIGHTED.iter().enumerate() {
+            let avg = self.average(k);
+            let mut lists: Vec<(f32, &[u32])> = terms
+                .weighted(self, k)
+                .into_iter()
+                .map(|(w, postings)| {
+                    let first = postings.partition_point(|&p| ((p >> 8) as usize) < from);
+                    (w, &postings[first..])
+                })
+                .collect();
             let norm = |len: u16| 1.0 - b + b * f32::from(len) / avg;
             match k {
                 0 => add_blocked(&mut lists, (lens.0, &norm), from, scores),
