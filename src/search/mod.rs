@@ -82,7 +82,7 @@ pub(crate) use ranking::parse;
 use ranking::rank_items;
 pub use ranking::{
     Notes, Ranking, index_bytes_read, index_papers, index_papers_for, needs_typos, rank_labelled,
-    rank_papers, rank_title_parts, rank_titles_indexed, ranking, ranking_labelled,
+    rank_papers, rank_title_parts, rank_titles_indexed, ranking, ranking_labelled, ranking_typed,
 };
 pub use related::{Probe, Related, paper_text, related_in, related_papers};
 

@@ -143,8 +143,24 @@ pub fn ranking_labelled(
     labels: &Labels,
     index: Option<&WordIndex>,
 ) -> Ranking {
+    rank_parsed(papers, &Query::parse(query), scope, (labels, index))
+}
+
+/// [`ranking`] of `query` as it is being typed (its last word also the
+/// start of longer words: [`Query::parse_typing`]), as the reader ranks
+/// it while it is typed.
+pub fn ranking_typed(papers: &[Paper], query: &str, scope: Scope) -> Ranking {
+    let parsed = Query::parse_typing(query);
+    rank_parsed(papers, &parsed, scope, (&Labels::default(), None))
+}
+
+fn rank_parsed(
+    papers: &[Paper],
+    parsed: &Query,
+    scope: Scope,
+    (labels, index): (&Labels, Option<&WordIndex>),
+) -> Ranking {
     let items = Items::build(papers, match_threads(), |p| &p.title);
-    let parsed = Query::parse(query);
     if parsed.error.is_some() {
         return Ranking::default();
     }
@@ -154,7 +170,7 @@ pub fn ranking_labelled(
         Some(ix) if ix.indexed == papers.len() => ix,
         _ => {
             built = if needs_index && !parsed.is_empty() {
-                index_papers_for(papers, &parsed)
+                index_papers_for(papers, parsed)
             } else {
                 WordIndex::default()
             };
@@ -165,7 +181,7 @@ pub fn ranking_labelled(
         true => phrase::Texts::Held(papers.iter().map(|p| p.abstract_text.clone()).collect()),
         false => phrase::Texts::None,
     };
-    rank_items(&items, &parsed, scope, (index, labels, &texts))
+    rank_items(&items, parsed, scope, (index, labels, &texts))
 }
 
 /// The word index of `papers`, built on every core.

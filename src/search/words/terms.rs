@@ -69,7 +69,7 @@ pub enum Widened {
 
 /// How much a term counts beside the query word itself: another form of
 /// it a little less, so that papers holding the word as typed rank first.
-const FORM_WEIGHT: f32 = 0.8;
+const FORM_WEIGHT: f32 = 0.5;
 /// How much a typo's word counts, per edit, less.
 const TYPO_STEP: f32 = 0.2;
 /// Words at least this long are looked for with one edit, and with two
@@ -128,7 +128,7 @@ impl Terms<'_> {
             .iter()
             .map(|&(word, how, postings)| {
                 let kind = match how {
-                    How::Exact => forms_idf,
+                    How::Exact => index.idf(postings.len()),
                     How::Form => FORM_WEIGHT * forms_idf,
                     How::Completion => {
                         let full = word.chars().count().max(1) as f32;
