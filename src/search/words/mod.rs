@@ -17,6 +17,7 @@
 //! papers are added. An index built for one query ([`WordIndex::keeping`])
 //! posts only the words that query can read (`keep`).
 
+mod forms;
 mod frozen;
 mod keep;
 mod terms;
@@ -28,6 +29,7 @@ use rustc_hash::FxHashMap;
 
 use super::fields::{fold, fold_into};
 use super::index::Bits;
+pub use forms::Forms;
 use frozen::Frozen;
 pub use frozen::Shared;
 pub(super) use frozen::{Arr, In, Out};
@@ -948,21 +950,9 @@ impl WordIndex {
     /// Adds `weight` times paper `i`'s BM25 weight of `word` (exactly) in
     /// its title and abstract to `scores[i]`, for every paper with it.
     pub fn add_word_weights(&self, word: &str, weight: f32, scores: &mut [f32]) {
-        let lens = self.lens();
-        for (k, &(part, field_weight, b)) in WEIGHTED.iter().enumerate().take(2) {
-            let Some(postings) = self.parts[part as usize].get(word) else {
-                continue;
-            };
-            let avg = self.average(k);
-            let w = weight * field_weight;
-            for &p in postings {
-                let i = (p >> 8) as usize;
-                let Some(score) = scores.get_mut(i) else {
-                    break;
-                };
-                let tf = (p & 0xff) as f32;
-                let norm = 1.0 - b + b * lens.of(k, i) / avg;
-                *score += w * tf * (K1 + 1.0) / (tf + K1 * norm);
+        for (k, &(part, _, _)) in WEIGHTED.iter().enumerate().take(2) {
+            if let Some(postings) = self.parts[part as usize].get(word) {
+                self.add_postings_weights(k, postings, weight, scores);
             }
         }
     }
