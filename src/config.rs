@@ -17,6 +17,7 @@
 //! [reader]
 //! scope = "title"   # all | title
 //! view = "unread"   # all | unread | bookmarked
+//! list = 60          # the list's share of the screen, percent (20-80)
 //!
 //! [cache]
 //! max_size = "4G"   # the cache of large files, at most
@@ -47,6 +48,9 @@ pub struct Config {
     pub scope: Scope,
     /// The view used when a corpus has no remembered one.
     pub view: View,
+    /// The list's share of the screen's middle, in percent
+    /// (`[reader] list`).
+    pub list: u8,
     /// Bytes the cache of large files may take (`[cache] max_size`).
     pub cache_size: Option<u64>,
 }
@@ -58,6 +62,7 @@ impl Default for Config {
             theme: Theme::default(),
             scope: Scope::All,
             view: View::All,
+            list: crate::app::layout::LIST_SHARE,
             cache_size: None,
         }
     }
@@ -375,7 +380,21 @@ fn reader_section(table: &DeTable, config: &mut Config, r: &mut Reporter) {
                     "expected \"all\", \"unread\" or \"bookmarked\"",
                 ),
             },
-            _ => r.report(k.span().start, &key, "unknown setting (known: scope, view)"),
+            "list" => {
+                let shares = crate::app::layout::LIST_SHARES;
+                match v.get_ref() {
+                    DeValue::Integer(i) => match i.as_str().parse::<u8>() {
+                        Ok(n) if shares.contains(&n) => config.list = n,
+                        _ => r.report(v.span().start, &key, "expected a percent from 20 to 80"),
+                    },
+                    _ => r.report(v.span().start, &key, "expected a percent from 20 to 80"),
+                }
+            }
+            _ => r.report(
+                k.span().start,
+                &key,
+                "unknown setting (known: scope, view, list)",
+            ),
         }
     }
 }
@@ -467,6 +486,7 @@ pub fn default_file() -> String {
     out.push_str(
         "\n[reader]\n# scope = \"all\"  # what a query matches at start: all (every field) | title\n\
          # view = \"all\"     # the view for lists opened the first time: all | unread | bookmarked\n\
+         # list = 50        # the list's share of the screen beside (or above) the abstract, in percent (20-80; < and > change it)\n\
          \n[cache]\n# max_size = \"4G\"  # the cache that opens large files again at once: at most this much\n",
     );
     out

@@ -425,6 +425,7 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
         theme,
         scope,
         view,
+        list,
         cache_size: _,
     } = config;
     let theme = if no_color_env() {
@@ -432,7 +433,7 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
     } else {
         theme
     };
-    app.update(Message::Configured { scope, view });
+    app.update(Message::Configured { scope, view, list });
     app.update(Message::Problems(messages));
     let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGTSTP])?;
     let signal_handle = signals.handle();

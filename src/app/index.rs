@@ -138,6 +138,7 @@ mod tests {
         app.update(Message::Configured {
             scope: Scope::All,
             view: View::All,
+            list: crate::app::layout::LIST_SHARE,
         });
         app.apply(Action::StartSearch);
         typed(app, "language model");
@@ -201,6 +202,7 @@ mod tests {
         app.update(Message::Configured {
             scope: Scope::All,
             view: View::All,
+            list: crate::app::layout::LIST_SHARE,
         });
         app.apply(Action::StartSearch);
         for c in "language model".chars() {

@@ -159,6 +159,8 @@ pub struct App {
     /// Papers came without what the word index reads of them, a stored
     /// index being expected (see [`crate::search::Prepared::titles`]).
     index_left: bool,
+    /// The list's share of the middle of the screen, in percent.
+    list_share: u8,
 }
 
 impl App {
@@ -220,6 +222,7 @@ impl App {
             sort_pending: false,
             index_stored: false,
             index_left: false,
+            list_share: layout::LIST_SHARE,
         };
         // Before the place is read: it may name a paper by its old id.
         app.adopt_former_ids(0);
@@ -380,7 +383,10 @@ impl App {
             Message::FrameShown => self.frame_shown(),
             Message::StoreChanged => self.store_changed(),
             Message::RetrySave => self.retry_save(),
-            Message::Configured { scope, view } => self.configure(scope, view),
+            Message::Configured { scope, view, list } => {
+                self.list_share = list;
+                self.configure(scope, view);
+            }
             Message::Problems(problems) => {
                 if !problems.is_empty() {
                     self.status = Some(problems.join(" · "));
@@ -558,6 +564,8 @@ impl App {
             Action::ToggleRead => self.toggle_mark(Field::Read),
             Action::TogglePick => self.toggle_pick(),
             Action::PickListed => self.pick_listed(),
+            Action::WidenList => self.widen_list(5),
+            Action::NarrowList => self.widen_list(-5),
             Action::ClearPicks => self.clear_picks(),
             Action::CycleView => self.cycle_view(),
             Action::EditTags => self.edit_tags(),
