@@ -88,6 +88,38 @@ impl WordIndex {
         }
     }
 
+    /// Adds `weight` times paper `i`'s BM25 weight of `word` (folded) in
+    /// its authors' names to `scores[i]`, for every paper with it; the
+    /// papers with it.
+    pub fn add_author_weights(&self, word: &str, weight: f32, scores: &mut [f32]) -> usize {
+        let Some(postings) = self.parts[Part::Authors as usize].get(word) else {
+            return 0;
+        };
+        self.add_postings_weights(2, postings, weight, scores);
+        postings.len()
+    }
+
+    /// Every distinct word of the title, abstract and authors, sorted:
+    /// the vocabulary a typo is looked up in (for the words bench's
+    /// comparison with an FST of it).
+    pub fn scored_words(&self) -> Vec<String> {
+        let mut all: Vec<String> = [Part::Title, Part::Abstract, Part::Authors]
+            .iter()
+            .flat_map(|&p| self.parts[p as usize].sorted())
+            .filter_map(|(w, _)| std::str::from_utf8(w).ok().map(str::to_string))
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        all
+    }
+
+    /// The papers whose authors' names hold `word` (folded).
+    pub fn author_frequency(&self, word: &str) -> usize {
+        self.parts[Part::Authors as usize]
+            .get(word)
+            .map_or(0, <[u32]>::len)
+    }
+
     /// Adds `weight` times the BM25 weight in field `k` (0 title, 1
     /// abstract) of the word of `postings` to the scores of the papers
     /// holding it.
