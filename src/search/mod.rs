@@ -1278,6 +1278,36 @@ mod tests {
         assert_eq!(shown(&s), want);
     }
 
+    #[test]
+    fn typing_every_field_narrows_and_each_step_ranks_as_a_fresh_ranking() {
+        // Each key waits for its ranking, so that the next narrows from
+        // it where it may (more letters of a word being typed, or a word
+        // more), and must end where a fresh ranking of the query as typed
+        // does.
+        let mut papers = fielded(5_000);
+        papers[3].abstract_text = "Studies of graphs, a study of graphing.".into();
+        let mut s = Search::new(|| {});
+        s.extend(&papers);
+        while s.indexed().0 < papers.len() {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        for q in ["graph motion papers", "studies gra", "robot !sparse diff"] {
+            for k in 1..=q.len() {
+                let typed = &q[..k];
+                s.type_query(typed, Scope::All);
+                assert!(s.wait(Duration::from_secs(20)), "{typed}");
+                s.tick();
+                let want: Vec<(u32, u64)> = ranking_typed(&papers, typed, Scope::All)
+                    .matches
+                    .iter()
+                    .map(|m| (m.idx, m.key))
+                    .collect();
+                assert_eq!(shown(&s).len(), want.len(), "{typed:?}");
+                assert!(shown(&s) == want, "{typed:?}: differs from a fresh ranking");
+            }
+        }
+    }
+
     /// Sets the query, and waits until its first page is shown final.
     fn type_until_page(s: &mut Search, q: &str, scope: Scope) {
         s.set_query(q, scope);

@@ -20,7 +20,7 @@ use super::pass::{Floor, Pass, Reuse, keep_best, match_threads, page_first, run_
 use super::phrase::Texts;
 use super::query::{Hits, Query, Reading, Word, extends};
 use super::select::{filter_bits, word_hits};
-use super::words::{DocMeta, WordIndex};
+use super::words::{DocMeta, WordIndex, kept_prefix};
 use super::{Match, Notes, Results, Scope, order, parse};
 use crate::corpus::Abstract;
 use crate::corpus::abstracts::{Read, for_each_read};
@@ -314,10 +314,10 @@ pub(super) fn worker(shared: Arc<Shared>) {
                 && !d.query.trim().is_empty()
                 && match job.scope {
                     Scope::Title => extends(&job.query, &d.query),
-                    // Which words a word matches (its forms, its typos)
-                    // is not narrowed by more letters: only the same
-                    // words' ranking is built on.
-                    Scope::All => same_words(d),
+                    Scope::All => {
+                        same_words(d)
+                            || narrows(&query, &notes.borrow(), &parse(&d.query, d.typing), d)
+                    }
                 }
         });
         let prev = prev_results.as_deref();
@@ -520,6 +520,59 @@ pub(super) fn worker(shared: Arc<Shared>) {
             }
         });
     }
+}
+
+/// Whether every paper matching `query` (every field; `notes`, what its
+/// words' hits say) matches `prev` too, whose ranking `done` is, so that
+/// `query` need only rank `prev`'s matches: a word added, or the last
+/// word grown by letters (or finished) where every word its forms start
+/// with starts with it, the others the same. Which words a word matches
+/// is no subset of a shorter word's in general (a form can start
+/// otherwise, a typo's words any way), so a word widened or held by no
+/// paper, in either, is not narrowed from.
+fn narrows(query: &Query, notes: &Notes, prev: &Query, done: &Results) -> bool {
+    let (old, new) = (&prev.words, &query.words);
+    let Some(k) = old.len().checked_sub(1) else {
+        return false;
+    };
+    let same = |a: &Word, b: &Word| {
+        a.title == b.title
+            && a.title_only == b.title_only
+            && a.reading == b.reading
+            && a.fields == b.fields
+            && a.phrase == b.phrase
+    };
+    let grown = |a: &Word, b: &Word| {
+        let plain = |w: &Word| !w.title.negative && !w.title_only && !w.phrase;
+        match (a.folded.as_slice(), b.folded.as_slice()) {
+            ([o], [w]) if plain(a) && plain(b) && a.fields == b.fields => {
+                a.reading == Reading::Typing
+                    && match b.reading {
+                        Reading::Whole => w == o || grew(o, w, b.reading),
+                        Reading::Typing => grew(o, w, b.reading),
+                        _ => false,
+                    }
+            }
+            _ => false,
+        }
+    };
+    done.notes == Notes::default()
+        && *notes == Notes::default()
+        && (new.len() == old.len() || new.len() == old.len() + 1)
+        && prev.filters.len() == query.filters.len()
+        && prev
+            .filters
+            .iter()
+            .zip(&query.filters)
+            .all(|(a, b)| a.text == b.text)
+        && old[..k].iter().zip(new).all(|(a, b)| same(a, b))
+        && (same(&old[k], &new[k]) || grown(&old[k], &new[k]))
+}
+
+/// Whether `word` (read so) matches only words that `old`, being typed,
+/// starts: `word` grew from it, and its forms start with it too.
+fn grew(old: &str, word: &str, reading: Reading) -> bool {
+    word.starts_with(old) && kept_prefix(word, reading).starts_with(old)
 }
 
 /// Scores, on every core, the matches that hold only a bound; false when
