@@ -365,6 +365,15 @@ impl Hits {
 }
 
 impl Word {
+    /// True when both words match the same papers the same way.
+    pub fn same_as(&self, other: &Word) -> bool {
+        self.title == other.title
+            && self.title_only == other.title_only
+            && self.reading == other.reading
+            && self.fields == other.fields
+            && self.phrase == other.phrase
+    }
+
     /// Whether `title` holds a word starting with each of this word's
     /// (folded): how a paper not yet indexed is matched.
     pub fn title_holds(&self, title: Utf32Str<'_>) -> bool {
@@ -489,19 +498,23 @@ impl Query {
     /// True when both queries are the same words (whatever the spacing).
     pub fn same_as(&self, other: &Query) -> bool {
         self.words.len() == other.words.len()
-            && self.words.iter().zip(&other.words).all(|(a, b)| {
-                a.title == b.title
-                    && a.title_only == b.title_only
-                    && a.reading == b.reading
-                    && a.fields == b.fields
-            })
-            && self.filters.len() == other.filters.len()
+            && self
+                .words
+                .iter()
+                .zip(&other.words)
+                .all(|(a, b)| a.same_as(b))
+            && self.same_filters(other)
+            && self.error == other.error
+    }
+
+    /// True when both queries have the same filters.
+    pub fn same_filters(&self, other: &Query) -> bool {
+        self.filters.len() == other.filters.len()
             && self
                 .filters
                 .iter()
                 .zip(&other.filters)
                 .all(|(a, b)| a.text == b.text)
-            && self.error == other.error
     }
 
     /// Whether the query has a `tag:` or `note:` atom (it needs the

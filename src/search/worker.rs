@@ -535,13 +535,6 @@ fn narrows(query: &Query, notes: &Notes, prev: &Query, done: &Results) -> bool {
     let Some(k) = old.len().checked_sub(1) else {
         return false;
     };
-    let same = |a: &Word, b: &Word| {
-        a.title == b.title
-            && a.title_only == b.title_only
-            && a.reading == b.reading
-            && a.fields == b.fields
-            && a.phrase == b.phrase
-    };
     let grown = |a: &Word, b: &Word| {
         let plain = |w: &Word| !w.title.negative && !w.title_only && !w.phrase;
         match (a.folded.as_slice(), b.folded.as_slice()) {
@@ -559,14 +552,9 @@ fn narrows(query: &Query, notes: &Notes, prev: &Query, done: &Results) -> bool {
     done.notes == Notes::default()
         && *notes == Notes::default()
         && (new.len() == old.len() || new.len() == old.len() + 1)
-        && prev.filters.len() == query.filters.len()
-        && prev
-            .filters
-            .iter()
-            .zip(&query.filters)
-            .all(|(a, b)| a.text == b.text)
-        && old[..k].iter().zip(new).all(|(a, b)| same(a, b))
-        && (same(&old[k], &new[k]) || grown(&old[k], &new[k]))
+        && prev.same_filters(query)
+        && old[..k].iter().zip(new).all(|(a, b)| a.same_as(b))
+        && (old[k].same_as(&new[k]) || grown(&old[k], &new[k]))
 }
 
 /// Whether `word` (read so) matches only words that `old`, being typed,
