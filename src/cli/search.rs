@@ -175,8 +175,17 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
     }
     let inputs = Input::from_args(&plan.files);
     let started = std::time::Instant::now();
+    // A title list's whole index is small: built whole, as cheaply as
+    // the query's part, and stored for the next searches.
+    let whole = match (&opts.cache, plan.files.as_slice()) {
+        (Some(_), [file]) => indexed && stored.is_none() && title_list(file, opts.format),
+        _ => false,
+    };
     let (mut titles, built) = if indexed && stored.is_none() {
-        let mut index = search::QueryIndex::new(&query);
+        let mut index = match whole {
+            true => search::QueryIndex::whole(),
+            false => search::QueryIndex::new(&query),
+        };
         // Each piece of papers is indexed by the thread that parsed it.
         let opts = loading::Options {
             words: Some(loading::IndexAsParsed(index.blank())),
@@ -195,10 +204,12 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
         (loading::load_titles_deferring(&inputs, &opts, None)?, None)
     };
     say_reports(&titles.reports);
-    let read_abstracts = built.is_some();
+    // (A title list's index is stored: the next search reads it.)
+    let read_abstracts = built.is_some() && !whole;
     // The titles a cold load leaves to store (465 MB at 2.7M papers) are
     // stored meanwhile, at a lower priority than the ranking.
     let ranked = titles.storing_beside(|list| {
+        let mut kept = None;
         let ranking = match (stored, built) {
             // A word no paper holds is looked for by its typos, which an
             // index of the words the query starts lacks: whole papers.
@@ -206,7 +217,10 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
             (_, Some(index)) => {
                 // `None`: papers whose abstracts could not be read (their
                 // file changed meanwhile) left the index short.
-                search::rank_titles_indexed(list, &plan.query, plan.scope.into(), &index)
+                let ranking =
+                    search::rank_titles_indexed(list, &plan.query, plan.scope.into(), &index);
+                kept = Some(index);
+                ranking
             }
             (None, None) => Some(search::Ranking {
                 matches: list.rank(&plan.query),
@@ -233,15 +247,40 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
             eprintln!("{hint}");
         }
         end_output();
-        anyhow::Ok(Some(matches))
+        anyhow::Ok(Some((matches, kept)))
     });
-    let Some(matches) = ranked? else {
+    let Some((matches, index)) = ranked? else {
         return search_papers(cli, args, plan);
     };
+    if let (true, Some(index), Some(cache), [file]) =
+        (whole, index, &opts.cache, plan.files.as_slice())
+    {
+        let papers = titles.list.len();
+        loading::cache::store_index(cache, file, opts.format, papers, &mut |out| {
+            index.write_to(out)
+        })?;
+    }
     // The process ends next: the OS takes the memory back at once, where
     // freeing a million titles one by one takes a tenth of a second.
     std::mem::forget(titles);
     Ok(found(&matches))
+}
+
+/// Whether `file` is a title list (`lines`: a title a line, nothing
+/// else), by its first bytes as the loader would tell it.
+fn title_list(file: &std::path::Path, format: Option<loading::Format>) -> bool {
+    if let Some(f) = format {
+        return f == loading::Format::LINES;
+    }
+    use std::io::Read;
+    let mut head = Vec::new();
+    let read = std::fs::File::open(file).and_then(|f| f.take(1 << 16).read_to_end(&mut head));
+    let text = String::from_utf8_lossy(&head);
+    // A head cut mid-line is read up to its last whole line.
+    let text = text.rsplit_once('\n').map_or(&*text, |(whole, _)| whole);
+    read.is_ok()
+        && crate::corpus::readers::detect(text, loading::Format::from_extension(file))
+            == loading::Format::LINES
 }
 
 /// The word index stored for `file`, read back, with the number of
