@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use paperboat::corpus::Paper;
 use paperboat::loading::{Input, Options, load};
-use paperboat::search::{Scope, Search, paper_text, rank_papers};
+use paperboat::search::{Scope, Search, paper_text, rank_papers, ranking_typed};
 use paperboat::text::markup::plain_cow;
 
 use baselines::{Index, before};
@@ -131,12 +131,16 @@ impl System {
 fn paperboat(
     live: &mut Search,
     papers: &[Paper],
-    q: &str,
+    (q, typed): (&str, bool),
     scope: Scope,
     check: bool,
     checks: &mut Checks,
 ) -> Vec<usize> {
-    live.set_query(q, scope);
+    if typed {
+        live.type_query(q, scope);
+    } else {
+        live.set_query(q, scope);
+    }
     assert!(
         live.wait(Duration::from_secs(600)),
         "no ranking for {q:?} in 10 minutes"
@@ -149,7 +153,10 @@ fn paperboat(
         .map(|m| m.idx as usize)
         .collect();
     if check {
-        let direct = rank_papers(papers, q, scope);
+        let direct = match typed {
+            true => ranking_typed(papers, q, scope).counted(),
+            false => rank_papers(papers, q, scope),
+        };
         checks.compared += 1;
         if !direct
             .iter()
@@ -176,7 +183,7 @@ fn rank(
     system: System,
     c: &Corpus,
     live: &mut Search,
-    q: &str,
+    (q, typed): (&str, bool),
     target: usize,
     (check, checks): (bool, &mut Checks),
 ) -> (Option<usize>, Option<usize>) {
@@ -188,7 +195,7 @@ fn rank(
             } else {
                 Scope::All
             };
-            let ranking = paperboat(live, &c.papers, q, scope, check, checks);
+            let ranking = paperboat(live, &c.papers, (q, typed), scope, check, checks);
             let at = ranking.iter().position(|&d| c.group[d] == g).map(|r| r + 1);
             (at, ranking.first().copied())
         }
@@ -329,7 +336,9 @@ fn known_item(
             };
             made += 1;
             for s in SYSTEMS {
-                let (at, first) = rank(s, c, &mut live, &q, i, (made <= check, checks));
+                // A title piece is typed: its last word is cut short.
+                let typed = k == Kind::TitlePiece;
+                let (at, first) = rank(s, c, &mut live, (&q, typed), i, (made <= check, checks));
                 table[k as usize][s as usize].add(at);
                 if at != Some(1) {
                     failures[k as usize][s as usize].push(Failure {

@@ -52,29 +52,35 @@ impl Notes {
     /// A line saying what was searched for in place of what, and which
     /// words no paper holds; `None` when there is nothing to say.
     pub fn describe(&self) -> Option<String> {
-        let mut parts: Vec<String> = Vec::new();
+        let quoted = |w: &str| format!("\"{w}\"");
+        let mut searched: Vec<String> = Vec::new();
         for (typed, how) in &self.widened {
             match how {
-                Widened::Typos(words) => parts.push(format!(
-                    "{} for \"{typed}\"",
+                Widened::Typos(words) => searched.push(format!(
+                    "{} for {}",
                     words
                         .iter()
-                        .map(|w| format!("\"{w}\""))
+                        .map(|w| quoted(w))
                         .collect::<Vec<_>>()
-                        .join(", ")
+                        .join(", "),
+                    quoted(typed)
                 )),
-                Widened::Prefix => parts.push(format!("words starting \"{typed}\"")),
+                Widened::Prefix => searched.push(format!("words starting {}", quoted(typed))),
                 Widened::No => {}
             }
         }
+        let mut parts: Vec<String> = Vec::new();
+        if !searched.is_empty() {
+            parts.push(format!("searched {}", searched.join("; ")));
+        }
         if !self.unheld.is_empty() {
-            let words: Vec<String> = self.unheld.iter().map(|w| format!("\"{w}\"")).collect();
+            let words: Vec<String> = self.unheld.iter().map(|w| quoted(w)).collect();
             parts.push(format!(
                 "no paper holds {}: titles with its letters in order, not counted",
                 words.join(" or ")
             ));
         }
-        (!parts.is_empty()).then(|| format!("searched {}", parts.join("; ")))
+        (!parts.is_empty()).then(|| parts.join("; "))
     }
 }
 

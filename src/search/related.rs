@@ -279,9 +279,17 @@ mod tests {
             .unwrap()
         };
         let c = vec![
-            by("Sparse codes", "Codes that are sparse.", &["Ada Quokkasson"]),
+            by(
+                "Sparse codes",
+                "Codes that are sparse.",
+                &["Ada Quokkasson"],
+            ),
             by("Dense codes", "Codes that are dense.", &["Bo Wombat"]),
-            by("Dense codes again", "Codes that are dense.", &["Ada Quokkasson"]),
+            by(
+                "Dense codes again",
+                "Codes that are dense.",
+                &["Ada Quokkasson"],
+            ),
             by("Unrelated", "Nothing here.", &["Bo Wombat"]),
         ];
         let r = related_papers(&c, Probe::Paper(0), 3, &|_| true);
