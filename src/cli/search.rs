@@ -21,7 +21,8 @@ use crate::text::sanitize;
 pub enum ScopeArg {
     /// Titles only, fuzzily (fastest: abstracts are not read).
     Title,
-    /// Every field: words of title, abstract and authors ranked by BM25F, then fuzzy title matches.
+    /// Every field: the papers holding the words (in any form; a typo's words where none holds
+    /// one) in title, abstract or authors, ranked by BM25F.
     All,
 }
 

@@ -22,11 +22,14 @@
 //!   first page); the rest of the ranking is scored and sorted after it,
 //!   once typing pauses.
 //!
-//! Scope [`Scope::Title`] fuzzy-matches titles. [`Scope::All`] asks that
-//! every query word occur in the title (fuzzily) or start a word of the
-//! abstract; papers whose title matches the whole query rank first. The
-//! abstracts are never scanned per keystroke: an inverted index of their
-//! words is built in the background as papers arrive.
+//! Scope [`Scope::Title`] fuzzy-matches titles. [`Scope::All`] matches the
+//! papers holding every query word (in another form too, and as the
+//! start of a longer word while it is typed; by its typos where no paper
+//! holds it: [`words::Reading`]) in the title, abstract or authors; a
+//! word no paper holds is matched in titles letter by letter, those rows
+//! shown apart and not counted ([`Notes`]). The abstracts are never
+//! scanned per keystroke: an inverted index of their words is built in
+//! the background as papers arrive.
 //!
 //! We drive nucleo's matcher ourselves rather than through its `Nucleo`
 //! worker: that worker cannot express "title or abstract" per word (its
@@ -34,11 +37,12 @@
 //! done, and leaves no room for a prefilter or for narrowing.
 //!
 //! This file is the public face (scopes, matches, rankings, the [`Search`]
-//! handle, ranking on the caller's thread). `items` keeps the titles as
-//! the matcher reads them, `pass` runs one ranking pass over the cores,
-//! `worker` holds the threads behind a [`Search`]; [`query`], [`fuzzy`]
-//! and [`index`] are the query syntax, the scorer and the word index;
-//! `titles` keeps titles without their papers.
+//! handle). `ranking` ranks on the caller's thread, `items` keeps the
+//! titles as the matcher reads them, `pass` runs one ranking pass over
+//! the cores, `worker` holds the threads behind a [`Search`], `phrase`
+//! checks phrases; [`query`], [`fuzzy`] and [`words`] are the query
+//! syntax, the fuzzy scorer and the word index; `titles` keeps titles
+//! without their papers.
 
 mod buf;
 pub mod fields;
@@ -96,8 +100,9 @@ use worker::{Job, Shared as Inner, State, ToIndex, indexer, worker};
 pub enum Scope {
     /// Titles only (fuzzy).
     Title,
-    /// Every field: words of the title, abstract and authors, ranked by
-    /// BM25F, above fuzzy title matches (the default: see docs/SEARCH.md).
+    /// Every field: the papers holding the query's words in title,
+    /// abstract or authors, ranked by BM25F (the default: see
+    /// docs/SEARCH.md).
     #[default]
     All,
 }
