@@ -14,6 +14,10 @@ mod baselines;
 mod queries;
 #[path = "quality/related.rs"]
 mod related;
+#[path = "quality/vocab.rs"]
+mod vocab;
+#[path = "quality/word_sets.rs"]
+mod word_sets;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -21,11 +25,12 @@ use std::time::{Duration, Instant};
 
 use paperboat::corpus::Paper;
 use paperboat::loading::{Input, Options, load};
-use paperboat::search::{Scope, Search, paper_text, rank_papers};
+use paperboat::search::{Scope, Search, paper_text, rank_papers, ranking_typed};
 use paperboat::text::markup::plain_cow;
 
 use baselines::{Index, before};
 use queries::{KINDS, Kind, Rng, query, searchable, words};
+use vocab::Vocab;
 
 /// The real corpora.
 const CORPORA: &str = "tests/data/corpora";
@@ -54,6 +59,7 @@ pub(crate) struct Corpus {
     /// Each paper's title group: papers with the same title share one.
     group: Vec<u32>,
     index: Index,
+    vocab: Vocab,
 }
 
 impl Corpus {
@@ -70,12 +76,14 @@ impl Corpus {
             })
             .collect();
         let index = Index::new(papers.iter().map(paper_text));
+        let vocab = Vocab::new(&papers);
         Corpus {
             name,
             derived,
             papers,
             group,
             index,
+            vocab,
         }
     }
 
@@ -123,25 +131,32 @@ impl System {
 fn paperboat(
     live: &mut Search,
     papers: &[Paper],
-    q: &str,
+    (q, typed): (&str, bool),
     scope: Scope,
     check: bool,
     checks: &mut Checks,
 ) -> Vec<usize> {
-    live.set_query(q, scope);
+    if typed {
+        live.type_query(q, scope);
+    } else {
+        live.set_query(q, scope);
+    }
     assert!(
         live.wait(Duration::from_secs(600)),
         "no ranking for {q:?} in 10 minutes"
     );
     live.tick();
-    let ranking: Vec<usize> = live
-        .results()
-        .matches
+    // The matches: not the titles shown apart for a word no paper holds.
+    let r = live.results();
+    let ranking: Vec<usize> = r.matches[..r.counted()]
         .iter()
         .map(|m| m.idx as usize)
         .collect();
     if check {
-        let direct = rank_papers(papers, q, scope);
+        let direct = match typed {
+            true => ranking_typed(papers, q, scope).counted(),
+            false => rank_papers(papers, q, scope),
+        };
         checks.compared += 1;
         if !direct
             .iter()
@@ -168,7 +183,7 @@ fn rank(
     system: System,
     c: &Corpus,
     live: &mut Search,
-    q: &str,
+    (q, typed): (&str, bool),
     target: usize,
     (check, checks): (bool, &mut Checks),
 ) -> (Option<usize>, Option<usize>) {
@@ -180,7 +195,7 @@ fn rank(
             } else {
                 Scope::All
             };
-            let ranking = paperboat(live, &c.papers, q, scope, check, checks);
+            let ranking = paperboat(live, &c.papers, (q, typed), scope, check, checks);
             let at = ranking.iter().position(|&d| c.group[d] == g).map(|r| r + 1);
             (at, ranking.first().copied())
         }
@@ -244,7 +259,7 @@ impl Tally {
 }
 
 /// Tallies by kind, then system.
-type Table = [[Tally; 4]; 4];
+type Table = [[Tally; 4]; KINDS.len()];
 
 pub(crate) fn pct(n: usize, d: usize) -> String {
     if d == 0 {
@@ -300,7 +315,11 @@ fn short(s: &str) -> String {
 
 /// Runs every kind of query for the corpus's picked papers through every
 /// system.
-fn known_item(c: &Corpus, failures: &mut [[Vec<Failure>; 4]; 4], checks: &mut Checks) -> Table {
+fn known_item(
+    c: &Corpus,
+    failures: &mut [[Vec<Failure>; 4]; KINDS.len()],
+    checks: &mut Checks,
+) -> Table {
     let mut rng = Rng::named(&c.name);
     let mut targets = c.targets();
     rng.shuffle(&mut targets);
@@ -312,12 +331,14 @@ fn known_item(c: &Corpus, failures: &mut [[Vec<Failure>; 4]; 4], checks: &mut Ch
     for k in KINDS {
         let mut made = 0;
         for &i in &targets {
-            let Some(q) = query(k, &c.papers[i], &mut rng) else {
+            let Some(q) = query(k, &c.papers[i], &mut rng, &c.vocab) else {
                 continue;
             };
             made += 1;
             for s in SYSTEMS {
-                let (at, first) = rank(s, c, &mut live, &q, i, (made <= check, checks));
+                // A title piece is typed: its last word is cut short.
+                let typed = k == Kind::TitlePiece;
+                let (at, first) = rank(s, c, &mut live, (&q, typed), i, (made <= check, checks));
                 table[k as usize][s as usize].add(at);
                 if at != Some(1) {
                     failures[k as usize][s as usize].push(Failure {
@@ -353,7 +374,7 @@ fn shared(a: &[String], b: &[String]) -> usize {
 
 /// A few failures of each system on each kind of query, picked at random
 /// (with a fixed seed).
-fn print_failures(failures: &[[Vec<Failure>; 4]; 4]) {
+fn print_failures(failures: &[[Vec<Failure>; 4]; KINDS.len()]) {
     println!("\n== Queries that did not find their paper first (a few of each)");
     let mut rng = Rng::named("failures");
     for s in SYSTEMS {
@@ -418,12 +439,13 @@ fn main() {
         "  hit@k: share of queries with the paper in the first k; MRR: mean of 1/rank (0 when"
     );
     println!("  not found); not found: the system did not return the paper at all");
-    let mut failures: [[Vec<Failure>; 4]; 4] = Default::default();
+    let mut failures: [[Vec<Failure>; 4]; KINDS.len()] = Default::default();
     let mut checks = Checks::default();
     let mut given = Table::default();
     let mut derived = Table::default();
     let (mut given_n, mut derived_n) = (Vec::new(), Vec::new());
     let mut seen: Vec<(String, Vec<String>)> = Vec::new();
+    let mut word_sums = [word_sets::SetTally::default(); 4];
     for (name, input, test_data) in inputs {
         let c = match load_corpus(name.clone(), &input) {
             Ok(c) => c,
@@ -472,17 +494,25 @@ fn main() {
             }
         );
         print_table(&table);
+        let sets = word_sets::word_sets(&c);
+        println!("  word queries ({} ordinary words):", sets[0].words);
+        word_sets::print(&sets);
         let (sum, names) = if c.derived {
             (&mut derived, &mut derived_n)
         } else {
             (&mut given, &mut given_n)
         };
-        for k in 0..4 {
+        for k in 0..KINDS.len() {
             for s in 0..4 {
                 sum[k][s].merge(&table[k][s]);
             }
         }
         names.push(name);
+        if !c.derived {
+            for (all, one) in word_sums.iter_mut().zip(&sets) {
+                all.merge(one);
+            }
+        }
     }
     println!("\n== Overall, given titles ({} corpora)", given_n.len());
     print_table(&given);
@@ -499,6 +529,34 @@ fn main() {
             .collect::<Vec<_>>()
             .join(", ")
     );
+    for kind in [Kind::Typo, Kind::Form] {
+        let t = &given[kind as usize];
+        println!(
+            "  headline ({}, hit@3): {}",
+            kind.name(),
+            SYSTEMS
+                .iter()
+                .map(|&s| format!(
+                    "{} {}",
+                    s.name(),
+                    pct(t[s as usize].hit3, t[s as usize].queries)
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    println!(
+        "\n== Word queries, given titles ({} corpora, {} words each at most)",
+        given_n.len(),
+        word_sets::WORDS
+    );
+    println!(
+        "  precision: of the papers returned, the share holding the word or another form of it"
+    );
+    println!(
+        "  (its Snowball stem), or it in an author's name; recall: of those, the share returned"
+    );
+    word_sets::print(&word_sums);
     if !derived_n.is_empty() {
         println!(
             "\n== Overall, titles derived from the abstract: {}",

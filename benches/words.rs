@@ -4,6 +4,9 @@
 //! related papers take for one paper, beside a plain TF-IDF cosine over the
 //! same papers measured in the same run.
 //!
+//! A typo's lookup over the words, as built and read back, beside an FST
+//! of the same words searched with the same Levenshtein automaton.
+//!
 //! Then the index on disk: how long writing it and reading it back take
 //! (from a buffer and from a memory-mapped file), what the read-back
 //! index holds on the heap, and prefix queries on it beside the same on
@@ -18,7 +21,7 @@ use paperboat::loading::{Input, Options, load};
 use std::sync::Arc;
 
 use paperboat::search::{
-    Probe, Query, Shared, WordIndex, index_papers, index_papers_for, related_in,
+    Probe, Query, Reading, Shared, WordIndex, index_papers, index_papers_for, related_in,
 };
 
 fn ms(d: Duration) -> f64 {
@@ -95,6 +98,7 @@ fn main() {
                  read back from disk: median {fmedian:.1} ms, worst {fworst:.1} ms"
             );
         }
+        typos(&index, &frozen);
         for q in ["sparse attention", "author:smith graph"] {
             let t = Instant::now();
             let only = index_papers_for(papers, &Query::parse(q));
@@ -132,6 +136,79 @@ fn main() {
         let (median, worst) = spread(times);
         println!(
             "  baseline TF-IDF cosine, one paper against all (vectors prebuilt): median {median:.1} ms, worst {worst:.1} ms"
+        );
+    }
+}
+
+/// A word with a typo's lookup (`WordIndex::terms`, which finds no word
+/// as typed, in another form or starting so, then walks the words with
+/// a Levenshtein automaton): on the index as built (a hash map of words)
+/// and read back (sorted words), beside an FST of the same words
+/// searched with the same automaton (the `fst` crate), whose build is
+/// timed too.
+fn typos(index: &WordIndex, frozen: &WordIndex) {
+    use fst::{IntoStreamer, Streamer};
+    use levenshtein_automata::LevenshteinAutomatonBuilder;
+    let words = index.scored_words();
+    let t = Instant::now();
+    let set = fst::Set::from_iter(words.iter()).expect("sorted words");
+    println!(
+        "  typos: an FST of the {} words built in {:.0} ms ({:.1} MB)",
+        words.len(),
+        ms(t.elapsed()),
+        set.as_fst().size() as f64 / 1e6
+    );
+    let builders = [
+        LevenshteinAutomatonBuilder::new(1, true),
+        LevenshteinAutomatonBuilder::new(2, true),
+    ];
+    for typo in [
+        "sparce",
+        "nueral",
+        "atention",
+        "difusion",
+        "trasnformer",
+        "lnaguage",
+    ] {
+        let all = [true; 3];
+        let time = |ix: &WordIndex| {
+            let times: Vec<Duration> = (0..5)
+                .map(|_| {
+                    let t = Instant::now();
+                    std::hint::black_box(ix.terms(typo, Reading::Whole, all).is_empty());
+                    t.elapsed()
+                })
+                .collect();
+            spread(times)
+        };
+        let found: Vec<String> = index
+            .terms(typo, Reading::Whole, all)
+            .words()
+            .map(str::to_string)
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let (hash, _) = time(index);
+        let (sorted, _) = time(frozen);
+        let edits = if typo.len() >= 8 { 2 } else { 1 };
+        let times: Vec<Duration> = (0..5)
+            .map(|_| {
+                let t = Instant::now();
+                let dfa = builders[edits - 1].build_dfa(typo);
+                let mut stream = set.search(&dfa).into_stream();
+                let mut n = 0;
+                while stream.next().is_some() {
+                    n += 1;
+                }
+                std::hint::black_box(n);
+                t.elapsed()
+            })
+            .collect();
+        let (fst_ms, _) = spread(times);
+        println!(
+            "  typo {typo:?} ({} found: {}): as built {hash:.2} ms, read back {sorted:.2} ms; FST {fst_ms:.2} ms",
+            found.len(),
+            found.iter().take(4).cloned().collect::<Vec<_>>().join(" ")
         );
     }
 }

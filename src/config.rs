@@ -17,6 +17,7 @@
 //! [reader]
 //! scope = "title"   # all | title
 //! view = "unread"   # all | unread | bookmarked
+//! list = 60          # the list's share of the screen, percent (20-80)
 //!
 //! [cache]
 //! max_size = "4G"   # the cache of large files, at most
@@ -50,6 +51,9 @@ pub struct Config {
     pub view: View,
     /// The order names are shown in (`[reader] names`).
     pub names: NameOrder,
+    /// The list's share of the screen's middle, in percent
+    /// (`[reader] list`).
+    pub list: u8,
     /// Bytes the cache of large files may take (`[cache] max_size`).
     pub cache_size: Option<u64>,
 }
@@ -62,6 +66,7 @@ impl Default for Config {
             scope: Scope::All,
             view: View::All,
             names: NameOrder::GivenFirst,
+            list: crate::app::layout::LIST_SHARE,
             cache_size: None,
         }
     }
@@ -388,10 +393,20 @@ fn reader_section(table: &DeTable, config: &mut Config, r: &mut Reporter) {
                     "expected \"given-first\" or \"family-first\"",
                 ),
             },
+            "list" => {
+                let shares = crate::app::layout::LIST_SHARES;
+                match v.get_ref() {
+                    DeValue::Integer(i) => match i.as_str().parse::<u8>() {
+                        Ok(n) if shares.contains(&n) => config.list = n,
+                        _ => r.report(v.span().start, &key, "expected a percent from 20 to 80"),
+                    },
+                    _ => r.report(v.span().start, &key, "expected a percent from 20 to 80"),
+                }
+            }
             _ => r.report(
                 k.span().start,
                 &key,
-                "unknown setting (known: scope, view, names)",
+                "unknown setting (known: scope, view, list, names)",
             ),
         }
     }
@@ -484,6 +499,7 @@ pub fn default_file() -> String {
     out.push_str(
         "\n[reader]\n# scope = \"all\"  # what a query matches at start: all (every field) | title\n\
          # view = \"all\"     # the view for lists opened the first time: all | unread | bookmarked\n\
+         # list = 50        # the list's share of the screen beside (or above) the abstract, in percent (20-80; < and > change it)\n\
          # names = \"given-first\"  # how names show: given-first (Ada Lovelace) | family-first (Lovelace, Ada)\n\
          \n[cache]\n# max_size = \"4G\"  # the cache that opens large files again at once: at most this much\n",
     );

@@ -427,6 +427,7 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
         scope,
         view,
         names,
+        list,
         cache_size: _,
     } = config;
     let theme = if no_color_env() {
@@ -434,7 +435,7 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
     } else {
         theme
     };
-    app.update(Message::Configured { scope, view });
+    app.update(Message::Configured { scope, view, list });
     app.update(Message::Names(names));
     app.update(Message::Problems(messages));
     let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGTSTP])?;

@@ -374,6 +374,10 @@ pub enum Action {
     CycleView,
     /// Mark every paper listed read (asks first).
     MarkAllRead,
+    /// Give the list more of the screen (the abstract less).
+    WidenList,
+    /// Give the list less of the screen (the abstract more).
+    NarrowList,
     /// List the papers most like the selected one ("more like this").
     Related,
     /// Go back to the list shown before the last `Related`.
@@ -459,6 +463,8 @@ impl Action {
             Action::Complete => "Complete the tag",
             Action::CycleView => "View: all → unread → bookmarked → new → each tag",
             Action::MarkAllRead => "Mark every listed paper read (asks first)",
+            Action::WidenList => "Widen the list (the abstract narrows)",
+            Action::NarrowList => "Narrow the list (the abstract widens)",
             Action::Related => "More like this: the papers most like the selected one",
             Action::Back => "Back to the list before \"more like this\"",
             Action::Undo => "Undo the last change of marks",
@@ -508,6 +514,8 @@ pub enum Message {
         scope: Scope,
         /// The view.
         view: View,
+        /// The list's share of the middle of the screen, in percent.
+        list: u8,
     },
     /// The order names are shown in (`[reader] names`).
     Names(crate::corpus::NameOrder),

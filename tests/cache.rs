@@ -305,6 +305,31 @@ fn a_search_over_every_field_prints_all_then_stores_the_titles() {
 }
 
 #[test]
+fn a_search_over_a_title_list_stores_its_whole_index_for_the_next() {
+    // A title list's whole word index is small: the first search over
+    // every field stores it, and the next read it, printing the same for
+    // any query (words it did not ask for, and a typo).
+    let env = Env::new();
+    let file = env.file("t.txt", &corpus("lines", "t"));
+    let f = file.to_str().unwrap();
+    let first = [vec!["search", "attention", f]];
+    let cold = env.printed(&first, &["--no-cache"]);
+    assert!(cold.lines().count() > 300, "{cold}");
+    assert!(entries_of(&env, "index").is_empty());
+    same(&env.printed(&first, &[]), &cold, "first");
+    let [index] = entries_of(&env, "index").try_into().unwrap();
+    for q in ["sparse contexts", "long", "atention"] {
+        let other = [vec!["search", q, f]];
+        same(
+            &env.printed(&other, &[]),
+            &env.printed(&other, &["--no-cache"]),
+            q,
+        );
+    }
+    assert!(index.exists());
+}
+
+#[test]
 fn processes_at_once_agree_while_the_entry_is_written_and_replaced() {
     let env = Env::new();
     let file = env.file("a.jsonl", &corpus("jsonl", "x"));

@@ -267,3 +267,67 @@ fn plain_lines_agree_with_json_on_ids_titles_and_order() {
         }
     }
 }
+
+/// A small JSON Lines list: words in titles and abstracts.
+fn worded_list(dir: &std::path::Path) -> String {
+    let path = dir.join("worded.jsonl");
+    let lines = [
+        r#"{"title": "Graph neural networks", "abstract": "We learn on graphs of molecules."}"#,
+        r#"{"title": "Graphene sheets", "abstract": "Carbon in two dimensions."}"#,
+        r#"{"title": "Robot motion", "abstract": "Planning with a transformer."}"#,
+    ];
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn search_prints_the_papers_holding_the_word_and_says_what_it_widened() {
+    let state = tempfile::tempdir().unwrap();
+    let file = worded_list(state.path());
+    let titles = |o: &std::process::Output| -> Vec<String> {
+        stdout(o)
+            .lines()
+            .map(|l| l.split_once('\t').unwrap().1.to_string())
+            .collect()
+    };
+    // The word and its forms, not the words it merely starts.
+    let o = run(&["search", "graphs", &file], None, state.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(titles(&o), ["Graph neural networks"]);
+    assert!(o.stderr.is_empty(), "{}", stderr(&o));
+    // A typo: found, and said.
+    let o = run(&["search", "trasnformer", &file], None, state.path());
+    assert_eq!(titles(&o), ["Robot motion"]);
+    assert!(
+        stderr(&o).contains("searched \"transformer\" for \"trasnformer\""),
+        "{}",
+        stderr(&o)
+    );
+    // A phrase.
+    let o = run(&["search", "\"neural network\"", &file], None, state.path());
+    assert_eq!(titles(&o), ["Graph neural networks"]);
+    let o = run(&["search", "\"network neural\"", &file], None, state.path());
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn search_counts_no_title_matched_letter_by_letter_as_a_match() {
+    let state = tempfile::tempdir().unwrap();
+    let file = worded_list(state.path());
+    let o = run(&["search", "rbt", &file], None, state.path());
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(o.stdout.is_empty());
+    assert!(
+        stderr(&o).contains("no paper holds \"rbt\""),
+        "{}",
+        stderr(&o)
+    );
+    // The title scope matches titles letter by letter.
+    let o = run(
+        &["search", "--scope", "title", "rbt", &file],
+        None,
+        state.path(),
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o).lines().count(), 1);
+}

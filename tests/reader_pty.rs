@@ -16,13 +16,13 @@ fn type_a_query_read_the_result_quit_and_the_terminal_is_restored() {
     pty.wait_text("1/38");
     // A frame can arrive in pieces: wait for the parts that matter.
     pty.wait_text("OrchJail: an orchestration-guided fuzzing framework");
-    pty.wait_text("safety risks in T2I agents.");
+    pty.wait_text("Tool-calling text-to-image (T2I) agents");
     // `q` in search mode is typed, not quit.
     pty.send("q");
     pty.wait_text("/ jailq");
     pty.send("\x1b");
     // The top line's count: the query cleared, so Esc was read.
-    pty.wait_text(" 38/38 · ");
+    pty.wait_text(" 38/38 papers · ");
     pty.send("q");
     let status = pty.wait_exit();
     assert!(status.success(), "{status:?}");
@@ -71,7 +71,7 @@ fn o_opens_the_link_with_the_opener_and_y_copies_with_osc_52() {
     pty.wait_text("38/38");
     pty.send("/'CoPro\r");
     pty.wait_text("1/38");
-    pty.wait_text("1 https://anonymous.4open.science/r/CoPro-8A95/README.md");
+    pty.wait_text("1 https://anonymous.4open.science/r/CoPro");
     pty.send("o");
     pty.wait_text("opening https://anonymous.4open.science");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
@@ -119,13 +119,13 @@ fn a_large_file_opens_and_its_papers_read_in_full() {
     pty.send("/number 59999");
     // The count on the top line, whole: `11/60000`, a count on the way
     // there, holds `1/60000` too.
-    pty.wait_text(" 1/60000 · ");
+    pty.wait_text(" 1/60000 papers · ");
     pty.wait_text("The abstract of paper 59999.");
     // Esc and `q` apart, or the terminal reads them as Alt-q: the query
     // cleared is the sign that Esc was read (a frame drawn as the query
     // was typed can show every paper too, but not after the one above).
     pty.send("\x1b");
-    pty.wait_text(" 60000/60000 · ");
+    pty.wait_text(" 60000/60000 papers · ");
     pty.send("q");
     assert!(pty.wait_exit().success());
     assert!(pty.cooked());
@@ -301,10 +301,10 @@ fn a_file_whose_titles_and_index_are_stored_is_listed_whole_and_reads_as_when_co
     pty.send("G");
     pty.wait_text("The abstract of paper 29999.");
     pty.send("/number 17171");
-    pty.wait_text(" 1/30000 · ");
+    pty.wait_text(" 1/30000 papers · ");
     pty.wait_text("The abstract of paper 17171.");
     pty.send("\x1b");
-    pty.wait_text(" 30000/30000 · ");
+    pty.wait_text(" 30000/30000 papers · ");
     pty.send("q");
     assert!(pty.wait_exit().success());
     assert!(pty.cooked());

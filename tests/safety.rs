@@ -64,7 +64,7 @@ fn the_reader_writes_none_of_the_injected_sequences_and_the_words_survive() {
         "a clear screen",
         "a device string",
         "a C1 csi",
-        "a bellring",
+        "bellring",
         "reversed text",
         "zerowidthjoiners",
         "a line separator",

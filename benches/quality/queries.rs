@@ -4,6 +4,8 @@
 use paperboat::corpus::Paper;
 use paperboat::text::markup::plain_cow;
 
+use crate::vocab::{Vocab, typo};
+
 /// splitmix64: a tiny generator, so the queries are the same on every run.
 pub struct Rng(u64);
 
@@ -83,7 +85,7 @@ pub fn is_cjk(c: char) -> bool {
 
 /// A word a reader might type: 3+ letters, not only digits, not a stop
 /// word.
-fn content(w: &str) -> bool {
+pub fn content(w: &str) -> bool {
     w.chars().count() >= 3
         && w.chars().any(char::is_alphabetic)
         && !w.chars().any(is_cjk)
@@ -121,9 +123,20 @@ pub enum Kind {
     TitlePiece,
     Topic,
     Author,
+    /// A mixed query whose title word has one typo.
+    Typo,
+    /// A mixed query whose title word is another form of it.
+    Form,
 }
 
-pub const KINDS: [Kind; 4] = [Kind::Mixed, Kind::TitlePiece, Kind::Topic, Kind::Author];
+pub const KINDS: [Kind; 6] = [
+    Kind::Mixed,
+    Kind::TitlePiece,
+    Kind::Topic,
+    Kind::Author,
+    Kind::Typo,
+    Kind::Form,
+];
 
 impl Kind {
     pub fn name(self) -> &'static str {
@@ -132,6 +145,8 @@ impl Kind {
             Kind::TitlePiece => "title piece",
             Kind::Topic => "topic",
             Kind::Author => "author",
+            Kind::Typo => "one typo",
+            Kind::Form => "word form",
         }
     }
 }
@@ -156,8 +171,9 @@ pub fn searchable(p: &Paper) -> bool {
     tw.len() >= 2 && distinct(&a, |w| content(w) && !tw.iter().any(|x| x == w)).len() >= 2
 }
 
-/// A query of `kind` for paper `p`, if the paper has what it needs.
-pub fn query(kind: Kind, p: &Paper, rng: &mut Rng) -> Option<String> {
+/// A query of `kind` for paper `p`, if the paper has what it needs;
+/// `vocab`: the corpus's words (for typos and other forms).
+pub fn query(kind: Kind, p: &Paper, rng: &mut Rng, vocab: &Vocab) -> Option<String> {
     let (t, a) = fields(p);
     let tw = distinct(&t, content);
     let aw = distinct(&a, |w| content(w) && !tw.iter().any(|x| x == w));
@@ -199,6 +215,27 @@ pub fn query(kind: Kind, p: &Paper, rng: &mut Rng) -> Option<String> {
             q
         }
         Kind::Topic if aw.len() >= 2 => rng.choose(&aw, 2),
+        // Two title words, one changed, and an abstract word: the typo
+        // is one edit that makes a word no paper holds; the form is
+        // another word of the corpus with the title word's stem, not in
+        // the title.
+        Kind::Typo | Kind::Form if tw.len() >= 2 && !aw.is_empty() => {
+            let mut picks = rng.choose(&tw, tw.len());
+            let changed = picks.iter().enumerate().find_map(|(k, w)| {
+                let fold = |w: &str| crate::vocab::folded(w).join("");
+                let made = match kind {
+                    Kind::Typo => typo(w, vocab, rng),
+                    _ => vocab.other_form(&fold(w), &t, rng),
+                };
+                made.map(|m| (k, m))
+            });
+            let (k, made) = changed?;
+            let other = picks.remove(k);
+            let mut q = vec![made, picks.into_iter().find(|w| *w != other)?];
+            q.extend(rng.choose(&aw, 1));
+            rng.shuffle(&mut q);
+            q
+        }
         Kind::Author if !tw.is_empty() => {
             let names: Vec<&str> = p.authors.iter().collect();
             if names.is_empty() {

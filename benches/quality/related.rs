@@ -11,9 +11,10 @@ use paperboat::search::{Probe, paper_text, related_papers};
 use paperboat::text::markup::plain_cow;
 use unicode_segmentation::UnicodeSegmentation;
 
-use crate::baselines::top;
+use crate::baselines::{Index, top};
 use crate::queries::words;
 use crate::{file_name, load_corpus, pct};
+use paperboat::search::words::stem;
 
 /// Each arXiv id of the file and its categories, read from the file itself.
 fn categories(path: &str) -> HashMap<String, String> {
@@ -81,7 +82,11 @@ pub fn related(path: &str) {
         "system", "same category", "same archive", "own first sentence"
     );
     let k = 5;
-    let names = ["paperboat related", "TF-IDF", "BM25"];
+    let names = ["paperboat related", "TF-IDF", "TF-IDF, stemmed", "BM25"];
+    // The baselines over stemmed words (Snowball, as paperboat stems).
+    let stems =
+        |text: &str| -> Vec<String> { words(text).iter().map(|w| stem(w).into_owned()).collect() };
+    let stemmed = Index::new(c.papers.iter().map(|p| stems(&paper_text(p)).join(" ")));
     for (s, name) in names.iter().enumerate() {
         let (mut cat, mut arch, mut first) = (0usize, 0usize, 0usize);
         for &i in &known {
@@ -98,6 +103,7 @@ pub fn related(path: &str) {
                     .map(|r| r.idx)
                     .collect(),
                 1 => top(without(c.index.tfidf(&own_words)), k),
+                2 => top(without(stemmed.tfidf(&stems(&paper_text(&c.papers[i])))), k),
                 _ => top(without(c.index.bm25(&own_words)), k),
             };
             for j in like {
@@ -112,6 +118,7 @@ pub fn related(path: &str) {
                     .first()
                     .map(|r| r.idx),
                 1 => top(c.index.tfidf(&sw), 1).first().copied(),
+                2 => top(stemmed.tfidf(&stems(&sentence)), 1).first().copied(),
                 _ => top(c.index.bm25(&sw), 1).first().copied(),
             };
             first += usize::from(best.is_some_and(|b| c.group[b] == c.group[i]));

@@ -11,6 +11,8 @@ impl App {
     /// the file): nothing is left to index.
     pub(super) fn take_index(&mut self, index: WordIndex) {
         self.search.install_index(index);
+        // Phrases read the abstracts, which the indexer will not see.
+        self.search.keep_texts(&self.corpus.papers);
         self.index_stored = true;
     }
 
@@ -136,6 +138,7 @@ mod tests {
         app.update(Message::Configured {
             scope: Scope::All,
             view: View::All,
+            list: crate::app::layout::LIST_SHARE,
         });
         app.apply(Action::StartSearch);
         typed(app, "language model");
@@ -199,6 +202,7 @@ mod tests {
         app.update(Message::Configured {
             scope: Scope::All,
             view: View::All,
+            list: crate::app::layout::LIST_SHARE,
         });
         app.apply(Action::StartSearch);
         for c in "language model".chars() {

@@ -7,6 +7,33 @@ pub const SIDE_BY_SIDE_MIN: u16 = 90;
 /// Smallest screen the reader draws; below it a short note.
 pub const MIN_SIZE: (u16, u16) = (20, 6);
 
+/// The list's share of the middle, in percent, unless `[reader] list`
+/// or `<` and `>` set another.
+pub const LIST_SHARE: u8 = 50;
+/// The least and most the list's share can be set to.
+pub const LIST_SHARES: std::ops::RangeInclusive<u8> = 20..=80;
+/// The most rows the status line wraps to (a long message).
+pub const STATUS_MOST: u16 = 3;
+
+/// How the screen is shared out besides its size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// The list's share of the middle in percent: of its width side by
+    /// side, of its height stacked.
+    pub list: u8,
+    /// Rows the status line takes (a long message wraps).
+    pub status: u16,
+}
+
+impl Default for Shape {
+    fn default() -> Self {
+        Shape {
+            list: LIST_SHARE,
+            status: 1,
+        }
+    }
+}
+
 /// A box on the screen, in cells.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Area {
@@ -60,23 +87,29 @@ fn split(length: u16, percent: u32) -> (u16, u16) {
 }
 
 /// Splits a screen of `width` × `height` cells: the search line on top,
-/// the status line at the bottom, and the list and the abstract between
-/// them, side by side (42% and 58%) or, below [`SIDE_BY_SIDE_MIN`]
-/// columns, stacked (40% and 60%).
-pub fn layout(width: u16, height: u16) -> Layout {
+/// the status line at the bottom (`shape.status` rows, from 10 rows of
+/// screen on; else one), and the list and the abstract between them,
+/// side by side or, below [`SIDE_BY_SIDE_MIN`] columns, stacked, the
+/// list taking `shape.list` percent.
+pub fn layout(width: u16, height: u16, shape: Shape) -> Layout {
     let line = |y: u16, rows: u16| Area {
         x: 0,
         y,
         width,
         height: rows,
     };
+    let status_rows = match height {
+        h if h >= 10 => shape.status.clamp(1, STATUS_MOST),
+        _ => 1,
+    };
     // On a one-row screen the status line has the row.
-    let status = line(height.saturating_sub(1), height.min(1));
+    let status = line(height.saturating_sub(status_rows), height.min(status_rows));
     let search = line(0, u16::from(height >= 2));
-    let middle = line(search.height, height.saturating_sub(2));
+    let middle = line(search.height, height.saturating_sub(1 + status_rows));
     let stacked = width < SIDE_BY_SIDE_MIN;
+    let share = u32::from(shape.list.clamp(*LIST_SHARES.start(), *LIST_SHARES.end()));
     let (list, detail) = if stacked {
-        let (top, bottom) = split(middle.height, 40);
+        let (top, bottom) = split(middle.height, share);
         (
             Area {
                 height: top,
@@ -89,7 +122,7 @@ pub fn layout(width: u16, height: u16) -> Layout {
             },
         )
     } else {
-        let (left, right) = split(middle.width, 42);
+        let (left, right) = split(middle.width, share);
         (
             Area {
                 width: left,
@@ -112,13 +145,13 @@ pub fn layout(width: u16, height: u16) -> Layout {
 }
 
 /// Triage's screen: the abstract takes the whole middle, the list none.
-pub fn triage(width: u16, height: u16) -> Layout {
-    let l = layout(width, height);
+pub fn triage(width: u16, height: u16, shape: Shape) -> Layout {
+    let l = layout(width, height, shape);
     let middle = Area {
         x: 0,
         y: l.search.height,
         width,
-        height: height.saturating_sub(2),
+        height: height.saturating_sub(l.search.height + l.status.height),
     };
     Layout {
         list: Area {

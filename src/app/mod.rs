@@ -161,6 +161,8 @@ pub struct App {
     /// The order names are shown in.
     names: crate::corpus::NameOrder,
     index_left: bool,
+    /// The list's share of the middle of the screen, in percent.
+    list_share: u8,
 }
 
 impl App {
@@ -223,6 +225,7 @@ impl App {
             index_stored: false,
             names: crate::corpus::NameOrder::default(),
             index_left: false,
+            list_share: layout::LIST_SHARE,
         };
         // Before the place is read: it may name a paper by its old id.
         app.adopt_former_ids(0);
@@ -383,7 +386,10 @@ impl App {
             Message::FrameShown => self.frame_shown(),
             Message::StoreChanged => self.store_changed(),
             Message::RetrySave => self.retry_save(),
-            Message::Configured { scope, view } => self.configure(scope, view),
+            Message::Configured { scope, view, list } => {
+                self.list_share = list;
+                self.configure(scope, view);
+            }
             Message::Names(order) => self.names = order,
             Message::Problems(problems) => {
                 if !problems.is_empty() {
@@ -547,7 +553,7 @@ impl App {
             }
             Action::ToggleScope => {
                 let scope = self.search.scope().toggled();
-                self.search.set_query(self.input.text(), scope);
+                self.send_query(scope);
             }
             Action::ToggleHelp => {
                 if self.mode == Mode::Help {
@@ -562,6 +568,8 @@ impl App {
             Action::ToggleRead => self.toggle_mark(Field::Read),
             Action::TogglePick => self.toggle_pick(),
             Action::PickListed => self.pick_listed(),
+            Action::WidenList => self.widen_list(5),
+            Action::NarrowList => self.widen_list(-5),
             Action::ClearPicks => self.clear_picks(),
             Action::CycleView => self.cycle_view(),
             Action::EditTags => self.edit_tags(),
@@ -578,11 +586,14 @@ impl App {
             // Only the line editor takes these.
             Action::AcceptLine | Action::CancelLine | Action::Complete => {}
             Action::MarkAllRead => {
-                let unread = (0..self.rows())
-                    .filter_map(|r| self.paper_at(r))
+                let unread = self
+                    .counted_papers()
+                    .into_iter()
                     .filter(|&i| !self.marks[i].read)
                     .count();
-                if unread == 0 {
+                if let Some(why) = self.none_counted("R") {
+                    self.status = Some(why);
+                } else if unread == 0 {
                     self.status = Some("every paper listed is read already".to_string());
                 } else {
                     self.question = Some(format!(
@@ -594,8 +605,9 @@ impl App {
             }
             Action::ConfirmYes => {
                 if self.question.take().is_some() {
-                    let marks: Vec<(usize, Field, bool)> = (0..self.rows())
-                        .filter_map(|r| self.paper_at(r))
+                    let marks: Vec<(usize, Field, bool)> = self
+                        .counted_papers()
+                        .into_iter()
                         .map(|i| (i, Field::Read, true))
                         .collect();
                     let n = marks.iter().filter(|&&(i, ..)| !self.marks[i].read).count();
@@ -674,11 +686,15 @@ impl App {
             Action::CursorRight => self.input.set_cursor(self.input.next_boundary()),
             Action::CursorHome => self.input.set_cursor(0),
             Action::CursorEnd => self.input.set_cursor(self.input.text().len()),
-            Action::AcceptSearch => self.mode = Mode::Browse,
+            Action::AcceptSearch => {
+                // The query is finished: its last word is a word now.
+                self.mode = Mode::Browse;
+                self.query_changed();
+            }
             Action::CancelSearch => {
                 self.input.clear();
-                self.query_changed();
                 self.mode = Mode::Browse;
+                self.query_changed();
             }
             Action::SelectRow(row) => {
                 self.focus = Focus::List;

@@ -40,7 +40,11 @@ impl App {
 
     /// Puts every listed paper in the selection.
     pub(super) fn pick_listed(&mut self) {
-        let rows: Vec<usize> = (0..self.rows()).filter_map(|r| self.paper_at(r)).collect();
+        if let Some(why) = self.none_counted("X") {
+            self.status = Some(why);
+            return;
+        }
+        let rows = self.counted_papers();
         self.picked.extend(rows);
         self.status = Some(format!("{} selected", self.picked.len()));
     }

@@ -38,6 +38,39 @@ impl App {
         }
     }
 
+    /// True when the list shows titles matched letter by letter, for a
+    /// word of the query that no paper holds (every field): rows shown
+    /// apart, none of them a match.
+    pub fn apart(&self) -> bool {
+        self.related.is_empty() && self.search.results().notes.apart()
+    }
+
+    /// The rows that are matches: every row, but none where they are
+    /// shown apart ([`App::apart`]). What acts on the papers listed
+    /// (`R`, `X`, triage) acts on these.
+    pub fn counted_rows(&self) -> usize {
+        if self.apart() { 0 } else { self.rows() }
+    }
+
+    /// The papers listed that are matches, in the list's order.
+    pub(super) fn counted_papers(&self) -> Vec<usize> {
+        (0..self.counted_rows())
+            .filter_map(|r| self.paper_at(r))
+            .collect()
+    }
+
+    /// What to say when `what` (a bulk action) finds the list holds no
+    /// match, its rows shown apart; `None` when it holds matches.
+    pub(super) fn none_counted(&self, what: &str) -> Option<String> {
+        let notes = &self.search.results().notes;
+        self.apart().then(|| {
+            format!(
+                "no paper holds \"{}\": {what} acts on matches, and the titles listed are letter matches",
+                notes.unheld.join(" ")
+            )
+        })
+    }
+
     /// Rebuilds the list from the ranking, the view and the kept paper,
     /// keeping paper `keep` selected when it is still listed. A related
     /// list shown over the list stays as it is: the list is rebuilt when
@@ -120,9 +153,73 @@ impl App {
 
     pub(super) fn layout(&self) -> layout::Layout {
         if self.triaging() {
-            return layout::triage(self.size.0, self.size.1);
+            return layout::triage(self.size.0, self.size.1, self.shape());
         }
-        layout::layout(self.size.0, self.size.1)
+        layout::layout(self.size.0, self.size.1, self.shape())
+    }
+
+    /// How the screen is shared: the list's part (`<`, `>`, `[reader]
+    /// list`), and the rows a long message in the status line wraps to.
+    pub fn shape(&self) -> layout::Shape {
+        layout::Shape {
+            list: self.list_share,
+            status: self.message_lines(self.size.0).len().max(1) as u16,
+        }
+    }
+
+    /// The status line's message, when there is one: what was last
+    /// done or failed, the query's error, or what the ranking says of its
+    /// words (a typo looked for, a word no paper holds). Else the status
+    /// line shows hints.
+    pub fn message(&self) -> Option<String> {
+        if let Some(msg) = self.status.as_deref().or(self.save_error.as_deref()) {
+            return Some(msg.to_string());
+        }
+        if let Some(e) = &self.search.parsed().error {
+            return Some(e.to_string());
+        }
+        if self.related.is_empty() {
+            return self.search.notes().describe();
+        }
+        None
+    }
+
+    /// The message wrapped to a status line `width` columns wide (one
+    /// column of margin), at most [`layout::STATUS_MOST`] lines (the last
+    /// cut short with `…` if need be); none without a message.
+    pub fn message_lines(&self, width: u16) -> Vec<String> {
+        let Some(msg) = self.message() else {
+            return Vec::new();
+        };
+        let room = usize::from(width.saturating_sub(2)).max(1);
+        let mut lines: Vec<String> = textwrap::wrap(&msg, room)
+            .into_iter()
+            .map(|l| l.into_owned())
+            .collect();
+        let most = usize::from(layout::STATUS_MOST);
+        if lines.len() > most {
+            lines.truncate(most);
+            if let Some(last) = lines.last_mut() {
+                while unicode_width::UnicodeWidthStr::width(last.as_str()) + 1 > room {
+                    last.pop();
+                }
+                last.push('…');
+            }
+        }
+        lines
+    }
+
+    /// Gives the list `by` percent more of the middle (less when
+    /// negative), within [`layout::LIST_SHARES`].
+    pub(super) fn widen_list(&mut self, by: i8) {
+        let (lo, hi) = (*layout::LIST_SHARES.start(), *layout::LIST_SHARES.end());
+        self.list_share =
+            (self.list_share as i16 + i16::from(by)).clamp(lo.into(), hi.into()) as u8;
+        self.status = Some(format!(
+            "the list takes {}% · < and > change it · [reader] list in config.toml keeps it",
+            self.list_share
+        ));
+        self.clamp();
     }
 
     /// Rows of the list pane.
@@ -181,8 +278,18 @@ impl App {
     }
 
     pub(super) fn query_changed(&mut self) {
-        let scope = self.search.scope();
-        self.search.set_query(self.input.text(), scope);
+        self.send_query(self.search.scope());
+    }
+
+    /// Gives the matcher the query in `scope`: as it is being typed in
+    /// search mode (its last word also the start of longer words), else
+    /// finished, as `paperboat search` reads it.
+    pub(super) fn send_query(&mut self, scope: crate::search::Scope) {
+        if self.mode == crate::vocabulary::Mode::Search {
+            self.search.type_query(self.input.text(), scope);
+        } else {
+            self.search.set_query(self.input.text(), scope);
+        }
     }
 
     pub(super) fn move_to(&mut self, row: isize) {
@@ -241,7 +348,84 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::super::testing::*;
-    use crate::vocabulary::{Action, Message, View};
+    use crate::vocabulary::{Action, Message, Mode, View};
+
+    #[test]
+    fn titles_listed_for_a_word_no_paper_holds_are_no_matches_to_act_on() {
+        let (mut app, _dir) = app();
+        app.update(Message::Configured {
+            scope: crate::search::Scope::All,
+            view: View::All,
+            list: super::super::layout::LIST_SHARE,
+        });
+        app.apply(Action::StartSearch);
+        // No paper holds it, nor a word one edit from it: "framework"
+        // letter by letter.
+        typed(&mut app, "frmwrk");
+        assert!(app.apart());
+        assert!(app.rows() > 0, "titles with its letters are listed");
+        assert_eq!(app.counted_rows(), 0);
+        assert!(app.message().unwrap().contains("no paper holds \"frmwrk\""));
+        app.apply(Action::AcceptSearch);
+        settle(&mut app);
+        app.apply(Action::MarkAllRead);
+        assert_eq!(app.mode(), Mode::Browse, "nothing to ask");
+        assert!(app.status().unwrap().contains("no paper holds"));
+        app.apply(Action::PickListed);
+        assert_eq!(app.picked_count(), 0);
+        app.apply(Action::Triage);
+        assert!(!app.triaging());
+        // A word papers hold: matches, counted and acted on.
+        app.apply(Action::StartSearch);
+        app.apply(Action::ClearQuery);
+        typed(&mut app, "framework");
+        assert!(!app.apart());
+        assert!(app.counted_rows() > 0 && app.counted_rows() == app.rows());
+        app.apply(Action::AcceptSearch);
+        settle(&mut app);
+        app.apply(Action::PickListed);
+        assert_eq!(app.picked_count(), app.rows());
+    }
+
+    #[test]
+    fn the_list_widens_and_narrows_within_its_bounds() {
+        let (mut app, _dir) = app();
+        let width = |app: &super::super::App| app.layout().list.width;
+        let before = width(&app);
+        assert_eq!(before, 60, "half of 120 columns");
+        app.apply(Action::WidenList);
+        assert!(width(&app) > before);
+        assert_eq!(app.shape().list, 55);
+        for _ in 0..20 {
+            app.apply(Action::NarrowList);
+        }
+        assert_eq!(app.shape().list, 20);
+        app.update(Message::Configured {
+            scope: crate::search::Scope::All,
+            view: View::All,
+            list: 70,
+        });
+        assert_eq!(width(&app), 84);
+    }
+
+    #[test]
+    fn a_long_message_wraps_over_rows_of_the_status_line() {
+        let (mut app, _dir) = app();
+        app.update(Message::Resize(60, 20));
+        assert_eq!(app.layout().status.height, 1);
+        app.status = Some("word ".repeat(30));
+        let lines = app.message_lines(60);
+        assert_eq!(lines.len(), 3);
+        assert!(lines.iter().all(|l| l.chars().count() <= 58), "{lines:?}");
+        assert_eq!(app.layout().status.height, 3);
+        assert_eq!(app.layout().status.y, 17);
+        // Past three rows it is cut, and says so.
+        app.status = Some("word ".repeat(100));
+        assert!(app.message_lines(60)[2].ends_with('…'));
+        // A small screen keeps one row for it.
+        app.update(Message::Resize(40, 8));
+        assert_eq!(app.layout().status.height, 1);
+    }
 
     #[test]
     fn opens_on_all_bundled_papers_in_order() {

@@ -393,6 +393,31 @@ mod tests {
     }
 
     #[test]
+    fn the_views_cycle_through_the_tags_of_the_open_files_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            // A tag of a paper of another file, kept in the same list.
+            let (mut store, _) = crate::store::Store::open(dir.path());
+            store
+                .set_tag("arxiv:1706.03762", "elsewhere", true)
+                .unwrap();
+            store.save().unwrap();
+        }
+        let mut app = app_in(dir.path());
+        app.apply(Action::SelectRow(2));
+        app.apply(Action::EditTags);
+        line(&mut app, "here");
+        app.apply(Action::AcceptLine);
+        assert_eq!(app.open_tags(), ["here"]);
+        let mut tags = Vec::new();
+        for _ in 0..6 {
+            app.apply(Action::CycleView);
+            tags.extend(app.view_tag().map(str::to_string));
+        }
+        assert_eq!(tags, ["here"]);
+    }
+
+    #[test]
     fn a_tag_the_store_refuses_is_said_and_nothing_changes() {
         let (mut app, _dir) = app();
         app.apply(Action::EditTags);

@@ -94,8 +94,13 @@ impl App {
         let list = (self.input.text().to_string(), self.view_name());
         let resume = self.walk.as_ref().is_some_and(|w| w.list == list);
         if !resume {
-            let queue: Vec<usize> = (0..self.rows())
-                .filter_map(|r| self.paper_at(r))
+            if let Some(why) = self.none_counted("T") {
+                self.status = Some(why);
+                return;
+            }
+            let queue: Vec<usize> = self
+                .counted_papers()
+                .into_iter()
                 .filter(|&i| !self.marks[i].read)
                 .collect();
             if queue.is_empty() {

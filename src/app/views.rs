@@ -54,10 +54,42 @@ impl App {
         }
     }
 
-    /// The next view: all → unread → bookmarked → new → each tag in use →
-    /// all.
+    /// The tags held by papers of the open files (a reading list keeps
+    /// the tags of every file ever opened), ordered as the store orders
+    /// tags.
+    pub(super) fn open_tags(&self) -> Vec<String> {
+        let state = self.store.state();
+        let tagged: Vec<&str> = state
+            .papers
+            .keys()
+            .map(String::as_str)
+            .filter(|id| !self.store.tags(id).is_empty())
+            .collect();
+        let at = self.corpus.papers.find_ids(&tagged);
+        let mut open: Vec<String> = tagged
+            .iter()
+            .zip(&at)
+            .filter(|(_, at)| at.is_some())
+            .flat_map(|(id, _)| self.store.tags(id))
+            .map(|t| crate::search::fields::fold(t).into_owned())
+            .collect();
+        open.sort();
+        open.dedup();
+        self.store
+            .all_tags()
+            .into_iter()
+            .map(|(t, _)| t)
+            .filter(|t| {
+                open.binary_search(&crate::search::fields::fold(t).into_owned())
+                    .is_ok()
+            })
+            .collect()
+    }
+
+    /// The next view: all → unread → bookmarked → new → each tag held by
+    /// papers of the open files → all.
     pub(super) fn cycle_view(&mut self) {
-        let tags: Vec<String> = self.store.all_tags().into_iter().map(|(t, _)| t).collect();
+        let tags = self.open_tags();
         let next_tag = match self.view_tag() {
             Some(now) => {
                 let now = now.to_lowercase();

@@ -21,7 +21,8 @@ use crate::text::sanitize;
 pub enum ScopeArg {
     /// Titles only, fuzzily (fastest: abstracts are not read).
     Title,
-    /// Every field: words of title, abstract and authors ranked by BM25F, then fuzzy title matches.
+    /// Every field: the papers holding the words (in any form; a typo's words where none holds
+    /// one) in title, abstract or authors, ranked by BM25F.
     All,
 }
 
@@ -175,8 +176,17 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
     }
     let inputs = Input::from_args(&plan.files);
     let started = std::time::Instant::now();
+    // A title list's whole index is small: built whole, as cheaply as
+    // the query's part, and stored for the next searches.
+    let whole = match (&opts.cache, plan.files.as_slice()) {
+        (Some(_), [file]) => indexed && stored.is_none() && title_list(file, opts.format),
+        _ => false,
+    };
     let (mut titles, built) = if indexed && stored.is_none() {
-        let mut index = search::QueryIndex::new(&query);
+        let mut index = match whole {
+            true => search::QueryIndex::whole(),
+            false => search::QueryIndex::new(&query),
+        };
         // Each piece of papers is indexed by the thread that parsed it.
         let opts = loading::Options {
             words: Some(loading::IndexAsParsed(index.blank())),
@@ -195,25 +205,38 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
         (loading::load_titles_deferring(&inputs, &opts, None)?, None)
     };
     say_reports(&titles.reports);
-    let read_abstracts = built.is_some();
+    // (A title list's index is stored: the next search reads it.)
+    let read_abstracts = built.is_some() && !whole;
     // The titles a cold load leaves to store (465 MB at 2.7M papers) are
     // stored meanwhile, at a lower priority than the ranking.
     let ranked = titles.storing_beside(|list| {
-        let matches = match (stored, built) {
+        let mut kept = None;
+        let ranking = match (stored, built) {
+            // A word no paper holds is looked for by its typos, which an
+            // index of the words the query starts lacks: whole papers.
+            (_, Some(index)) if search::needs_typos(&index, &query) => None,
             (_, Some(index)) => {
                 // `None`: papers whose abstracts could not be read (their
                 // file changed meanwhile) left the index short.
-                search::rank_titles_indexed(list, &plan.query, plan.scope.into(), &index)
+                let ranking =
+                    search::rank_titles_indexed(list, &plan.query, plan.scope.into(), &index);
+                kept = Some(index);
+                ranking
             }
-            (None, None) => Some(list.rank(&plan.query)),
+            (None, None) => Some(search::Ranking {
+                matches: list.rank(&plan.query),
+                notes: search::Notes::default(),
+            }),
             // `None`: the file changed since the index was stored.
             (Some((papers, ix)), None) => (papers == list.len())
                 .then(|| search::rank_titles_indexed(list, &plan.query, plan.scope.into(), &ix))
                 .flatten(),
         };
-        let Some(matches) = matches else {
+        let Some(ranking) = ranking else {
             return Ok(None);
         };
+        say_notes(&ranking.notes);
+        let matches = ranking.counted();
         let ahead = |m: &search::Match, stage| list.prefetch_line(m.idx as usize, stage);
         print_matches(args, &matches, ahead, |out, m| {
             list.write_line(out, m.idx as usize);
@@ -225,15 +248,40 @@ pub(super) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
             eprintln!("{hint}");
         }
         end_output();
-        anyhow::Ok(Some(matches))
+        anyhow::Ok(Some((matches, kept)))
     });
-    let Some(matches) = ranked? else {
+    let Some((matches, index)) = ranked? else {
         return search_papers(cli, args, plan);
     };
+    if let (true, Some(index), Some(cache), [file]) =
+        (whole, index, &opts.cache, plan.files.as_slice())
+    {
+        let papers = titles.list.len();
+        loading::cache::store_index(cache, file, opts.format, papers, &mut |out| {
+            index.write_to(out)
+        })?;
+    }
     // The process ends next: the OS takes the memory back at once, where
     // freeing a million titles one by one takes a tenth of a second.
     std::mem::forget(titles);
     Ok(found(&matches))
+}
+
+/// Whether `file` is a title list (`lines`: a title a line, nothing
+/// else), by its first bytes as the loader would tell it.
+fn title_list(file: &std::path::Path, format: Option<loading::Format>) -> bool {
+    if let Some(f) = format {
+        return f == loading::Format::LINES;
+    }
+    use std::io::Read;
+    let mut head = Vec::new();
+    let read = std::fs::File::open(file).and_then(|f| f.take(1 << 16).read_to_end(&mut head));
+    let text = String::from_utf8_lossy(&head);
+    // A head cut mid-line is read up to its last whole line.
+    let text = text.rsplit_once('\n').map_or(&*text, |(whole, _)| whole);
+    read.is_ok()
+        && crate::corpus::readers::detect(text, loading::Format::from_extension(file))
+            == loading::Format::LINES
 }
 
 /// The word index stored for `file`, read back, with the number of
@@ -308,13 +356,15 @@ fn search_papers(cli: &Cli, args: &SearchArgs, plan: Plan) -> anyhow::Result<Exi
         ),
         _ => search::Labels::default(),
     };
-    let mut matches = search::rank_labelled(
+    let ranking = search::ranking_labelled(
         &corpus.papers,
         &plan.query,
         plan.scope.into(),
         &labels,
         loaded.index.as_ref(),
     );
+    say_notes(&ranking.notes);
+    let mut matches = ranking.counted();
     if let Some(store) = store.filter(|_| !plan.filter.is_empty() || args.sort != SortKey::Score) {
         let keep = plan.filter.keeper(corpus, &store);
         matches.retain(|m| keep(m.idx as usize));
@@ -377,6 +427,19 @@ pub(super) fn write_hit<S: Serialize>(
             corpus.short_id(i),
             markup::plain_cow(&corpus.papers[i].title)
         ),
+    }
+}
+
+/// Says on stderr what a ranking's notes say (a word looked for by its
+/// typos, a word no paper holds), so that the output is read rightly.
+fn say_notes(notes: &search::Notes) {
+    if let Some(line) = notes.describe() {
+        let line = if notes.apart() {
+            format!("{line} (`--scope title` lists them)")
+        } else {
+            line
+        };
+        eprintln!("paperboat: {}", sanitize::line(&line));
     }
 }
 

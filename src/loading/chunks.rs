@@ -993,6 +993,7 @@ mod tests {
                 search::rank_titles_indexed(&titles.list, query, search::Scope::All, &index)
                     .unwrap();
             let ranked: Vec<(u32, String)> = ranked
+                .matches
                 .iter()
                 .map(|m| (m.idx, titles.list.title(m.idx as usize).to_string()))
                 .collect();

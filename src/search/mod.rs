@@ -22,11 +22,14 @@
 //!   first page); the rest of the ranking is scored and sorted after it,
 //!   once typing pauses.
 //!
-//! Scope [`Scope::Title`] fuzzy-matches titles. [`Scope::All`] asks that
-//! every query word occur in the title (fuzzily) or start a word of the
-//! abstract; papers whose title matches the whole query rank first. The
-//! abstracts are never scanned per keystroke: an inverted index of their
-//! words is built in the background as papers arrive.
+//! Scope [`Scope::Title`] fuzzy-matches titles. [`Scope::All`] matches the
+//! papers holding every query word (in another form too, and as the
+//! start of a longer word while it is typed; by its typos where no paper
+//! holds it: [`words::Reading`]) in the title, abstract or authors; a
+//! word no paper holds is matched in titles letter by letter, those rows
+//! shown apart and not counted ([`Notes`]). The abstracts are never
+//! scanned per keystroke: an inverted index of their words is built in
+//! the background as papers arrive.
 //!
 //! We drive nucleo's matcher ourselves rather than through its `Nucleo`
 //! worker: that worker cannot express "title or abstract" per word (its
@@ -34,11 +37,12 @@
 //! done, and leaves no room for a prefilter or for narrowing.
 //!
 //! This file is the public face (scopes, matches, rankings, the [`Search`]
-//! handle, ranking on the caller's thread). `items` keeps the titles as
-//! the matcher reads them, `pass` runs one ranking pass over the cores,
-//! `worker` holds the threads behind a [`Search`]; [`query`], [`fuzzy`]
-//! and [`index`] are the query syntax, the scorer and the word index;
-//! `titles` keeps titles without their papers.
+//! handle). `ranking` ranks on the caller's thread, `items` keeps the
+//! titles as the matcher reads them, `pass` runs one ranking pass over
+//! the cores, `worker` holds the threads behind a [`Search`], `phrase`
+//! checks phrases; [`query`], [`fuzzy`] and [`words`] are the query
+//! syntax, the fuzzy scorer and the word index; `titles` keeps titles
+//! without their papers.
 
 mod buf;
 pub mod fields;
@@ -48,8 +52,10 @@ mod items;
 mod labels;
 mod page;
 mod pass;
+mod phrase;
 pub mod query;
 mod query_index;
+mod ranking;
 pub mod related;
 mod select;
 mod title_list;
@@ -65,30 +71,38 @@ use std::time::{Duration, Instant};
 
 use nucleo::{Config, Matcher, Utf32Str};
 
-use crate::corpus::{Abstract, Paper};
+use crate::corpus::Paper;
 pub use fields::{FIELD_NAMES, QueryError};
-use index::Bits;
 use items::Items;
 pub use items::Prepared;
 pub use labels::Labels;
-use pass::{match_threads, matchers, matches_of};
+use pass::match_threads;
 use query::TITLE_TIER;
-pub use query::{Query, extends};
+pub use query::{Query, Reading, Widened, extends};
 pub use query_index::{QueryIndex, index_parsed};
+use ranking::index_prefixes;
+pub(crate) use ranking::parse;
+#[cfg(test)]
+use ranking::rank_items;
+pub use ranking::{
+    Notes, Ranking, index_bytes_read, index_papers, index_papers_for, needs_typos, rank_labelled,
+    rank_papers, rank_title_parts, rank_titles_indexed, ranking, ranking_labelled, ranking_typed,
+};
 pub use related::{Probe, Related, paper_text, related_in, related_papers};
 
 pub use title_list::TitleList;
 pub use titles::{TitleIndex, prefetch, retain_kept, retain_sparse, set_sparse};
 pub use words::{Shared, WordIndex};
-use worker::{HitCache, Job, Shared as Inner, State, ToIndex, index_piece, indexer, worker};
+use worker::{Job, Shared as Inner, State, ToIndex, indexer, worker};
 
 /// What a query is matched against.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum Scope {
     /// Titles only (fuzzy).
     Title,
-    /// Every field: words of the title, abstract and authors, ranked by
-    /// BM25F, above fuzzy title matches (the default: see docs/SEARCH.md).
+    /// Every field: the papers holding the query's words in title,
+    /// abstract or authors, ranked by BM25F (the default: see
+    /// docs/SEARCH.md).
     #[default]
     All,
 }
@@ -222,6 +236,10 @@ pub struct Results {
     pub query: String,
     /// The scope.
     pub scope: Scope,
+    /// The query was being typed (its last word read as a prefix).
+    pub typing: bool,
+    /// What the ranking says of its words (typos, words no paper holds).
+    pub notes: Notes,
     /// Matches: the first [`Results::sorted`] in their final order.
     pub matches: Vec<Match>,
     /// How many papers were searched.
@@ -242,6 +260,16 @@ impl Results {
     pub fn complete(&self) -> bool {
         self.scanned && self.sorted >= self.matches.len()
     }
+
+    /// The matches that count: none when they are titles matched letter
+    /// by letter for a word no paper holds ([`Notes::apart`]).
+    pub fn counted(&self) -> usize {
+        if self.notes.apart() {
+            0
+        } else {
+            self.matches.len()
+        }
+    }
 }
 
 /// Rows kept in order while the scan runs, and sorted first when it ends.
@@ -256,6 +284,8 @@ pub struct Search {
     current: Arc<Results>,
     query: String,
     scope: Scope,
+    /// The query is being typed (see [`Search::type_query`]).
+    typing: bool,
     parsed: Query,
     generation: u64,
     /// A matcher for highlighting the rows on screen.
@@ -270,6 +300,7 @@ impl Search {
             items: RwLock::new(Items::default()),
             index: RwLock::new(WordIndex::default()),
             labels: RwLock::new(Arc::new(Labels::default())),
+            texts: RwLock::new(phrase::Texts::None),
             state: Mutex::new(State {
                 job: None,
                 items: 0,
@@ -310,6 +341,7 @@ impl Search {
             current: Arc::new(Results::default()),
             query: String::new(),
             scope: Scope::Title,
+            typing: false,
             parsed: Query::default(),
             generation: 0,
             highlighter: std::cell::RefCell::new((Matcher::new(Config::DEFAULT), Vec::new())),
@@ -422,6 +454,19 @@ impl Search {
         }
     }
 
+    /// Reads phrases' abstracts from `papers` (the papers added, in
+    /// order), whose index was installed rather than built here.
+    pub fn keep_texts(&mut self, papers: &crate::corpus::Papers) {
+        let texts = if papers.is_stored() {
+            phrase::Texts::Stored(papers.clone())
+        } else {
+            phrase::Texts::Held(papers.iter().map(|p| p.abstract_text.clone()).collect())
+        };
+        if let Ok(mut t) = self.shared.texts.write() {
+            *t = texts;
+        }
+    }
+
     /// A handle on the word index for another thread: to write it out
     /// once it is complete.
     pub fn index_handle(&self) -> IndexHandle {
@@ -471,6 +516,7 @@ impl Search {
                 generation: self.generation,
                 query: self.query.clone(),
                 scope: self.scope,
+                typing: self.typing,
                 needs_index: self.scope == Scope::All || !self.parsed.filters.is_empty(),
                 filtered: !self.parsed.filters.is_empty(),
             });
@@ -478,15 +524,32 @@ impl Search {
         self.shared.wake.notify_all();
     }
 
-    /// Sets the query and scope; a no-op when neither changed.
+    /// Sets the query and scope, every word of it finished; a no-op when
+    /// nothing changed.
     pub fn set_query(&mut self, query: &str, scope: Scope) {
-        if query == self.query && scope == self.scope {
+        self.set(query, scope, false);
+    }
+
+    /// Sets the query as it is being typed: its last word, with no space
+    /// after it, also matches the words it starts ([`Query::parse_typing`]).
+    pub fn type_query(&mut self, query: &str, scope: Scope) {
+        self.set(query, scope, true);
+    }
+
+    fn set(&mut self, query: &str, scope: Scope, typing: bool) {
+        if query == self.query && scope == self.scope && typing == self.typing {
             return;
         }
         self.query = query.to_string();
         self.scope = scope;
-        self.parsed = Query::parse(query);
+        self.typing = typing;
+        self.parsed = parse(query, typing);
         self.request();
+    }
+
+    /// True while the query is being typed (see [`Search::type_query`]).
+    pub fn typing(&self) -> bool {
+        self.typing
     }
 
     /// Picks up the newest ranking. True when it changed.
@@ -561,9 +624,20 @@ impl Search {
         &self.current
     }
 
-    /// Number of matches in the ranking shown.
+    /// Number of rows in the ranking shown: its matches, or the titles
+    /// matched letter by letter for a word no paper holds.
     pub fn matched(&self) -> usize {
         self.current.matches.len()
+    }
+
+    /// Number of matches that count ([`Results::counted`]).
+    pub fn counted(&self) -> usize {
+        self.current.counted()
+    }
+
+    /// What the ranking shown says of its words.
+    pub fn notes(&self) -> &Notes {
+        &self.current.notes
     }
 
     /// The paper shown at `row`.
@@ -677,216 +751,6 @@ impl IndexHandle {
     }
 }
 
-/// Ranks `papers` for `query` on the caller's thread, using every core:
-/// the engine behind `paperboat search`.
-pub fn rank_papers(papers: &[Paper], query: &str, scope: Scope) -> Vec<Match> {
-    rank_labelled(papers, query, scope, &Labels::default(), None)
-}
-
-/// [`rank_papers`], with the papers' tags and notes for `tag:` and
-/// `note:`, and the word index over the papers when one is at hand (read
-/// back from the cache); else the part of it the query reads is built.
-pub fn rank_labelled(
-    papers: &[Paper],
-    query: &str,
-    scope: Scope,
-    labels: &Labels,
-    index: Option<&WordIndex>,
-) -> Vec<Match> {
-    let items = Items::build(papers, match_threads(), |p| &p.title);
-    let parsed = Query::parse(query);
-    if parsed.error.is_some() {
-        return Vec::new();
-    }
-    let needs_index = scope == Scope::All || !parsed.filters.is_empty();
-    let built;
-    let index = match index {
-        Some(ix) if ix.indexed == papers.len() => ix,
-        _ => {
-            built = if needs_index && !parsed.is_empty() {
-                index_papers_for(papers, &parsed)
-            } else {
-                WordIndex::default()
-            };
-            &built
-        }
-    };
-    rank_items(&items, &parsed, scope, (index, labels))
-}
-
-/// The word index of `papers`, built on every core.
-pub fn index_papers(papers: &[Paper]) -> WordIndex {
-    index_into(papers, &WordIndex::default())
-}
-
-/// The part of the word index of `papers` that `query` reads, built on
-/// every core: only the words that start with one of its words are
-/// posted (see [`WordIndex::keeping`]), so that it ranks as the whole
-/// index does at a fraction of the cost.
-pub fn index_papers_for(papers: &[Paper], query: &Query) -> WordIndex {
-    index_into(papers, &WordIndex::keeping(index_prefixes(query)))
-}
-
-/// The words (folded) whose index entries `query` reads: each ranking
-/// word's, and the words of its filters' choices (field atoms and words).
-pub(super) fn index_prefixes(query: &Query) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut word = |w: &query::Word| out.extend(w.folded.iter().cloned());
-    for w in &query.words {
-        word(w);
-    }
-    let mut fields = Vec::new();
-    for alt in query.filters.iter().flat_map(|f| &f.alts) {
-        match alt {
-            query::Alt::Word(w) => word(w),
-            query::Alt::Field(f) => {
-                use fields::Field::{Abstract, Author, Title, Venue};
-                if let (
-                    Title | Abstract | Author | Venue,
-                    fields::FieldValue::Words { words, .. },
-                ) = (f.field, &f.value)
-                {
-                    fields.extend(words.iter().map(|w| fields::fold(w).into_owned()));
-                }
-            }
-        }
-    }
-    out.extend(fields);
-    out.sort();
-    out.dedup();
-    out
-}
-
-fn index_into(papers: &[Paper], blank: &WordIndex) -> WordIndex {
-    let abstracts: Vec<Abstract> = papers.iter().map(|p| p.abstract_text.clone()).collect();
-    let metas: Vec<_> = papers.iter().map(items::doc_meta).collect();
-    index_piece(0, &metas, &abstracts, match_threads(), &|| false, blank)
-        .unwrap_or_else(|| blank.empty_like())
-}
-
-/// Ranks the papers of a title list for `query` in `scope` with `index`,
-/// the word index over the same papers (read back from the cache): as
-/// [`rank_papers`] ranks them, without the papers. `None` when the index
-/// is over another number of papers.
-pub fn rank_titles_indexed(
-    list: &TitleList,
-    query: &str,
-    scope: Scope,
-    index: &WordIndex,
-) -> Option<Vec<Match>> {
-    if index.indexed != list.len() {
-        return None;
-    }
-    let parsed = Query::parse(query);
-    if parsed.error.is_some() {
-        return Some(Vec::new());
-    }
-    let items = list.merged_items();
-    Some(rank_items(
-        &items,
-        &parsed,
-        scope,
-        (index, &Labels::default()),
-    ))
-}
-
-/// The bytes of `index`, read back ([`WordIndex::from_bytes`]), that
-/// [`rank_titles_indexed`] reads to rank `query` (see
-/// [`WordIndex::bytes_read_by`]): the postings of its words and of the
-/// words of its filters (`author:`, `abs:`, `|` groups; years and ids are
-/// not postings); `None` for an index built here.
-pub fn index_bytes_read(index: &WordIndex, query: &str) -> Option<Vec<std::ops::Range<usize>>> {
-    use fields::FieldValue;
-    use query::Alt;
-    let parsed = Query::parse(query);
-    let words = parsed
-        .words
-        .iter()
-        .chain(
-            parsed
-                .filters
-                .iter()
-                .flat_map(|f| &f.alts)
-                .filter_map(|a| match a {
-                    Alt::Word(w) => Some(w),
-                    Alt::Field(_) => None,
-                }),
-        );
-    let fielded = parsed
-        .filters
-        .iter()
-        .flat_map(|f| &f.alts)
-        .flat_map(|a| match a {
-            Alt::Field(f) => match &f.value {
-                FieldValue::Words { words, .. } => words.as_slice(),
-                FieldValue::Years(..) | FieldValue::Anything => &[],
-            },
-            Alt::Word(_) => &[],
-        });
-    index.bytes_read_by(
-        words
-            .flat_map(|w| w.folded.iter())
-            .chain(fielded)
-            .map(String::as_str),
-    )
-}
-
-fn rank_items(
-    items: &Items,
-    query: &Query,
-    scope: Scope,
-    (index, labels): (&WordIndex, &Labels),
-) -> Vec<Match> {
-    let n = items.len();
-    let mut matchers = matchers();
-    let hits = match scope {
-        Scope::All => {
-            let mut cache = HitCache::default();
-            query.words.iter().map(|w| cache.get(index, w, n)).collect()
-        }
-        Scope::Title => Vec::new(),
-    };
-    let filters: Vec<Bits> = query
-        .filters
-        .iter()
-        .map(|f| select::filter_bits(f, items, (index, labels), scope, n, &mut matchers[0]))
-        .collect();
-    let mut matches = matches_of(items, query, scope, hits, filters, &mut matchers);
-    if !query.words.is_empty() {
-        matches.sort_unstable_by(order);
-    }
-    matches
-}
-
-/// Ranks titles kept in parts, each with the index of its first title,
-/// as one list, best first (as [`rank_papers`] in the title scope).
-pub fn rank_title_parts<'a>(
-    parts: impl Iterator<Item = (&'a TitleIndex, usize)>,
-    query: &str,
-) -> Vec<Match> {
-    let query = Query::parse(query);
-    let mut matchers = matchers();
-    let mut all = Vec::new();
-    for (part, start) in parts {
-        let matches = matches_of(
-            part.items(),
-            &query,
-            Scope::Title,
-            Vec::new(),
-            Vec::new(),
-            &mut matchers,
-        );
-        all.extend(matches.into_iter().map(|mut m| {
-            m.idx += start as u32;
-            m
-        }));
-    }
-    if !query.is_empty() {
-        all.sort_unstable_by(order);
-    }
-    all
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -989,6 +853,150 @@ mod tests {
         assert!(titles(&c, "cheap !attention", Scope::All).is_empty());
     }
 
+    /// Papers for the words' rules: forms, prefixes, typos, phrases.
+    fn worded() -> Vec<Paper> {
+        vec![
+            paper("Graph neural networks", "We learn on graphs of molecules."),
+            paper("Graphene sheets", "Carbon in two dimensions."),
+            paper("Learning to rank", "A network learned from clicks."),
+            paper("Robot motion", "Attention for planning; a neural graph."),
+            paper("SparseNet", "Pruned transformer weights."),
+        ]
+    }
+
+    fn found(papers: &[Paper], q: &str) -> Vec<usize> {
+        let mut got: Vec<usize> = rank_papers(papers, q, Scope::All)
+            .iter()
+            .map(|m| m.idx as usize)
+            .collect();
+        got.sort();
+        got
+    }
+
+    #[test]
+    fn a_word_finds_the_papers_holding_it_or_another_form_of_it() {
+        let c = worded();
+        assert_eq!(found(&c, "graph"), [0, 3], "not graphene");
+        assert_eq!(found(&c, "network"), [0, 2]);
+        assert_eq!(found(&c, "learned"), [0, 2], "learn, learning");
+        assert_eq!(found(&c, "'learned"), [2], "the word alone");
+        assert_eq!(found(&c, "graph !learning"), [3]);
+        // The exact form ranks above another form of it.
+        let forms = [
+            paper("Deep models", "One of the networks we train."),
+            paper("Deep models", "One of the network we train."),
+        ];
+        let ranked = rank_papers(&forms, "network", Scope::All);
+        assert_eq!(ranked.len(), 2);
+        assert_eq!(ranked[0].idx, 1, "network itself first");
+        // Letters scattered over a title are no match.
+        assert_eq!(found(&c, "sprs"), Vec::<usize>::new());
+        assert!(ranking(&c, "sprs", Scope::All).notes.apart());
+        // The title scope matches titles fuzzily.
+        assert_eq!(rank_papers(&c, "sprs", Scope::Title).len(), 1);
+        // A finished word that no paper holds finds the words it starts.
+        assert_eq!(found(&c, "sparse"), [4]);
+    }
+
+    #[test]
+    fn the_word_being_typed_finds_the_words_it_starts() {
+        let c = worded();
+        let items = Items::build(&c, 1, |p| &p.title);
+        let index = index_papers(&c);
+        let rank = |q: Query| {
+            let mut got: Vec<u32> = rank_items(
+                &items,
+                &q,
+                Scope::All,
+                (&index, &Labels::default(), &phrase::Texts::None),
+            )
+            .counted()
+            .iter()
+            .map(|m| m.idx)
+            .collect();
+            got.sort();
+            got
+        };
+        assert_eq!(rank(Query::parse_typing("graph")), [0, 1, 3]);
+        assert_eq!(rank(Query::parse_typing("graph ")), [0, 3]);
+        assert_eq!(rank(Query::parse("graph")), [0, 3]);
+        // A finished word no paper holds: the words it starts.
+        assert_eq!(rank(Query::parse("carbo")), [1]);
+    }
+
+    #[test]
+    fn a_typo_finds_the_word_and_says_so() {
+        let c = worded();
+        let r = ranking(&c, "trasnformer weights", Scope::All);
+        assert_eq!(r.matches.len(), 1);
+        assert_eq!(r.matches[0].idx, 4);
+        assert_eq!(
+            r.notes.widened,
+            [(
+                "trasnformer".to_string(),
+                Widened::Typos(vec!["transformer".into()])
+            )]
+        );
+        let said = r.notes.describe().unwrap();
+        assert!(
+            said.contains("\"transformer\" for \"trasnformer\""),
+            "{said}"
+        );
+        // A word that holds papers is not widened.
+        assert!(ranking(&c, "graph", Scope::All).notes.widened.is_empty());
+    }
+
+    #[test]
+    fn a_word_no_paper_holds_lists_titles_apart_and_counts_none() {
+        let c = worded();
+        let r = ranking(&c, "rbt", Scope::All);
+        assert_eq!(r.notes.unheld, ["rbt"]);
+        assert_eq!(r.matches.len(), 1, "Robot, letter by letter");
+        assert!(
+            r.notes
+                .describe()
+                .unwrap()
+                .contains("no paper holds \"rbt\"")
+        );
+        assert!(rank_papers(&c, "rbt", Scope::All).is_empty());
+    }
+
+    #[test]
+    fn a_phrase_finds_its_words_side_by_side() {
+        let c = worded();
+        assert_eq!(found(&c, "graph neural"), [0, 3]);
+        assert_eq!(found(&c, "\"graph neural\""), [0]);
+        assert_eq!(found(&c, "\"neural graph\""), [3]);
+        assert_eq!(found(&c, "\"neural graphs\""), [3], "another form");
+        assert_eq!(found(&c, "\"graph neural\" !\"neural graph\""), [0]);
+        // The reader's matcher reads the abstracts it indexed.
+        let mut s = Search::new(|| {});
+        s.extend(&c);
+        s.set_query("\"neural graph\"", Scope::All);
+        assert!(s.wait(Duration::from_secs(10)));
+        s.tick();
+        assert_eq!(s.get(0), Some(3));
+        assert_eq!(s.counted(), 1);
+    }
+
+    #[test]
+    fn the_reader_reads_the_last_word_as_a_prefix_while_it_is_typed() {
+        let c = worded();
+        let mut s = Search::new(|| {});
+        s.extend(&c);
+        s.type_query("graph", Scope::All);
+        assert!(s.wait(Duration::from_secs(10)));
+        s.tick();
+        assert_eq!(s.counted(), 3);
+        s.set_query("graph", Scope::All);
+        assert!(s.wait(Duration::from_secs(10)));
+        s.tick();
+        assert_eq!(s.counted(), 2);
+        let mut rows: Vec<usize> = (0..s.matched()).filter_map(|r| s.get(r)).collect();
+        rows.sort();
+        assert_eq!(rows, [0, 3]);
+    }
+
     #[test]
     fn extends_is_conservative() {
         assert!(extends("spar", "spa"));
@@ -1015,14 +1023,16 @@ mod tests {
         s.tick();
         assert_eq!(s.matched(), 2);
         assert_eq!(s.results().query, "sparse");
+        // Every field: the papers holding the word (not "SparseNet").
         s.set_query("sparse", Scope::All);
         assert!(s.wait(Duration::from_secs(5)));
         s.tick();
-        assert_eq!(s.matched(), 3);
+        assert_eq!(s.matched(), 2);
+        assert_eq!(s.counted(), 2);
         s.extend(&[paper("Sparse again", "x")]);
         assert!(s.wait(Duration::from_secs(5)));
         s.tick();
-        assert_eq!(s.matched(), 4);
+        assert_eq!(s.matched(), 3);
     }
 
     #[test]
@@ -1273,6 +1283,36 @@ mod tests {
         assert_eq!(shown(&s), want);
     }
 
+    #[test]
+    fn typing_every_field_narrows_and_each_step_ranks_as_a_fresh_ranking() {
+        // Each key waits for its ranking, so that the next narrows from
+        // it where it may (more letters of a word being typed, or a word
+        // more), and must end where a fresh ranking of the query as typed
+        // does.
+        let mut papers = fielded(5_000);
+        papers[3].abstract_text = "Studies of graphs, a study of graphing.".into();
+        let mut s = Search::new(|| {});
+        s.extend(&papers);
+        while s.indexed().0 < papers.len() {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        for q in ["graph motion papers", "studies gra", "robot !sparse diff"] {
+            for k in 1..=q.len() {
+                let typed = &q[..k];
+                s.type_query(typed, Scope::All);
+                assert!(s.wait(Duration::from_secs(20)), "{typed}");
+                s.tick();
+                let want: Vec<(u32, u64)> = ranking_typed(&papers, typed, Scope::All)
+                    .matches
+                    .iter()
+                    .map(|m| (m.idx, m.key))
+                    .collect();
+                assert_eq!(shown(&s).len(), want.len(), "{typed:?}");
+                assert!(shown(&s) == want, "{typed:?}: differs from a fresh ranking");
+            }
+        }
+    }
+
     /// Sets the query, and waits until its first page is shown final.
     fn type_until_page(s: &mut Search, q: &str, scope: Scope) {
         s.set_query(q, scope);
@@ -1297,9 +1337,10 @@ mod tests {
         fresh_in(papers, q, Scope::Title)
     }
 
-    /// A ranking from scratch in `scope`, in the same terms.
+    /// A ranking from scratch in `scope`, in the same terms (every row).
     fn fresh_in(papers: &[Paper], q: &str, scope: Scope) -> Vec<(u32, u64)> {
-        rank_papers(papers, q, scope)
+        ranking(papers, q, scope)
+            .matches
             .iter()
             .map(|m| (m.idx, m.key))
             .collect()
@@ -1437,7 +1478,7 @@ mod tests {
             for scope in [Scope::All, Scope::Title] {
                 let want = rank_titles_indexed(&list, q, scope, &whole).unwrap();
                 if scope == Scope::All {
-                    assert_eq!(want.is_empty(), q == "zzz", "{q}");
+                    assert_eq!(want.matches.is_empty(), q == "zzz", "{q}");
                 }
                 let got = rank_titles_indexed(&list, q, scope, &garbled).unwrap();
                 assert_eq!(got, want, "{q} {scope:?}");
@@ -1470,9 +1511,13 @@ mod tests {
             assert_eq!(shown(&s).len(), want.len(), "{q}");
             assert!(shown(&s) == want, "{q}: differs from a fresh ranking");
         }
+        // No paper holds `gnn`: the titles are rows, not matches.
         assert_eq!(s.matched(), 1_600);
+        assert_eq!(s.counted(), 0);
+        assert_eq!(s.notes().unheld, ["gnn"]);
+        assert!(rank_papers(&papers, "gnn", Scope::All).is_empty());
         // A ranking made whole at once leaves none unchecked.
-        let page = rank_papers(&papers, "gnn", Scope::All);
+        let page = ranking(&papers, "gnn", Scope::All).matches;
         assert_eq!(page.len(), 1_600);
         assert!(page.iter().all(|m| m.is_checked() && m.is_exact()));
     }

@@ -249,6 +249,10 @@ mod tests {
             "robot zz",
             "^sparse pap",
             "x",
+            // No paper holds `ppr` or `mtn`: their titles' letters.
+            "graph ppr",
+            "ppr",
+            "mtn pap",
         ] {
             let query = Query::parse(q);
             let hits = hits_of(&index, &query, papers.len());

@@ -9,6 +9,7 @@ use nucleo::{Matcher, Utf32Str};
 use super::fields::{FieldAtom, QueryError, parse_field};
 use super::fuzzy::{MAX_PER_CHAR, Needle, PAIR_APART_MOST, SCORE_PLAIN, Scored, word_most};
 use super::index::{Bits, Chars, needle_mask};
+pub use super::words::{Reading, Widened};
 
 /// Most matches highlighted in one abstract: a one-letter query on a
 /// megabyte of short words matches hundreds of thousands of times, and
@@ -27,11 +28,19 @@ pub struct Word {
     pub mask: u64,
     /// `^…`, `…$`: only the title has a start and an end.
     pub anchored: bool,
-    /// Matched against the title only: anchored, or a `title:` atom.
+    /// Matched against the title only, as fzf's atom (anchored): the
+    /// word index is not asked.
     pub title_only: bool,
     /// The needle's words, folded as the word index folds words (case,
-    /// accents): usually one.
+    /// accents): usually one; every one must be held (`graph-based`).
     pub folded: Vec<String>,
+    /// How the word index reads it: see [`Reading`].
+    pub reading: Reading,
+    /// The fields its words are looked for in (title, abstract,
+    /// authors): all but for a `title:` word.
+    pub fields: [bool; 3],
+    /// A phrase (`"graph neural"`): its words must stand side by side.
+    pub phrase: bool,
     /// The fast path for a fuzzy word, where it applies.
     fast: Option<Needle>,
     /// The most the word scores in any title: [`word_most`] for a plain
@@ -154,8 +163,21 @@ pub struct Query {
 }
 
 /// A query word as the matcher reads it; `None` for one with nothing to
-/// match (`!`, `^`).
-fn word(raw: &str, title_only: bool) -> Option<Word> {
+/// match (`!`, `^`). `title_field`: a `title:` word; `typing`: the word
+/// being typed (the last, no space after it).
+fn word(raw: &str, title_field: bool, typing: bool) -> Option<Word> {
+    // A phrase is matched in titles as a piece of text (`'…`).
+    let quoted = raw.trim_start_matches('!').strip_prefix('"');
+    let phrase = quoted.map(|q| q.strip_suffix('"').unwrap_or(q));
+    let atom_text = match phrase {
+        Some(p) => format!(
+            "{}'{}",
+            if raw.starts_with('!') { "!" } else { "" },
+            p.replace(' ', "\\ ")
+        ),
+        None => raw.to_string(),
+    };
+    let raw = atom_text.as_str();
     let mut title = Atom::parse(raw, CaseMatching::Smart, Normalization::Smart);
     if title.needle_text().is_empty() {
         return None;
@@ -184,26 +206,44 @@ fn word(raw: &str, title_only: bool) -> Option<Word> {
         Some(_) => u16::try_from(word_most(needle.chars().count())).unwrap_or(u16::MAX),
         None => u16::MAX,
     };
+    let reading = if phrase.is_some() || title.negative {
+        Reading::Forms
+    } else if title.kind == AtomKind::Substring {
+        Reading::Exact
+    } else if typing {
+        Reading::Typing
+    } else {
+        Reading::Whole
+    };
     Some(Word {
         title,
         folded,
         needle,
         mask,
         anchored,
-        title_only: title_only || anchored,
+        title_only: anchored,
+        reading,
+        fields: [true, !title_field, !title_field],
+        phrase: phrase.is_some(),
         fast,
         most,
     })
 }
 
-/// Splits a query into words at unescaped spaces, as nucleo does.
+/// Splits a query into words at unescaped spaces, as nucleo does, but
+/// for a phrase: from a `"` that starts a word (after an optional `!`)
+/// to the next `"`, spaces and all (to the end while it is open).
 pub fn query_words(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut escaped = false;
+    let mut quoted = false;
     for (i, c) in text.char_indices() {
         match c {
-            ' ' if !escaped => {
+            '"' if !escaped && (quoted || matches!(&text[start..i], "" | "!")) => {
+                quoted = !quoted;
+            }
+            ' ' if !escaped && !quoted => {
                 if i > start {
                     out.push(&text[start..i]);
                 }
@@ -241,8 +281,9 @@ const TITLE_MATCH_WEIGHT: f32 = 0.15;
 const BM25_SCALE: f32 = 4096.0;
 
 /// Per paper, a query word's BM25F score over the fields it is looked for
-/// in (0: no word there starts with it), and whether a word of the title
-/// starts with it; empty for a word matched in titles only.
+/// in (0: the paper holds none of the words it matches: see
+/// [`Reading`]), and whether the paper's title holds one; empty for a
+/// word matched in titles only.
 #[derive(Clone, Debug, Default)]
 pub struct Hits {
     /// A `Vec` shared as it is: made into an `Arc<[f32]>`, 4 bytes a
@@ -252,6 +293,13 @@ pub struct Hits {
     pub in_title: std::sync::Arc<Bits>,
     /// Papers with a hit (a score above 0).
     pub count: usize,
+    /// The papers the index held when these were worked out (`0..`):
+    /// papers past them are matched by their titles' words meanwhile.
+    pub covered: usize,
+    /// The papers searched when these were worked out.
+    pub papers: usize,
+    /// How far the word was widened to find papers.
+    pub widened: Widened,
 }
 
 /// The every-field sort key ([`Query::score_all`]): papers whose every
@@ -278,12 +326,20 @@ pub enum AllScored {
 }
 
 impl Hits {
-    /// Hits of these scores (per paper; 0 for none) and title hits.
-    pub fn new(scores: Vec<f32>, in_title: std::sync::Arc<Bits>) -> Hits {
+    /// Hits of these scores (per paper; 0 for none) and title hits, over
+    /// the first `covered` papers of `papers` searched.
+    pub fn new(
+        scores: Vec<f32>,
+        in_title: std::sync::Arc<Bits>,
+        (covered, papers): (usize, usize),
+    ) -> Hits {
         Hits {
             count: scores.iter().filter(|&&s| s > 0.0).count(),
+            papers,
             scores: std::sync::Arc::new(scores),
             in_title,
+            covered,
+            widened: Widened::No,
         }
     }
 
@@ -291,16 +347,80 @@ impl Hits {
     pub fn get(&self, idx: u32) -> f32 {
         self.scores.get(idx as usize).copied().unwrap_or(0.0)
     }
+
+    /// True when no paper has the word (the index holds every paper
+    /// searched): it is matched in titles, letter by letter, and its
+    /// matches are not counted (every field).
+    #[inline]
+    pub fn none(&self) -> bool {
+        self.count == 0 && self.covered >= self.papers
+    }
+
+    /// Whether paper `idx` lies past the papers these cover (not yet
+    /// indexed).
+    #[inline]
+    pub fn past(&self, idx: u32) -> bool {
+        idx as usize >= self.covered
+    }
+}
+
+impl Word {
+    /// True when both words match the same papers the same way.
+    pub fn same_as(&self, other: &Word) -> bool {
+        self.title == other.title
+            && self.title_only == other.title_only
+            && self.reading == other.reading
+            && self.fields == other.fields
+            && self.phrase == other.phrase
+    }
+
+    /// Whether `title` holds a word starting with each of this word's
+    /// (folded): how a paper not yet indexed is matched.
+    pub fn title_holds(&self, title: Utf32Str<'_>) -> bool {
+        let mut words: Vec<String> = Vec::new();
+        let mut cur = String::new();
+        let mut push = |cur: &mut String| {
+            if !cur.is_empty() {
+                words.push(super::fields::fold(cur).into_owned());
+                cur.clear();
+            }
+        };
+        for c in title.chars() {
+            if c.is_alphanumeric() {
+                cur.push(c);
+            } else {
+                push(&mut cur);
+            }
+        }
+        push(&mut cur);
+        self.folded
+            .iter()
+            .all(|part| words.iter().any(|w| w.starts_with(part.as_str())))
+    }
 }
 
 impl Query {
     /// Parses `text` with smart case and normalisation: fzf's atoms,
-    /// `|` between atoms for any of them, and field atoms.
+    /// `|` between atoms for any of them, field atoms and phrases. Every
+    /// word is finished (see [`Query::parse_typing`]).
     pub fn parse(text: &str) -> Query {
+        Query::parse_as(text, false)
+    }
+
+    /// [`Query::parse`] for a query being typed: its last word, unless a
+    /// space follows it, is read as the start of a word ([`Reading::Typing`]).
+    pub fn parse_typing(text: &str) -> Query {
+        Query::parse_as(text, true)
+    }
+
+    fn parse_as(text: &str, typing: bool) -> Query {
         let mut groups: Vec<(Vec<Alt>, String)> = Vec::new();
         let mut error = None;
         let mut join = false;
-        for raw in query_words(text) {
+        let all = query_words(text);
+        let open = typing && !text.ends_with(' ');
+        for (k, raw) in all.iter().copied().enumerate() {
+            let typing = open && k + 1 == all.len();
             if raw == "|" {
                 join = !groups.is_empty();
                 continue;
@@ -312,14 +432,14 @@ impl Query {
                     } else {
                         f.raw
                     };
-                    word(&atom, true).map(Alt::Word)
+                    word(&atom, true, typing).map(Alt::Word)
                 }
                 Some(Ok(f)) => Some(Alt::Field(f)),
                 Some(Err(e)) => {
                     error.get_or_insert(e);
                     None
                 }
-                None => word(raw, false).map(Alt::Word),
+                None => word(raw, false, typing).map(Alt::Word),
             };
             let Some(alt) = alt else {
                 join = false;
@@ -382,14 +502,19 @@ impl Query {
                 .words
                 .iter()
                 .zip(&other.words)
-                .all(|(a, b)| a.title == b.title && a.title_only == b.title_only)
-            && self.filters.len() == other.filters.len()
+                .all(|(a, b)| a.same_as(b))
+            && self.same_filters(other)
+            && self.error == other.error
+    }
+
+    /// True when both queries have the same filters.
+    pub fn same_filters(&self, other: &Query) -> bool {
+        self.filters.len() == other.filters.len()
             && self
                 .filters
                 .iter()
                 .zip(&other.filters)
                 .all(|(a, b)| a.text == b.text)
-            && self.error == other.error
     }
 
     /// Whether the query has a `tag:` or `note:` atom (it needs the
@@ -499,13 +624,15 @@ impl Query {
         Some((score, head))
     }
 
-    /// Every-field match of paper `idx`: every word a word of its title,
-    /// abstract or authors starts (`hits[k][idx]`, its BM25F score, is
-    /// above 0) or, failing that, fuzzily in its title; no negated word in
-    /// either. Papers whose every word is a word hit rank first, by their
-    /// summed BM25F score plus a share of the words' title match score
-    /// ([`TITLE_MATCH_WEIGHT`]); the others after them, by how many words
-    /// are word hits, then by their title match score.
+    /// Every-field match of paper `idx`: it holds every word (one of the
+    /// words each matches, `hits[k][idx]` its BM25F score above 0) and no
+    /// negated one, and its title matches every anchored atom. A word no
+    /// paper holds is matched in the title letter by letter instead:
+    /// such papers rank under every paper that holds its words (below
+    /// [`TITLE_TIER`]), and are not counted as matches. Papers holding
+    /// every word rank by their summed BM25F score plus a share of the
+    /// words' title match score ([`TITLE_MATCH_WEIGHT`]); the others by
+    /// their title match score.
     pub fn score_all(
         &self,
         title: Utf32Str<'_>,
@@ -537,24 +664,33 @@ impl Query {
     ) -> Option<AllScored> {
         let title_mask = chars.all;
         let (mut bm25, mut fuzzy, mut word_hits, mut positive) = (0.0f32, 0u32, 0u32, 0u32);
-        // The word that is no word hit, if it is the only one.
+        // The word that no paper holds, if it is the only one.
         let (mut missed, mut misses) = (None, 0);
         for (w, h) in self.words.iter().zip(hits) {
+            if w.title_only {
+                // An anchored atom: the title must match it (or, negated,
+                // not); a match adds its share.
+                let s = w.score(title, matcher)?;
+                if !w.title.negative {
+                    bm25 += TITLE_MATCH_WEIGHT * f32::from(s);
+                }
+                continue;
+            }
             let hit = h.get(idx);
+            let held = hit > 0.0 || (!h.none() && h.past(idx) && w.title_holds(title));
             if w.title.negative {
-                w.title.score(title, matcher)?;
-                if hit > 0.0 {
+                if held {
                     return None;
                 }
                 continue;
             }
             positive += 1;
-            if hit > 0.0 {
+            if held {
                 bm25 += hit;
                 word_hits += 1;
                 // Only where the title has the word: elsewhere its letters
                 // scattered over the title mean nothing.
-                if h.in_title.contains(idx)
+                if (h.in_title.contains(idx) || h.past(idx))
                     && title_mask & w.mask == w.mask
                     && let Some(s) = w.score(title, matcher)
                 {
@@ -562,7 +698,11 @@ impl Query {
                 }
                 continue;
             }
-            // The title cannot match a word whose letters it lacks.
+            // Papers hold the word, not this one.
+            if !h.none() {
+                return None;
+            }
+            // No paper holds it: its letters in the title, in order.
             if title_mask & w.mask != w.mask {
                 return None;
             }
@@ -619,23 +759,35 @@ impl Query {
         let (mut bm25, mut fuzzy, mut word_hits, mut positive) = (0.0f32, 0u32, 0u32, 0u32);
         let (mut need, mut excluded) = (0u64, false);
         for (w, h) in self.words.iter().zip(hits) {
+            if w.title_only {
+                if !w.title.negative {
+                    bm25 += TITLE_MATCH_WEIGHT * f32::from(w.most);
+                    need |= w.mask;
+                }
+                continue;
+            }
             let hit = h.get(idx);
             let is_hit = hit > 0.0;
+            // Not yet indexed: its title may hold it.
+            let maybe = !is_hit && !h.none() && h.past(idx);
             if w.title.negative {
                 excluded |= is_hit;
                 continue;
             }
             positive += 1;
             bm25 += hit;
-            word_hits += u32::from(is_hit);
-            let bonus = is_hit && h.in_title.contains(idx) && title_mask & w.mask == w.mask;
+            word_hits += u32::from(is_hit || maybe);
+            excluded |= !is_hit && !maybe && !h.none();
+            let bonus = (is_hit && h.in_title.contains(idx) && title_mask & w.mask == w.mask)
+                || (maybe && title_mask & w.mask == w.mask);
             bm25 += if bonus {
                 TITLE_MATCH_WEIGHT * f32::from(w.most)
             } else {
                 0.0
             };
-            need |= if is_hit { 0 } else { w.mask };
-            fuzzy += if is_hit { 0 } else { u32::from(w.most) };
+            let apart = h.none();
+            need |= if apart { w.mask } else { 0 };
+            fuzzy += if apart { u32::from(w.most) } else { 0 };
         }
         let key = all_key(bm25, fuzzy, word_hits, positive);
         if excluded || title_mask & need != need {
@@ -659,16 +811,22 @@ impl Query {
     ) -> Option<bool> {
         let mut all = true;
         for (w, h) in self.words.iter().zip(hits) {
-            let hit = h.get(idx) > 0.0;
+            if w.title_only {
+                w.score(title, matcher)?;
+                continue;
+            }
+            let held = h.get(idx) > 0.0 || (!h.none() && h.past(idx) && w.title_holds(title));
             if w.title.negative {
-                w.title.score(title, matcher)?;
-                if hit {
+                if held {
                     return None;
                 }
                 continue;
             }
-            if hit {
+            if held {
                 continue;
+            }
+            if !h.none() {
+                return None;
             }
             all = false;
             if title_mask & w.mask != w.mask {
@@ -788,7 +946,9 @@ mod tests {
         // `title:` is a ranking word matched in titles only.
         let q = Query::parse("title:sparse");
         assert_eq!(q.words.len(), 1);
-        assert!(q.words[0].title_only && q.filters.is_empty());
+        assert!(q.filters.is_empty());
+        // Every field: the title's words (the title scope: fuzzily).
+        assert!(!q.words[0].title_only && q.words[0].fields == [true, false, false]);
         // A `|` with nothing before it joins nothing.
         assert_eq!(Query::parse("| a").words.len(), 1);
     }

@@ -63,7 +63,16 @@ impl QueryIndex {
 
     /// An index of what `query` reads, of no paper yet.
     pub fn new(query: &Query) -> QueryIndex {
-        let mut index = WordIndex::keeping(index_prefixes(query));
+        QueryIndex::posting(WordIndex::keeping(index_prefixes(query)))
+    }
+
+    /// An index of every word, of no paper yet: for a title list, whose
+    /// whole index is small, and stored for the next searches.
+    pub fn whole() -> QueryIndex {
+        QueryIndex::posting(WordIndex::default())
+    }
+
+    fn posting(mut index: WordIndex) -> QueryIndex {
         let blank = Arc::new(index.empty_like());
         // A piece is handed over only once the one before is indexed: at
         // most two are held at once (the other gathering).

@@ -1,11 +1,12 @@
 //! Papers like a paper ("more like this"), like a text, or like a set of
-//! papers (a reading list): ranked by the words they share, weighted by
-//! how rare each word is.
+//! papers (a reading list): ranked by the words they share, a word and
+//! its other forms (one Snowball stem) counting as one, weighted by how
+//! rare each word is.
 
 use rustc_hash::FxHashMap;
 
 use super::fields::for_each_folded;
-use super::words::WordIndex;
+use super::words::{Forms, WordIndex, stem};
 use super::{Search, index_papers};
 use crate::corpus::{Paper, PaperAt};
 use crate::text::markup;
@@ -43,6 +44,10 @@ pub fn paper_text(p: &Paper) -> String {
 /// 20%); more words cost time for little.
 const PROBE_WORDS: usize = 100;
 
+/// How much a probe's authors weigh beside its words (whose weights have
+/// unit length).
+const AUTHOR_SHARE: f32 = 0.5;
+
 /// Ranks `papers` by likeness to `probe`, best first, at most `limit`,
 /// only papers `keep` accepts (the probe's own papers never), on the
 /// caller's thread: builds the word index, then as [`related_in`].
@@ -55,42 +60,78 @@ pub fn related_papers(
     related_in(&index_papers(papers), papers, probe, limit, keep)
 }
 
-/// The probe's words, each weighted by how often it says it and how rare
-/// it is (TF-IDF, each probe paper counting the same), strongest first.
-fn probe_words(index: &WordIndex, texts: &[String]) -> Vec<(String, f32)> {
-    let mut total: FxHashMap<String, f32> = FxHashMap::default();
+/// The probe's words by stem, each weighted by how often it says a form
+/// of it and how rare its forms are (TF-IDF, each probe paper counting
+/// the same), strongest first: a form the probe says, the forms in the
+/// index, and the weight.
+fn probe_words<'i>(index: &'i WordIndex, texts: &[String]) -> Vec<(f32, Forms<'i>)> {
+    // Stem → (the form said most, how often each form is said).
+    let mut counts: Vec<FxHashMap<String, FxHashMap<String, f32>>> = Vec::new();
     let mut buf = String::new();
     for text in texts {
-        let mut tf: FxHashMap<String, f32> = FxHashMap::default();
+        let mut tf: FxHashMap<String, FxHashMap<String, f32>> = FxHashMap::default();
         for_each_folded(text, &mut buf, |w| {
-            *tf.entry(w.to_string()).or_default() += 1.0
+            *tf.entry(stem(w).into_owned())
+                .or_default()
+                .entry(w.to_string())
+                .or_default() += 1.0;
         });
-        let weighted: Vec<(String, f32)> = tf
-            .into_iter()
-            .filter_map(|(w, c)| {
-                let df = index.document_frequency(&w);
+        counts.push(tf);
+    }
+    // Each stem's forms in the index, looked up at once.
+    let mut stems: Vec<(&String, String)> = counts
+        .iter()
+        .flatten()
+        .map(|(s, forms)| {
+            let said = forms
+                .iter()
+                .max_by(|a, b| a.1.total_cmp(b.1).then_with(|| b.0.cmp(a.0)))
+                .map_or_else(String::new, |f| f.0.clone());
+            (s, said)
+        })
+        .collect();
+    stems.sort();
+    stems.dedup_by(|a, b| a.0 == b.0);
+    let said: Vec<String> = stems.iter().map(|s| s.1.clone()).collect();
+    let forms = index.forms_of(&said);
+    let at: FxHashMap<&String, usize> = stems.iter().enumerate().map(|(k, s)| (s.0, k)).collect();
+    let mut total = vec![0.0f32; stems.len()];
+    for tf in &counts {
+        let weighted: Vec<(usize, f32)> = tf
+            .iter()
+            .filter_map(|(s, forms_said)| {
+                let k = *at.get(s)?;
+                let df = forms[k].df();
                 // A word no other paper has cannot bring one closer.
                 (df > 0).then(|| {
-                    let idf = index.idf(df);
-                    (w, (1.0 + c.ln()) * idf)
+                    let c: f32 = forms_said.values().sum();
+                    (k, (1.0 + c.ln()) * index.idf(df.min(index.indexed)))
                 })
             })
             .collect();
         let norm = weighted.iter().map(|(_, x)| x * x).sum::<f32>().sqrt();
-        for (w, x) in weighted {
-            *total.entry(w).or_default() += x / norm.max(1e-6);
+        for (k, x) in weighted {
+            total[k] += x / norm.max(1e-6);
         }
     }
-    let mut words: Vec<(String, f32)> = total.into_iter().collect();
-    words.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    words.truncate(PROBE_WORDS);
-    words
+    let mut order: Vec<usize> = (0..stems.len()).filter(|&k| total[k] > 0.0).collect();
+    order.sort_by(|&a, &b| {
+        total[b]
+            .total_cmp(&total[a])
+            .then_with(|| stems[a].0.cmp(stems[b].0))
+    });
+    order.truncate(PROBE_WORDS);
+    let mut forms: Vec<Option<Forms<'i>>> = forms.into_iter().map(Some).collect();
+    order
+        .into_iter()
+        .filter_map(|k| Some((total[k], forms[k].take()?)))
+        .collect()
 }
 
 /// [`related_papers`] with the word index built: each paper scores the
-/// sum, over the probe's strongest words, of the word's weight in the
-/// probe times its BM25F weight in the paper (title and abstract) times
-/// its idf.
+/// sum, over the probe's strongest words (by stem), of the word's weight
+/// in the probe times the BM25F weight of its forms in the paper (title
+/// and abstract) times their idf.
 pub fn related_in(
     index: &WordIndex,
     papers: &(impl PaperAt + ?Sized),
@@ -114,9 +155,33 @@ pub fn related_in(
         Probe::Text(t) => (vec![t.to_string()], Vec::new()),
     };
     let mut scores = vec![0.0f32; n];
-    for (w, weight) in probe_words(index, &texts) {
-        let idf = index.idf(index.document_frequency(&w));
-        index.add_word_weights(&w, weight * idf, &mut scores);
+    for (weight, forms) in probe_words(index, &texts) {
+        let idf = index.idf(forms.df().min(index.indexed));
+        index.add_forms_weights(&forms, weight * idf, &mut scores);
+    }
+    // The probe papers' authors: a paper by the same people is likely on
+    // the same subject. Their names' words weigh as much together as
+    // [`AUTHOR_SHARE`] of the words' (a name's first word, common, by its
+    // low idf little).
+    let mut names: Vec<String> = Vec::new();
+    let mut buf = String::new();
+    for p in own.iter().filter_map(|&i| papers.paper_at(i)) {
+        for name in p.authors.iter() {
+            for_each_folded(name, &mut buf, |w| {
+                if w.chars().count() >= 3 {
+                    names.push(w.to_string());
+                }
+            });
+        }
+    }
+    names.sort();
+    names.dedup();
+    let share = AUTHOR_SHARE / (names.len() as f32).sqrt().max(1.0);
+    for w in &names {
+        let df = index.author_frequency(w);
+        if df > 1 {
+            index.add_author_weights(w, share * index.idf(df), &mut scores);
+        }
     }
     for &i in &own {
         if let Some(s) = scores.get_mut(i) {
@@ -199,6 +264,38 @@ mod tests {
         assert!(r.windows(2).all(|w| w[0].score >= w[1].score));
         let r = related_papers(&c, Probe::Paper(1), 1, &|_| true);
         assert_eq!(ids(&r), vec![3]);
+    }
+
+    #[test]
+    fn a_paper_by_the_same_authors_comes_closer() {
+        let by = |title: &str, abs: &str, authors: &[&str]| {
+            crate::corpus::Record {
+                title: Some(title.into()),
+                abstract_text: Some(abs.into()),
+                authors: authors.iter().map(|a| a.to_string()).collect(),
+                ..Default::default()
+            }
+            .into_paper(&"t".into(), 0)
+            .unwrap()
+        };
+        let c = vec![
+            by(
+                "Sparse codes",
+                "Codes that are sparse.",
+                &["Ada Quokkasson"],
+            ),
+            by("Dense codes", "Codes that are dense.", &["Bo Wombat"]),
+            by(
+                "Dense codes again",
+                "Codes that are dense.",
+                &["Ada Quokkasson"],
+            ),
+            by("Unrelated", "Nothing here.", &["Bo Wombat"]),
+        ];
+        let r = related_papers(&c, Probe::Paper(0), 3, &|_| true);
+        assert_eq!(r[0].idx, 2, "{r:?}");
+        // The same words, no author shared: further.
+        assert!(r.iter().any(|x| x.idx == 1));
     }
 
     #[test]

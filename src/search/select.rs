@@ -10,59 +10,95 @@ use super::index::Bits;
 use super::items::Items;
 use super::labels::Labels;
 use super::query::{Alt, Filter, Hits, Word};
-use super::words::{Part, WordIndex};
+use super::words::{Part, Reading, Terms, Widened, WordIndex};
 
 /// `word`'s hits among papers `0..n`: its BM25F score in the title,
-/// abstract and authors of each paper where a word there starts with it
-/// (each of its words, when it has several: `graph-based`). Empty for a
-/// word matched in titles only.
+/// abstract and authors of each paper that holds a word it matches (see
+/// [`Reading`]; each of its words, when it has several: `graph-based`).
+/// Empty for a word matched in titles only.
 pub fn word_hits(index: &WordIndex, word: &Word, n: usize) -> Hits {
     if word.title_only || word.folded.is_empty() {
         return Hits::default();
     }
-    let in_title = index
-        .papers_with(Part::Title, &word.folded, false, n)
-        .into();
-    // A word no word of the index starts with (`gnn` in many corpora)
-    // scores no paper: no score per paper is made for it (10 MB at 2.7M
-    // papers, written at every keystroke).
-    if !word.folded.iter().all(|part| index.scores_any(part, false)) {
-        return Hits::new(Vec::new(), in_title);
+    let covered = index.indexed.min(n);
+    let last = word.folded.len() - 1;
+    // Each part's terms: the last read as the word is, those before it
+    // finished (followed by a hyphen).
+    let parts: Vec<Terms<'_>> = word
+        .folded
+        .iter()
+        .enumerate()
+        .map(|(k, part)| {
+            let reading = match word.reading {
+                Reading::Typing if k < last => Reading::Whole,
+                r => r,
+            };
+            index.terms(part, reading, word.fields)
+        })
+        .collect();
+    let widened = parts
+        .iter()
+        .map(|t| t.widened.clone())
+        .find(|w| *w != Widened::No)
+        .unwrap_or_default();
+    let mut in_title = Bits::new(n);
+    for t in &parts {
+        let mut these = Bits::new(n);
+        for postings in t.title_postings() {
+            for &p in postings {
+                if (p >> 8) as usize >= n {
+                    break;
+                }
+                these.insert(p >> 8);
+            }
+        }
+        in_title.union(&these);
+    }
+    // A word no paper holds (`gnn` in many corpora) scores no paper: no
+    // score per paper is made for it (10 MB at 2.7M papers, written at
+    // every keystroke).
+    if parts.iter().any(Terms::is_empty) {
+        let mut hits = Hits::new(Vec::new(), in_title.into(), (covered, n));
+        hits.widened = widened;
+        return hits;
     }
     let mut total = crate::alloc::written_zeros::<f32>(n);
-    if let [one] = word.folded.as_slice() {
+    if let [one] = parts.as_slice() {
         scores_over_cores(index, one, &mut total);
-        return Hits::new(total, in_title);
-    }
-    let mut each = crate::alloc::written_zeros::<f32>(n);
-    for (k, part) in word.folded.iter().enumerate() {
-        each.iter_mut().for_each(|s| *s = 0.0);
-        scores_over_cores(index, part, &mut each);
-        for (t, &e) in total.iter_mut().zip(&each) {
-            // Every part must be there.
-            *t = if e > 0.0 && (k == 0 || *t > 0.0) {
-                *t + e
-            } else {
-                0.0
-            };
+    } else {
+        let mut each = crate::alloc::written_zeros::<f32>(n);
+        for (k, part) in parts.iter().enumerate() {
+            each.iter_mut().for_each(|s| *s = 0.0);
+            scores_over_cores(index, part, &mut each);
+            for (t, &e) in total.iter_mut().zip(&each) {
+                // Every part must be there.
+                *t = if e > 0.0 && (k == 0 || *t > 0.0) {
+                    *t + e
+                } else {
+                    0.0
+                };
+            }
         }
     }
-    Hits::new(total, in_title)
+    let mut hits = Hits::new(total, in_title.into(), (covered, n));
+    hits.widened = widened;
+    hits
 }
 
-/// [`WordIndex::add_scores`], the papers split over the cores: a letter
-/// just typed can start a tenth of all the words of a million abstracts.
-fn scores_over_cores(index: &WordIndex, word: &str, scores: &mut [f32]) {
+/// [`WordIndex::add_terms_from`], the papers split over the cores: a
+/// letter just typed can start a tenth of all the words of a million
+/// abstracts.
+fn scores_over_cores(index: &WordIndex, terms: &Terms<'_>, scores: &mut [f32]) {
     const PART_MIN: usize = 262_144;
     let threads = rayon::current_num_threads().max(1);
     if scores.len() < 2 * PART_MIN || threads == 1 {
-        index.add_scores(word, false, scores);
+        index.add_terms_from(terms, 0, scores);
         return;
     }
     let part = scores.len().div_ceil(threads);
     rayon::scope(|s| {
         for (k, chunk) in scores.chunks_mut(part).enumerate() {
-            s.spawn(move |_| index.add_scores_from(word, false, k * part, chunk));
+            s.spawn(move |_| index.add_terms_from(terms, k * part, chunk));
         }
     });
 }
@@ -114,7 +150,8 @@ fn field_bits(f: &FieldAtom, index: &WordIndex, labels: &Labels, n: usize) -> Bi
 }
 
 /// The papers a word matches on its own: in the title as the title scope
-/// matches it, or (every-field scope) by a word hit.
+/// matches it, or (every-field scope) as the word index does: papers
+/// holding it (by their titles' words, those not yet indexed).
 fn word_bits(
     w: &Word,
     items: &Items,
@@ -123,20 +160,21 @@ fn word_bits(
     n: usize,
     matcher: &mut Matcher,
 ) -> Bits {
-    let hits = match scope {
-        Scope::All => word_hits(index, w, n),
-        Scope::Title => Hits::default(),
+    let by_words = scope == Scope::All && !w.title_only;
+    let hits = match by_words {
+        true => word_hits(index, w, n),
+        false => Hits::default(),
     };
     let mut bits = Bits::new(n);
     for i in 0..n.min(items.len()) {
         let idx = i as u32;
-        let in_title = w.title.score(items.title(i), matcher).is_some();
-        let hit = hits.get(idx) > 0.0;
-        // A negated word's atom scores where the title lacks it.
-        let matched = if w.title.negative {
-            in_title && !hit
+        let title = items.title(i);
+        let matched = if by_words {
+            let held = hits.get(idx) > 0.0 || (hits.past(idx) && w.title_holds(title));
+            held != w.title.negative
         } else {
-            in_title || hit
+            // A negated word's atom scores where the title lacks it.
+            w.title.score(title, matcher).is_some()
         };
         if matched {
             bits.insert(idx);

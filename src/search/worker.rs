@@ -17,10 +17,11 @@ use super::items::Items;
 use super::labels::Labels;
 use super::page::{Page, first_page};
 use super::pass::{Floor, Pass, Reuse, keep_best, match_threads, page_first, run_pass, unranked};
-use super::query::{Hits, Query, Word, extends};
+use super::phrase::Texts;
+use super::query::{Hits, Query, Reading, Word, extends};
 use super::select::{filter_bits, word_hits};
-use super::words::{DocMeta, WordIndex};
-use super::{Match, Results, Scope, order};
+use super::words::{DocMeta, WordIndex, kept_prefix};
+use super::{Match, Notes, Results, Scope, order, parse};
 use crate::corpus::Abstract;
 use crate::corpus::abstracts::{Read, for_each_read};
 use crate::text::markup;
@@ -30,6 +31,8 @@ pub(super) struct Job {
     pub(super) generation: u64,
     pub(super) query: String,
     pub(super) scope: Scope,
+    /// The query is being typed: its last word is read as a prefix.
+    pub(super) typing: bool,
     /// The ranking reads the word index (every-field scope, or filters).
     pub(super) needs_index: bool,
     /// Filters ask the word index which papers pass: only indexed papers
@@ -62,6 +65,8 @@ pub(super) struct Shared {
     pub(super) index: RwLock<WordIndex>,
     /// Tags and notes, for `tag:` and `note:`.
     pub(super) labels: RwLock<Arc<Labels>>,
+    /// The papers' abstracts, for phrases.
+    pub(super) texts: RwLock<Texts>,
     pub(super) state: Mutex<State>,
     pub(super) wake: Condvar,
     pub(super) latest: Mutex<Arc<Results>>,
@@ -220,19 +225,28 @@ pub(super) fn worker(shared: Arc<Shared>) {
             return;
         };
         let (n, indexed) = shared.searchable(&job, items.len());
-        let query = Query::parse(&job.query);
+        let query = parse(&job.query, job.typing);
         let cancelled = || shared.generation.load(Ordering::Acquire) != job.generation;
+        // What every ranking published for this job says besides its
+        // matches (the words widened and the words no paper holds come
+        // once the hits are known).
+        let notes = std::cell::RefCell::new(Notes::default());
+        let heading = || Results {
+            generation: job.generation,
+            query: job.query.clone(),
+            scope: job.scope,
+            typing: job.typing,
+            indexed,
+            notes: notes.borrow().clone(),
+            ..Results::default()
+        };
         let publish = |matches: Vec<Match>, searched: usize, sorted: usize, scanned: bool| {
             shared.publish(Results {
-                generation: job.generation,
-                query: job.query.clone(),
-                scope: job.scope,
                 sorted: sorted.min(matches.len()),
                 matches,
                 searched,
-                indexed,
                 scanned,
-                page_final: false,
+                ..heading()
             })
         };
         if query.is_empty() || query.error.is_some() {
@@ -258,13 +272,13 @@ pub(super) fn worker(shared: Arc<Shared>) {
         }
         let (hits, filters) = match shared.index.read() {
             Ok(ix) => {
-                let hits: Vec<Hits> = match job.scope {
-                    Scope::All => query
+                let hits: Vec<Hits> = match (job.scope, shared.texts.read()) {
+                    (Scope::All, Ok(texts)) => query
                         .words
                         .iter()
-                        .map(|w| hit_cache.get(&ix, w, n))
+                        .map(|w| hit_cache.get(&ix, w, n, (&items, &texts)))
                         .collect(),
-                    Scope::Title => Vec::new(),
+                    _ => Vec::new(),
                 };
                 let filters: Vec<Bits> = query
                     .filters
@@ -275,6 +289,7 @@ pub(super) fn worker(shared: Arc<Shared>) {
             }
             Err(_) => return,
         };
+        *notes.borrow_mut() = Notes::of(&query, &hits);
         if query.words.is_empty() {
             let all = unranked(n, &filters);
             drop(items);
@@ -287,17 +302,26 @@ pub(super) fn worker(shared: Arc<Shared>) {
         // (Not from an empty query: every paper is a candidate anyway.)
         // Held apart from `done`, which the pass below replaces while it
         // still reads these.
+        // The same words (`sparse ` after `sparse`): the same ranking.
+        let same_words = |d: &Results| {
+            (d.query == job.query && d.typing == job.typing)
+                || parse(&d.query, d.typing).same_as(&query)
+        };
         let prev_results = done.clone().filter(|d| {
             d.scope == job.scope
                 && d.scanned
                 && d.indexed == indexed
-                && extends(&job.query, &d.query)
                 && !d.query.trim().is_empty()
+                && match job.scope {
+                    Scope::Title => extends(&job.query, &d.query),
+                    Scope::All => {
+                        same_words(d)
+                            || narrows(&query, &notes.borrow(), &parse(&d.query, d.typing), d)
+                    }
+                }
         });
         let prev = prev_results.as_deref();
-        // The same words (`sparse ` after `sparse`): the same ranking.
-        let same =
-            prev.is_some_and(|p| p.query == job.query || Query::parse(&p.query).same_as(&query));
+        let same = prev.is_some_and(same_words);
         let mut grown: Vec<Match> = Vec::new();
         let mut kept: Vec<Match> = Vec::new();
         let prev_sorted = prev.map_or(0, |p| p.sorted);
@@ -351,15 +375,12 @@ pub(super) fn worker(shared: Arc<Shared>) {
             Some(Page::First(page)) => {
                 floor = Floor::at(page.last().map_or(0, Match::score));
                 shared.publish(Results {
-                    generation: job.generation,
-                    query: job.query.clone(),
-                    scope: job.scope,
                     sorted: page.len(),
                     matches: page,
                     searched: n,
-                    indexed,
                     scanned: false,
                     page_final: true,
+                    ..heading()
                 });
                 shared.after_page(&cancelled);
             }
@@ -444,26 +465,20 @@ pub(super) fn worker(shared: Arc<Shared>) {
             publish(matches, n, first, true)
         } else {
             shared.publish(Results {
-                generation: job.generation,
-                query: job.query.clone(),
-                scope: job.scope,
                 sorted: first,
                 matches: matches[..first].to_vec(),
                 searched: n,
-                indexed,
                 scanned: false,
                 page_final: true,
+                ..heading()
             });
             Arc::new(Results {
-                generation: job.generation,
-                query: job.query.clone(),
-                scope: job.scope,
                 sorted: first,
                 matches,
                 searched: n,
-                indexed,
                 scanned: true,
                 page_final: false,
+                ..heading()
             })
         };
         let mut rest = shown.matches.clone();
@@ -478,6 +493,7 @@ pub(super) fn worker(shared: Arc<Shared>) {
         drop(items);
         let sorter = shared.clone();
         let job = job.clone();
+        let head = heading();
         std::thread::spawn(move || {
             // Behind the next keystroke's pass, which should not wait for
             // this sort to end, nor share the cores with a sort it makes
@@ -494,19 +510,57 @@ pub(super) fn worker(shared: Arc<Shared>) {
             if sorter.generation.load(Ordering::Acquire) == job.generation {
                 let total = rest.len();
                 sorter.publish(Results {
-                    generation: job.generation,
-                    query: job.query,
-                    scope: job.scope,
                     matches: rest,
                     searched: n,
-                    indexed,
                     sorted: total,
                     scanned: true,
                     page_final: false,
+                    ..head
                 });
             }
         });
     }
+}
+
+/// Whether every paper matching `query` (every field; `notes`, what its
+/// words' hits say) matches `prev` too, whose ranking `done` is, so that
+/// `query` need only rank `prev`'s matches: a word added, or the last
+/// word grown by letters (or finished) where every word its forms start
+/// with starts with it, the others the same. Which words a word matches
+/// is no subset of a shorter word's in general (a form can start
+/// otherwise, a typo's words any way), so a word widened or held by no
+/// paper, in either, is not narrowed from.
+fn narrows(query: &Query, notes: &Notes, prev: &Query, done: &Results) -> bool {
+    let (old, new) = (&prev.words, &query.words);
+    let Some(k) = old.len().checked_sub(1) else {
+        return false;
+    };
+    let grown = |a: &Word, b: &Word| {
+        let plain = |w: &Word| !w.title.negative && !w.title_only && !w.phrase;
+        match (a.folded.as_slice(), b.folded.as_slice()) {
+            ([o], [w]) if plain(a) && plain(b) && a.fields == b.fields => {
+                a.reading == Reading::Typing
+                    && match b.reading {
+                        Reading::Whole => w == o || grew(o, w, b.reading),
+                        Reading::Typing => grew(o, w, b.reading),
+                        _ => false,
+                    }
+            }
+            _ => false,
+        }
+    };
+    done.notes == Notes::default()
+        && *notes == Notes::default()
+        && (new.len() == old.len() || new.len() == old.len() + 1)
+        && prev.same_filters(query)
+        && old[..k].iter().zip(new).all(|(a, b)| a.same_as(b))
+        && (old[k].same_as(&new[k]) || grown(&old[k], &new[k]))
+}
+
+/// Whether `word` (read so) matches only words that `old`, being typed,
+/// starts: `word` grew from it, and its forms start with it too.
+fn grew(old: &str, word: &str, reading: Reading) -> bool {
+    word.starts_with(old) && kept_prefix(word, reading).starts_with(old)
 }
 
 /// Scores, on every core, the matches that hold only a bound; false when
@@ -652,29 +706,44 @@ pub(super) fn index_piece(
 /// only that word's.
 #[derive(Default)]
 pub(super) struct HitCache {
-    kept: Vec<(Vec<String>, usize, usize, Hits)>,
+    kept: Vec<(HitKey, usize, usize, Hits)>,
 }
+
+/// What a word's hits depend on, besides the index and the papers.
+type HitKey = (Vec<String>, Reading, [bool; 3]);
 
 impl HitCache {
     const KEEP: usize = 16;
 
-    pub(super) fn get(&mut self, ix: &WordIndex, w: &Word, n: usize) -> Hits {
+    /// `w`'s hits among papers `0..n`; a phrase's checked against the
+    /// papers' titles (`items`) and abstracts (`texts`).
+    pub(super) fn get(
+        &mut self,
+        ix: &WordIndex,
+        w: &Word,
+        n: usize,
+        (items, texts): (&Items, &Texts),
+    ) -> Hits {
         if w.title_only {
             return Hits::default();
         }
         let at = (ix.indexed, n);
         self.kept.retain(|k| (k.1, k.2) == at);
-        if let Some(k) = self.kept.iter().position(|k| k.0 == w.folded) {
+        let key = (w.folded.clone(), w.reading, w.fields);
+        if let Some(k) = self.kept.iter().position(|k| k.0 == key) {
             let hit = self.kept.remove(k);
             let hits = hit.3.clone();
             self.kept.push(hit);
             return hits;
         }
-        let hits = word_hits(ix, w, n);
+        let mut hits = word_hits(ix, w, n);
+        if w.phrase && !hits.none() {
+            super::phrase::verify(&mut hits, w, items, texts);
+        }
         if self.kept.len() == Self::KEEP {
             self.kept.remove(0);
         }
-        self.kept.push((w.folded.clone(), at.0, at.1, hits.clone()));
+        self.kept.push((key, at.0, at.1, hits.clone()));
         hits
     }
 }
@@ -701,6 +770,9 @@ pub(super) fn indexer(shared: Arc<Shared>, rx: mpsc::Receiver<ToIndex>) {
                 break;
             }
             let step_metas: Vec<DocMeta> = metas.by_ref().take(step.len()).collect();
+            if let Ok(mut texts) = shared.texts.write() {
+                texts.set(first as usize + k * INDEX_STEP, &step);
+            }
             while shared.hold.load(Ordering::Acquire) && !stopped() {
                 std::thread::sleep(Duration::from_millis(10));
             }

@@ -181,10 +181,27 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let focused = app.focus() == Focus::List;
     let related = app.related_to().is_some();
     let (title, count) = if related {
-        (" Related ", format!(" {} like it ", app.rows()))
+        (Line::from(" Related "), format!(" {} like it ", app.rows()))
+    } else if app.apart() {
+        // The rows are no matches: the divider above them says why.
+        let words: Vec<String> = app
+            .search()
+            .notes()
+            .unheld
+            .iter()
+            .map(|w| format!("\u{201c}{w}\u{201d}"))
+            .collect();
+        let label = format!(
+            " No paper holds {}: titles with its letters in order, not counted ",
+            words.join(" or ")
+        );
+        (
+            Line::from(Span::styled(label, theme.highlight)),
+            format!(" 0/{} · {} by letters ", app.corpus().len(), app.rows()),
+        )
     } else {
         (
-            " Papers ",
+            Line::from(" Papers "),
             format!(" {}/{} ", app.rows(), app.corpus().len()),
         )
     };

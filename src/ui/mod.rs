@@ -20,7 +20,7 @@ use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
 use crate::app::App;
-use crate::app::layout::Area;
+use crate::app::layout::{Area, Shape};
 use crate::keys::Keymap;
 use crate::vocabulary::{Action, Mode};
 use theme::Theme;
@@ -42,9 +42,10 @@ pub struct Layout {
     pub stacked: bool,
 }
 
-/// Splits the screen, as [`crate::app::layout::layout`] does for the app.
-pub fn layout(area: Rect) -> Layout {
-    let l = crate::app::layout::layout(area.width, area.height);
+/// Splits the screen, as [`crate::app::layout::layout`] does for the app
+/// (`shape`: [`App::shape`]).
+pub fn layout(area: Rect, shape: Shape) -> Layout {
+    let l = crate::app::layout::layout(area.width, area.height, shape);
     let rect = |a: Area| Rect::new(area.x + a.x, area.y + a.y, a.width, a.height);
     Layout {
         search: rect(l.search),
@@ -83,7 +84,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, keymap: &Keymap) {
         }
         return;
     }
-    let l = layout(area);
+    let l = layout(area, app.shape());
     status::draw_search(frame, app, theme, l.search);
     list::draw(frame, app, theme, l.list);
     detail::draw(frame, app, theme, l.detail);
@@ -107,7 +108,7 @@ pub fn mouse_action(app: &App, ev: &MouseEvent) -> Option<Action> {
     if too_small(area) || matches!(app.mode(), Mode::Help | Mode::Pick) || app.triaging() {
         return None;
     }
-    let l = layout(area);
+    let l = layout(area, app.shape());
     let (col, row) = (ev.column, ev.row);
     match ev.kind {
         MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
@@ -156,12 +157,12 @@ mod tests {
         let [list, detail] = if stacked {
             ratatui::layout::Layout::default()
                 .direction(Direction::Vertical)
-                .constraints([Constraint::Percentage(40), Constraint::Percentage(60)])
+                .constraints([Constraint::Percentage(50), Constraint::Percentage(50)])
                 .areas(middle)
         } else {
             ratatui::layout::Layout::default()
                 .direction(Direction::Horizontal)
-                .constraints([Constraint::Percentage(42), Constraint::Percentage(58)])
+                .constraints([Constraint::Percentage(50), Constraint::Percentage(50)])
                 .areas(middle)
         };
         Layout {
@@ -183,7 +184,11 @@ mod tests {
             .chain((0..=300).chain([1000]).flat_map(|h| [(50, h), (120, h)]));
         for (width, height) in sizes {
             let area = Rect::new(0, 0, width, height);
-            assert_eq!(layout(area), solved(area), "{width}x{height}");
+            assert_eq!(
+                layout(area, Shape::default()),
+                solved(area),
+                "{width}x{height}"
+            );
         }
     }
 }

@@ -30,9 +30,13 @@ pub fn draw_search(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         let title = markup::plain(&app.corpus().papers[of].title);
         format!("Related to: {title}")
     });
+    // The figures take what the query leaves them (half the line at
+    // least), the hints giving way to them.
+    let typed = line.map_or(app.input(), |(_, l)| l).text().width();
     let right_room = match &header {
         Some(h) => (area.width as usize).saturating_sub(prompt.width() + h.width() + 1),
-        None => area.width as usize / 2,
+        None => (area.width as usize / 2)
+            .max((area.width as usize).saturating_sub(prompt.width() + typed.max(8) + 2)),
     };
     let right = right_side(app, theme, right_room);
     let mut spans = vec![Span::styled(
@@ -104,10 +108,19 @@ fn right_side(app: &App, theme: &Theme, room: usize) -> Vec<Span<'static>> {
     let sep = || Span::styled(" · ", theme.dim);
     let what = match app.related_depth() {
         0 => format!(
-            "{running}{}/{} · {}{}",
-            app.rows(),
+            "{running}{}/{} {} · {}{}",
+            app.counted_rows(),
             app.corpus().len(),
-            app.search().scope().name(),
+            // The view's name, always: the views' counts may not fit.
+            match (app.view_tag(), app.view()) {
+                (Some(tag), _) => format!("#{tag}"),
+                (None, View::All) => "papers".to_string(),
+                (None, v) => v.name().to_string(),
+            },
+            match app.search().scope() {
+                crate::search::Scope::All => "every field",
+                crate::search::Scope::Title => "titles",
+            },
             match app.sort_key() {
                 crate::order::SortKey::Score => String::new(),
                 key => format!(" · by {}", key.name()),
@@ -149,17 +162,6 @@ fn right_side(app: &App, theme: &Theme, room: usize) -> Vec<Span<'static>> {
         groups.push(new);
     }
     let mut always = 1 + usize::from(app.view() == View::New);
-    if let Some(tag) = app.view_tag() {
-        // The tag's view is named where the count of the views would be.
-        groups.insert(
-            1,
-            vec![
-                Span::styled(" │ ", theme.dim),
-                Span::styled(format!("# {tag}"), view_style(View::Tagged)),
-            ],
-        );
-        always += 1;
-    }
     // The selection, when there is one, and how far the corpus has
     // streamed in, while it does, come first.
     if app.picked_count() > 0 {
@@ -199,11 +201,8 @@ fn right_side(app: &App, theme: &Theme, room: usize) -> Vec<Span<'static>> {
 /// The status line's text: a message when there is one, else what loaded
 /// and the keys that matter now.
 pub fn status_text(app: &App) -> String {
-    if let Some(msg) = app.status().or(app.save_error()) {
-        return msg.to_string();
-    }
-    if let Some(e) = &app.search().parsed().error {
-        return e.to_string();
+    if let Some(msg) = app.message() {
+        return msg;
     }
     let hints = match app.mode() {
         Mode::Browse if app.related_to().is_some() => {
@@ -242,16 +241,23 @@ pub fn status_text(app: &App) -> String {
 
 /// Draws the status line.
 pub fn draw_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
-    let style =
-        if app.status().is_some() || app.save_error().is_some() || app.mode() == Mode::Confirm {
-            Style::new().add_modifier(Modifier::BOLD)
-        } else {
-            theme.dim
-        };
-    frame.render_widget(
-        Paragraph::new(Span::styled(format!(" {}", status_text(app)), style)),
-        area,
-    );
+    let style = if app.message().is_some() || app.mode() == Mode::Confirm {
+        Style::new().add_modifier(Modifier::BOLD)
+    } else {
+        theme.dim
+    };
+    // A message wraps over the rows the layout gave it; hints are cut.
+    let lines: Vec<Line> = match app.message_lines(area.width) {
+        lines if lines.is_empty() => vec![Line::from(Span::styled(
+            format!(" {}", status_text(app)),
+            style,
+        ))],
+        lines => lines
+            .into_iter()
+            .map(|l| Line::from(Span::styled(format!(" {l}"), style)))
+            .collect(),
+    };
+    frame.render_widget(Paragraph::new(lines), area);
 }
 
 #[cfg(test)]

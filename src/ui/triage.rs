@@ -45,7 +45,7 @@ pub fn progress_text(app: &App) -> String {
 
 /// Draws triage's screen.
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
-    let l = crate::app::layout::triage(area.width, area.height);
+    let l = crate::app::layout::triage(area.width, area.height, app.shape());
     let rect = |a: crate::app::layout::Area| Rect::new(a.x, a.y, a.width, a.height);
     if app.prompt().is_some() {
         super::status::draw_search(frame, app, theme, rect(l.search));

@@ -239,9 +239,14 @@ impl<'a> FrozenView<'a> {
     /// The words that start with `prefix`.
     pub(super) fn with_prefix(&self, prefix: &[u8]) -> Range<usize> {
         let lo = self.first_not_below(prefix);
-        let mut size = self.len() - lo;
-        let mut hi = lo;
-        // The first word at or after `lo` that `prefix` does not start.
+        lo..self.past_prefix(prefix, lo)
+    }
+
+    /// The first word at or after `from` that `prefix` does not start,
+    /// where the words `prefix` starts come from `from` on.
+    pub(super) fn past_prefix(&self, prefix: &[u8], from: usize) -> usize {
+        let mut size = self.len().saturating_sub(from);
+        let mut hi = from;
         while size > 0 {
             let half = size / 2;
             if self.word(hi + half).starts_with(prefix) {
@@ -251,7 +256,7 @@ impl<'a> FrozenView<'a> {
                 size = half;
             }
         }
-        lo..hi
+        hi
     }
 
     fn first_not_below(&self, word: &[u8]) -> usize {

@@ -10,7 +10,10 @@
 //! allocation; only a word starting with another character is folded
 //! first.
 
+use levenshtein_automata::DFA;
+
 use super::super::fields::{fold, for_each_word};
+use super::{typo_automaton, within};
 
 /// The folded prefixes a query-only index posts.
 pub(super) struct Keep {
@@ -32,6 +35,9 @@ pub(super) struct Keep {
     pairs: Option<Vec<[u8; 2]>>,
     /// An empty prefix: every word is kept.
     all: bool,
+    /// Words kept with their typos: a word within one's edits is kept
+    /// (every word is then folded and tried).
+    typos: Vec<DFA>,
 }
 
 /// The most first letters a block's candidates are told by.
@@ -47,10 +53,11 @@ pub(super) static EVERY: Keep = Keep {
     seconds: [0; 128],
     pairs: None,
     all: true,
+    typos: Vec::new(),
 };
 
 impl Keep {
-    pub(super) fn new(prefixes: Vec<String>) -> Keep {
+    pub(super) fn new(prefixes: Vec<String>, typos: &[String]) -> Keep {
         let prefixes: Vec<String> = prefixes.iter().map(|p| fold(p).into_owned()).collect();
         let mut first = [false; 128];
         let mut seconds = [0u128; 128];
@@ -81,6 +88,7 @@ impl Keep {
             }
         }
         Keep {
+            typos: typos.iter().filter_map(|w| typo_automaton(w)).collect(),
             all: prefixes.iter().any(String::is_empty),
             firsts: (0..128u8).filter(|&b| first[b as usize]).collect(),
             pairs: pairs.filter(|v| v.len() <= MAX_PAIRS),
@@ -97,6 +105,9 @@ impl Keep {
     pub(super) fn keeps_raw(&self, word: &str) -> Option<bool> {
         if self.all {
             return Some(true);
+        }
+        if !self.typos.is_empty() {
+            return None;
         }
         let bytes = word.as_bytes();
         let first = *bytes.first()?;
@@ -117,7 +128,12 @@ impl Keep {
 
     /// Whether `folded` starts with a prefix.
     pub(super) fn keeps(&self, folded: &str) -> bool {
-        self.all || self.prefixes.iter().any(|p| folded.starts_with(p.as_str()))
+        self.all
+            || self.prefixes.iter().any(|p| folded.starts_with(p.as_str()))
+            || self
+                .typos
+                .iter()
+                .any(|dfa| matches!(within(dfa, folded.as_bytes()), Ok(Some(_))))
     }
 
     pub(super) fn prefixes(&self) -> &[String] {
@@ -210,7 +226,7 @@ impl Keep {
     /// How a block's word starts are told to be candidates.
     fn told_by(&self) -> By<'_> {
         match &self.pairs {
-            _ if self.all => By::Every,
+            _ if self.all || !self.typos.is_empty() => By::Every,
             Some(pairs) => By::Pairs(pairs),
             None if self.firsts.len() <= MAX_FIRSTS => By::Firsts(&self.firsts),
             None => By::Every,
@@ -263,6 +279,7 @@ impl Keep {
                 // or none.
                 let next = bytes.get(s + 1).map_or(0, u8::to_ascii_lowercase);
                 if !self.all
+                    && self.typos.is_empty()
                     && self.seconds[usize::from(bytes[s].to_ascii_lowercase())] >> next & 1 == 0
                 {
                     continue;
@@ -272,7 +289,7 @@ impl Keep {
                     .position(|b| !b.is_ascii_alphanumeric())
                     .unwrap_or(bytes.len() - s);
                 let word = &text[s..s + len];
-                if self.keeps_raw(word) == Some(true) {
+                if keeps_word(self, word) {
                     f(word);
                 }
             }
@@ -510,7 +527,7 @@ mod tests {
     }
 
     fn keeps() -> Vec<Keep> {
-        let p = |v: &[&str]| Keep::new(v.iter().map(|s| s.to_string()).collect());
+        let p = |v: &[&str]| Keep::new(v.iter().map(|s| s.to_string()).collect(), &[]);
         vec![
             p(&["spa", "att"]),
             p(&["a"]),
@@ -668,7 +685,10 @@ mod tests {
 
     #[test]
     fn words_are_told_apart_before_folding_as_after() {
-        let keep = Keep::new(vec!["spa".into(), "hernan".into(), "é".into(), "ae".into()]);
+        let keep = Keep::new(
+            vec!["spa".into(), "hernan".into(), "é".into(), "ae".into()],
+            &[],
+        );
         for w in [
             "Sparse",
             "spa",
@@ -698,6 +718,6 @@ mod tests {
         assert!(keep.keeps("emile"));
         assert_eq!(keep.keeps_raw("Émile"), None);
         assert_eq!(keep.keeps_raw("Zeta"), Some(false));
-        assert!(Keep::new(vec![String::new()]).keeps_raw("anything") == Some(true));
+        assert!(Keep::new(vec![String::new()], &[]).keeps_raw("anything") == Some(true));
     }
 }

@@ -17,8 +17,10 @@
 //! papers are added. An index built for one query ([`WordIndex::keeping`])
 //! posts only the words that query can read (`keep`).
 
+mod forms;
 mod frozen;
 mod keep;
+mod terms;
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -27,10 +29,13 @@ use rustc_hash::FxHashMap;
 
 use super::fields::{fold, fold_into};
 use super::index::Bits;
+pub use forms::Forms;
 use frozen::Frozen;
 pub use frozen::Shared;
 pub(super) use frozen::{Arr, In, Out};
 use keep::Keep;
+pub use terms::{How, Reading, Terms, Widened, kept_prefix, stem, typo_edits};
+use terms::{typo_automaton, within};
 
 /// Papers past this many are not indexed (a posting holds the paper in
 /// 24 bits): sixteen million, six times all of arXiv.
@@ -143,7 +148,12 @@ impl Words {
     /// milliseconds for a million papers' abstracts, and only for the
     /// word being typed (the matcher keeps the others' scores); read
     /// back, by binary search.
-    fn each_with_prefix<'s>(&'s self, prefix: &str, whole: bool, f: impl FnMut(&str, &'s [u32])) {
+    fn each_with_prefix<'s>(
+        &'s self,
+        prefix: &str,
+        whole: bool,
+        f: impl FnMut(&'s str, &'s [u32]),
+    ) {
         self.each_with(prefix, whole, true, f);
     }
 
@@ -166,11 +176,23 @@ impl Words {
         prefix: &str,
         whole: bool,
         ordered: bool,
-        mut f: impl FnMut(&str, &'s [u32]),
+        mut f: impl FnMut(&'s str, &'s [u32]),
     ) {
         if whole {
-            if let Some(p) = self.get(prefix) {
-                f(prefix, p);
+            match self {
+                Words::Hash(m) => {
+                    if let Some((w, p)) = m.get_key_value(prefix) {
+                        f(w, p);
+                    }
+                }
+                Words::Frozen(fr) => {
+                    let v = fr.view();
+                    if let Some(i) = v.find(prefix.as_bytes())
+                        && let Ok(w) = std::str::from_utf8(v.word(i))
+                    {
+                        f(w, v.postings(i));
+                    }
+                }
             }
             return;
         }
@@ -382,8 +404,14 @@ impl WordIndex {
     /// year and id is kept as in the whole index, so the query's scores
     /// and selections are the whole index's.
     pub fn keeping(prefixes: Vec<String>) -> WordIndex {
+        WordIndex::keeping_typos(prefixes, &[])
+    }
+
+    /// [`WordIndex::keeping`], posting also the words within a typo's
+    /// edits of each of `typos` (folded; see [`WordIndex::terms`]).
+    pub fn keeping_typos(prefixes: Vec<String>, typos: &[String]) -> WordIndex {
         WordIndex {
-            keep: Some(Arc::new(Keep::new(prefixes))),
+            keep: Some(Arc::new(Keep::new(prefixes, typos))),
             ..WordIndex::default()
         }
     }
@@ -825,6 +853,30 @@ impl WordIndex {
         }
     }
 
+    /// Adds to `scores[i]`, for every paper `from + i` that holds one of
+    /// `terms` ([`WordIndex::terms`]) in the title, abstract or authors,
+    /// its BM25F score for them.
+    pub fn add_terms_from(&self, terms: &Terms<'_>, from: usize, scores: &mut [f32]) {
+        let lens = self.lens();
+        for (k, &(_, _, b)) in WEIGHTED.iter().enumerate() {
+            let avg = self.average(k);
+            let mut lists: Vec<(f32, &[u32])> = terms
+                .weighted(self, k)
+                .into_iter()
+                .map(|(w, postings)| {
+                    let first = postings.partition_point(|&p| ((p >> 8) as usize) < from);
+                    (w, &postings[first..])
+                })
+                .collect();
+            let norm = |len: u16| 1.0 - b + b * f32::from(len) / avg;
+            match k {
+                0 => add_blocked(&mut lists, (lens.0, &norm), from, scores),
+                1 => add_blocked(&mut lists, (lens.1, &norm), from, scores),
+                _ => add_blocked(&mut lists, (lens.2, &norm), from, scores),
+            }
+        }
+    }
+
     /// The papers (of the first `n`) with a word in `part` that starts
     /// with each of `words` (folded), or is it when `whole`.
     pub fn papers_with(&self, part: Part, words: &[String], whole: bool, n: usize) -> Bits {
@@ -898,21 +950,9 @@ impl WordIndex {
     /// Adds `weight` times paper `i`'s BM25 weight of `word` (exactly) in
     /// its title and abstract to `scores[i]`, for every paper with it.
     pub fn add_word_weights(&self, word: &str, weight: f32, scores: &mut [f32]) {
-        let lens = self.lens();
-        for (k, &(part, field_weight, b)) in WEIGHTED.iter().enumerate().take(2) {
-            let Some(postings) = self.parts[part as usize].get(word) else {
-                continue;
-            };
-            let avg = self.average(k);
-            let w = weight * field_weight;
-            for &p in postings {
-                let i = (p >> 8) as usize;
-                let Some(score) = scores.get_mut(i) else {
-                    break;
-                };
-                let tf = (p & 0xff) as f32;
-                let norm = 1.0 - b + b * lens.of(k, i) / avg;
-                *score += w * tf * (K1 + 1.0) / (tf + K1 * norm);
+        for (k, &(part, _, _)) in WEIGHTED.iter().enumerate().take(2) {
+            if let Some(postings) = self.parts[part as usize].get(word) {
+                self.add_postings_weights(k, postings, weight, scores);
             }
         }
     }

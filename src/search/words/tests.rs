@@ -590,7 +590,9 @@ mod on_disk {
 
     fn ranked(papers: &[Paper], items: &Items, q: &Query, ix: &WordIndex) -> Vec<(u32, u64)> {
         let _ = papers;
-        rank_items(items, q, Scope::All, (ix, &Labels::default()))
+        let texts = crate::search::phrase::Texts::None;
+        rank_items(items, q, Scope::All, (ix, &Labels::default(), &texts))
+            .matches
             .iter()
             .map(|m| (m.idx, m.key))
             .collect()
@@ -674,7 +676,12 @@ mod on_disk {
             }
             let streamed = streamed.finish();
             prop_assert_eq!(streamed.indexed, papers.len());
-            prop_assert_eq!(&ranked(papers, &items, &query, &streamed), &want, "{} by {}", q, batch);
+            // A word looked for by its typos needs them posted: `search`
+            // then ranks whole papers (as above).
+            let typos = crate::search::needs_typos(&streamed, &query);
+            if !typos {
+                prop_assert_eq!(&ranked(papers, &items, &query, &streamed), &want, "{} by {}", q, batch);
+            }
         }
     }
 }
