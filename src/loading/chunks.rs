@@ -219,7 +219,7 @@ fn parse_json_lines(
                 if deferred.is_none()
                     && let Some(plain) = plain
                 {
-                    r.abstract_text = json::string_folded(plain.raw);
+                    r.abstract_text = json::string_paragraphs(plain.raw);
                 }
                 gather.push(r, deferred)
             }

@@ -439,6 +439,7 @@ fn ris_record(raw: &Raw<'_>) -> Record {
         volume: raw.text(&["VL"]),
         line: raw.line,
         former_id: None,
+        given_id: None,
         more: Default::default(),
     }
 }
@@ -461,6 +462,7 @@ fn wos_record(raw: &Raw<'_>) -> Record {
         volume: raw.text(&["VL"]),
         line: raw.line,
         former_id: None,
+        given_id: None,
         more: Default::default(),
     }
 }
@@ -493,6 +495,7 @@ fn medline_record(raw: &Raw<'_>) -> Record {
         volume: raw.text(&["VI"]),
         line: raw.line,
         former_id: None,
+        given_id: None,
         more: Default::default(),
     }
 }

@@ -5,11 +5,12 @@
 use std::collections::HashMap;
 
 use super::{Fields, balanced};
-use crate::corpus::Record;
 use crate::corpus::fields::{
     Split, arxiv_in, arxiv_in_text, doi_in_text, is_arxiv_id, ordered_name, split_top,
     strip_arxiv_prefix, year_in,
 };
+use crate::corpus::readers::fold_paragraphs;
+use crate::corpus::{PaperId, Record};
 use crate::text::markup;
 
 /// A read entry, before it becomes a record.
@@ -83,37 +84,25 @@ pub(super) fn record(e: &Entry) -> Record {
         volume: e.get("volume").map(fold),
         line: e.line,
         former_id: None,
+        given_id: given_id(e),
         more: Default::default(),
     }
+}
+
+/// The id a paperboat export wrote in `paperboat-id` (or, as exports
+/// wrote it before, in `note`: `paperboat id …`).
+fn given_id(e: &Entry) -> Option<PaperId> {
+    let field = e.get("paperboat-id").map(unescape_id).or_else(|| {
+        let note = unescape_id(e.get("note")?);
+        note.strip_prefix("paperboat id ").map(str::to_string)
+    })?;
+    PaperId::exported(&field)
 }
 
 /// Folds whitespace runs (no-break spaces from `~` included) to single
 /// spaces.
 pub(super) fn fold(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// Folds whitespace within paragraphs; blank lines stay paragraph breaks.
-pub(super) fn fold_paragraphs(s: &str) -> String {
-    let s = s.replace("\r\n", "\n").replace('\r', "\n");
-    let mut paragraphs = Vec::new();
-    let mut current = String::new();
-    for line in s.split('\n') {
-        if line.trim().is_empty() {
-            if !current.is_empty() {
-                paragraphs.push(fold(&current));
-                current.clear();
-            }
-        } else {
-            current.push(' ');
-            current.push_str(line);
-        }
-    }
-    if !current.is_empty() {
-        paragraphs.push(fold(&current));
-    }
-    paragraphs.retain(|p| !p.is_empty());
-    paragraphs.join("\n\n")
 }
 
 /// LaTeX rendered to plain Unicode text on one line.
