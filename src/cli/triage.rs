@@ -24,9 +24,10 @@ pub struct TagArgs {
     /// Take this tag off the papers (repeatable).
     #[arg(long, value_name = "TAG")]
     pub remove: Vec<String>,
-    /// Paper ids (or unique prefixes), then the files they are in; an
-    /// argument naming an existing file (or `-`) is a file. No files: the
-    /// bundled lists. Without --add or --remove, their tags are printed.
+    /// Paper ids (or unique prefixes; an arXiv id, DOI or OpenReview forum as cited works too),
+    /// then the files they are in; an argument naming an existing file (or `-`) is a file, one
+    /// that looks like a file name and names none an error. No files: the bundled lists. Without
+    /// --add or --remove, their tags are printed.
     #[arg(required = true, value_name = "ID|FILE")]
     pub args: Vec<String>,
     /// How to read the files.
@@ -44,8 +45,8 @@ pub struct NoteArgs {
     /// Edit the note in $VISUAL, else $EDITOR, else vi; saved when the editor exits 0.
     #[arg(long, group = "how")]
     pub edit: bool,
-    /// The paper's id (or a unique prefix), then the files it is in
-    /// (`-` for standard input; none: the bundled lists).
+    /// The paper's id (or a unique prefix; an arXiv id, DOI or OpenReview forum as cited works
+    /// too), then the files it is in (`-` for standard input; none: the bundled lists).
     #[arg(required = true, value_name = "ID|FILE")]
     pub args: Vec<String>,
     /// How to read the files.
@@ -105,6 +106,7 @@ pub(super) fn tag(cli: &Cli, args: &TagArgs) -> anyhow::Result<ExitCode> {
 /// it, or edits it.
 pub(super) fn note(cli: &Cli, args: &NoteArgs) -> anyhow::Result<ExitCode> {
     let (id, files) = args.args.split_first().expect("clap requires an id");
+    super::select::check_id(id)?;
     let mut all = vec![id.clone()];
     all.extend(files.iter().cloned());
     if let Some(f) = files.iter().find(|f| *f != "-" && !Path::new(f).exists()) {
