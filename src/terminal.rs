@@ -323,12 +323,24 @@ fn opener() -> Vec<String> {
 }
 
 /// Opens `url` with the opener, detached: its output never reaches the
-/// screen and the reader does not wait for it.
+/// screen and the reader does not wait for it. Only an http(s) address
+/// is handed on (`text::links::openable`: the app asks for no other), so
+/// that the opener's argument can never be read as an option or a
+/// scheme that runs something (`file:`, `javascript:`, `-oProxyCommand`).
 pub fn open_link(url: &str) -> io::Result<()> {
-    let cmd = opener();
+    open_with(&opener(), url)
+}
+
+/// [`open_link`] with the opener `cmd` (a program and its arguments).
+fn open_with(cmd: &[String], url: &str) -> io::Result<()> {
+    let Some(url) = crate::text::links::openable(url) else {
+        return Err(io::Error::other(
+            "only http(s) links are opened (y copies the link)",
+        ));
+    };
     let mut child = std::process::Command::new(&cmd[0])
         .args(&cmd[1..])
-        .arg(url)
+        .arg(&url)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -611,4 +623,25 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
     // on a busy machine) are not waited for, as dropping the app would.
     std::mem::forget(app);
     Ok(exit)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn only_web_links_are_handed_to_the_opener() {
+        // An opener that does not exist: starting it is an error of its
+        // own, which only a link that was handed on meets.
+        let cmd = ["/nonexistent/opener".to_string()];
+        for link in [
+            "-oProxyCommand=id",
+            "javascript:alert(1)",
+            "file:///etc/passwd",
+            "smb://h/s",
+        ] {
+            let e = super::open_with(&cmd, link).unwrap_err();
+            assert!(e.to_string().contains("only http(s) links"), "{link}: {e}");
+        }
+        let e = super::open_with(&cmd, "https://a.org").unwrap_err();
+        assert!(e.to_string().contains("/nonexistent/opener"), "{e}");
+    }
 }

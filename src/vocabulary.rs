@@ -392,9 +392,10 @@ pub enum Action {
     PrevMatch,
     /// Choose link 1–9 of the paper (for `o`).
     ChooseLink(u8),
-    /// Open the chosen link (the first when none was chosen).
+    /// Open the chosen link (the first when none was chosen), when it is
+    /// a web link (a DOI or arXiv id as its page).
     OpenLink,
-    /// Copy the title and first link to the clipboard.
+    /// Copy the title and the chosen (else first) link to the clipboard.
     CopyLink,
     /// Suspend the reader (the shell's `fg` resumes it).
     Suspend,
@@ -469,7 +470,7 @@ impl Action {
             Action::PrevMatch => "Previous match in the abstract",
             Action::ChooseLink(_) => "Choose link 1–9",
             Action::OpenLink => "Open the chosen (or first) link",
-            Action::CopyLink => "Copy title and first link (OSC 52)",
+            Action::CopyLink => "Copy title and chosen link (OSC 52)",
             Action::Suspend => "Suspend (fg resumes)",
             Action::SelectRow(_) => "Select a row",
             Action::ScrollList(_) => "Scroll the list",
