@@ -523,13 +523,13 @@ pub enum Message {
     /// First-seen times are recorded ([`Effect::RecordSeen`]): for each
     /// paper, whether it is new in this session; or why they could not be.
     SeenRecorded(Result<Vec<bool>, String>),
-    /// The editor opened on a note is closed: the text it left, or why
-    /// there is none.
+    /// The editor opened on a note is closed: the bytes it left (text,
+    /// unless the editor wrote something else), or why there are none.
     NoteEdited {
         /// The paper's id.
         id: String,
-        /// The text, or what went wrong.
-        result: Result<String, String>,
+        /// The bytes, or what went wrong.
+        result: Result<Vec<u8>, String>,
     },
     /// The title and link were put on the clipboard, or could not be.
     Copied(Result<(), String>),

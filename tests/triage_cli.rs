@@ -259,6 +259,71 @@ fn note_edit_saves_on_success_only() {
     let (code, _) = edit(&fail, Some(&empty));
     assert_eq!(code, Some(0));
     assert_eq!(s.run(&["note", A]).status.code(), Some(1));
+    // The editor is read by the shell, as git reads it: arguments, and a
+    // name with spaces quoted. The file it gets has a name no one can
+    // guess beforehand, readable by the user alone.
+    let log = s.dir.path().join("args.txt");
+    let spaced = s.script(
+        "my editor.sh",
+        &format!(
+            "printf '%s|' \"$@\" > '{0}'; echo >> '{0}'; ls -l \"$2\" | cut -c1-10 >> '{0}'; printf 'from spaced\\n' > \"$2\"",
+            log.display()
+        ),
+    );
+    let quoted = format!("'{spaced}' --wait");
+    let (code, stderr) = edit(&quoted, None);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(s.ok(&["note", A]), "from spaced\n");
+    let logged = std::fs::read_to_string(&log).unwrap();
+    let (args, mode) = logged.split_once('\n').unwrap();
+    let mut args = args.split('|');
+    assert_eq!(args.next(), Some("--wait"));
+    let file = args.next().unwrap();
+    let name = Path::new(file).file_name().unwrap().to_str().unwrap();
+    assert!(
+        name.starts_with("paperboat-note-") && name.ends_with(".md"),
+        "{name}"
+    );
+    assert!(!name.contains(&std::process::id().to_string()));
+    assert!(!Path::new(file).exists(), "removed afterwards");
+    assert_eq!(mode.trim(), "-rw-------");
+}
+
+#[test]
+fn a_note_that_cannot_be_saved_is_kept_in_a_file() {
+    let s = Setup::new();
+    s.ok(&["note", A, "--set", "kept words"]);
+    let mut cmd = vec!["note", "--edit", A];
+    let bib = s.bib.display().to_string();
+    cmd.push(&bib);
+    for (script, body, why) in [
+        (
+            "latin1.sh",
+            "printf 'caf\\351\\n' > \"$1\"",
+            "it is not UTF-8",
+        ),
+        (
+            "long.sh",
+            "head -c 70000 /dev/zero | tr '\\0' x > \"$1\"",
+            "at most 65536 bytes",
+        ),
+    ] {
+        let editor = s.script(script, body);
+        let o = s.run_env(&cmd, false, &[("EDITOR", editor.as_str())]);
+        assert_eq!(o.status.code(), Some(2), "{script}");
+        let stderr = err(&o);
+        assert!(stderr.contains(why), "{stderr}");
+        let path = stderr
+            .split("it is kept in ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{stderr}"))
+            .trim();
+        let kept = std::fs::read(path).unwrap();
+        assert!(kept.len() >= 4, "{script}");
+        assert!(path.starts_with(s.state().to_str().unwrap()), "{path}");
+        // The note itself is as it was.
+        assert_eq!(s.ok(&["note", A]), "kept words\n");
+    }
 }
 
 #[test]
