@@ -232,6 +232,14 @@ pub(super) fn too_big(max: u64) -> String {
     format!("over the size limit ({}; --max-size)", size(max))
 }
 
+/// The message for a file that ended at byte `end` while it was read,
+/// `len` bytes long when it was opened: another program cut it short.
+pub(super) fn cut_short(end: u64, len: u64) -> String {
+    format!(
+        "was cut short while it was read (it ends at byte {end}, not {len}): the papers before are loaded; open it again to read it whole"
+    )
+}
+
 /// The message for an input read whole (`format`) past `max` bytes,
 /// [`whole_limit`](super::whole_limit), when no `--max-size` was given.
 pub(super) fn too_big_whole(max: u64, format: Format) -> String {
