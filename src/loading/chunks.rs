@@ -566,7 +566,7 @@ fn read_texts(
         if done {
             // Shorter than it was when opened: cut short while it was read.
             if let Some(len) = known.filter(|&k| read < k) {
-                let _ = tx.send(Err(cut_short(read, len)));
+                let _ = tx.send(Err(cut_short(read, None, len)));
             }
             return;
         }
@@ -765,7 +765,8 @@ fn read_lines_at(
                 return Ok(());
             }
             None if cut => {
-                return Err(cut_short(at + buf.len() as u64, len));
+                let now = file.metadata().ok().map(|m| m.len());
+                return Err(cut_short(at + buf.len() as u64, now, len));
             }
             // No line end yet: read on.
             None => {}

@@ -232,11 +232,13 @@ pub(super) fn too_big(max: u64) -> String {
     format!("over the size limit ({}; --max-size)", size(max))
 }
 
-/// The message for a file that ended at byte `end` while it was read,
-/// `len` bytes long when it was opened: another program cut it short.
-pub(super) fn cut_short(end: u64, len: u64) -> String {
+/// The message for a file `len` bytes long when it was opened that ended
+/// at byte `end` while it was read: another program cut it short (to
+/// `now` bytes, when known).
+pub(super) fn cut_short(end: u64, now: Option<u64>, len: u64) -> String {
+    let now = now.unwrap_or(end).min(end);
     format!(
-        "was cut short while it was read (it ends at byte {end}, not {len}): the papers before are loaded; open it again to read it whole"
+        "was cut short as it was read ({now} bytes now, {len} when opened): the papers read before are kept"
     )
 }
 

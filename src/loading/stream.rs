@@ -540,7 +540,7 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> (Report, Option
         report.repeated += sink.papers(papers, &mut position);
         sink.progress(consumed);
         if let Some(len) = cut {
-            report.error = Some(super::input::cut_short(consumed, len));
+            report.error = Some(super::input::cut_short(consumed, None, len));
         }
     }
     let report = finish_report(report, format);

@@ -280,7 +280,6 @@ fn same_content(file: &File, content: &[(u64, u64)], len: u64) -> bool {
     .all(|same| same)
 }
 
-
 /// An entry being recorded as its input loads.
 pub(in crate::loading) struct Recorder {
     /// `None` once something went wrong: nothing is stored.
