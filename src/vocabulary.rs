@@ -396,9 +396,10 @@ pub enum Action {
     PrevMatch,
     /// Choose link 1–9 of the paper (for `o`).
     ChooseLink(u8),
-    /// Open the chosen link (the first when none was chosen).
+    /// Open the chosen link (the first when none was chosen), when it is
+    /// a web link (a DOI or arXiv id as its page).
     OpenLink,
-    /// Copy the title and first link to the clipboard.
+    /// Copy the title and the chosen (else first) link to the clipboard.
     CopyLink,
     /// Suspend the reader (the shell's `fg` resumes it).
     Suspend,
@@ -475,7 +476,7 @@ impl Action {
             Action::PrevMatch => "Previous match in the abstract",
             Action::ChooseLink(_) => "Choose link 1–9",
             Action::OpenLink => "Open the chosen (or first) link",
-            Action::CopyLink => "Copy title and first link (OSC 52)",
+            Action::CopyLink => "Copy title and chosen link (OSC 52)",
             Action::Suspend => "Suspend (fg resumes)",
             Action::SelectRow(_) => "Select a row",
             Action::ScrollList(_) => "Scroll the list",
@@ -532,13 +533,13 @@ pub enum Message {
     /// First-seen times are recorded ([`Effect::RecordSeen`]): for each
     /// paper, whether it is new in this session; or why they could not be.
     SeenRecorded(Result<Vec<bool>, String>),
-    /// The editor opened on a note is closed: the text it left, or why
-    /// there is none.
+    /// The editor opened on a note is closed: the bytes it left (text,
+    /// unless the editor wrote something else), or why there are none.
     NoteEdited {
         /// The paper's id.
         id: String,
-        /// The text, or what went wrong.
-        result: Result<String, String>,
+        /// The bytes, or what went wrong.
+        result: Result<Vec<u8>, String>,
     },
     /// The title and link were put on the clipboard, or could not be.
     Copied(Result<(), String>),

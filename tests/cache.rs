@@ -593,6 +593,56 @@ fn a_stored_index_of_a_changed_file_or_a_damaged_one_is_never_used() {
     );
 }
 
+#[cfg(unix)]
+#[test]
+fn what_is_not_a_file_in_the_cache_is_passed_over() {
+    // A FIFO where each entry goes (its opening would wait for a writer
+    // forever) and a directory: each command goes on as without a cache.
+    let env = Env::new();
+    let f = env.file("a.jsonl", &corpus("jsonl", "x"));
+    let cold = env.outputs(&f, &["--no-cache"]);
+    same(&env.outputs(&f, &[]), &cold, "recorded");
+    build(&env, &f);
+    let entries: Vec<PathBuf> = ["papers", "titles", "index"]
+        .iter()
+        .flat_map(|ext| entries_of(&env, ext))
+        .collect();
+    assert_eq!(entries.len(), 3, "{entries:?}");
+    for (k, entry) in entries.iter().enumerate() {
+        std::fs::remove_file(entry).unwrap();
+        if k == 0 {
+            std::fs::create_dir(entry).unwrap();
+        } else {
+            let made = Command::new("mkfifo").arg(entry).status().unwrap();
+            assert!(made.success());
+        }
+    }
+    let f_str = f.to_str().unwrap();
+    for args in [
+        vec!["search", "--scope", "title", "sparse", f_str],
+        vec!["search", "attention", f_str],
+        vec!["list", f_str],
+        vec!["cache", "size"],
+    ] {
+        let mut child = env
+            .command(&args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while child.try_wait().unwrap().is_none() {
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("{args:?} hung on what is not a file in the cache");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert!(child.wait().unwrap().success(), "{args:?}");
+    }
+    same(&env.outputs(&f, &[]), &cold, "passed over");
+}
+
 /// The ids `search` prints for `query` over `file`, in order: from its
 /// `<id>\t<title>` lines, or from `--json` (which reads whole papers).
 fn ranked_ids(env: &Env, query: &str, file: &Path, json: bool, extra: &[&str]) -> Vec<String> {

@@ -134,7 +134,7 @@ fn export_formats() {
     assert!(md.contains("## OrchJail"));
     let bib = out(&run(&["export", "--format", "bibtex"], None, state.path()));
     assert_eq!(bib.matches("@misc{").count(), 2);
-    assert!(bib.contains("abstract     = {"));
+    assert!(bib.contains("abstract      = {"));
     let json = out(&run(
         &["export", "--format", "json", "--all"],
         None,

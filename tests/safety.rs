@@ -137,3 +137,96 @@ fn commands_print_none_of_them_either() {
     }
     assert!(String::from_utf8_lossy(&outputs[0].stdout).contains("Alpha title words"));
 }
+
+/// A state file edited by hand can hold anything: its tags and notes
+/// reach no output with a control, escape or invisible character.
+#[test]
+fn a_hand_edited_state_file_prints_clean() {
+    let state = tempfile::tempdir().unwrap();
+    let rows = run(&["list"], None, state.path());
+    let id = String::from_utf8(rows.stdout)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .split('\t')
+        .next()
+        .unwrap()
+        .to_string();
+    let full = {
+        let o = run(&["list", "--json"], None, state.path());
+        let first: serde_json::Value =
+            serde_json::from_str(String::from_utf8(o.stdout).unwrap().lines().next().unwrap())
+                .unwrap();
+        first["id"].as_str().unwrap().to_string()
+    };
+    assert!(full.starts_with(&id));
+    let state_json = serde_json::json!({
+        "version": 2,
+        "papers": {
+            full.clone(): {
+                "tags": {
+                    "red\u{1b}[31mtag\u{7}": {"on": true, "at": "2026-01-01T00:00:00.000Z"},
+                    "=cmd|' /C calc'!A0": {"on": true, "at": "2026-01-01T00:00:00.000Z"},
+                    "\u{1b}": {"on": true, "at": "2026-01-01T00:00:00.000Z"}
+                },
+                "note": {"text": "line \u{1b}]0;PWNED\u{7}one\r\n\u{202e}two\u{9b}2J", "at": "2026-01-01T00:00:00.000Z"}
+            }
+        }
+    });
+    std::fs::write(
+        state.path().join("state.json"),
+        serde_json::to_vec(&state_json).unwrap(),
+    )
+    .unwrap();
+    let outputs = [
+        run(&["list", "--json"], None, state.path()),
+        run(&["list", "--tag", "red[31mtag"], None, state.path()),
+        run(&["export", "--all", "--format", "csv"], None, state.path()),
+        run(&["export", "--all", "--format", "json"], None, state.path()),
+        run(
+            &["export", "--all", "--format", "bibtex"],
+            None,
+            state.path(),
+        ),
+        run(
+            &["export", "--all", "--format", "markdown"],
+            None,
+            state.path(),
+        ),
+        run(&["show", &full], None, state.path()),
+        run(&["tag", &full], None, state.path()),
+        run(&["note", &full], None, state.path()),
+    ];
+    for o in &outputs {
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        for stream in [&o.stdout, &o.stderr] {
+            for seq in [
+                &b"\x1b"[..],
+                b"\x07",
+                b"\\u001b",
+                b"\\u0007",
+                "\u{202e}".as_bytes(),
+                "\u{9b}".as_bytes(),
+                b"\r",
+            ] {
+                assert!(
+                    !find(stream, seq),
+                    "printed {:?} in {}",
+                    String::from_utf8_lossy(seq),
+                    String::from_utf8_lossy(stream)
+                );
+            }
+        }
+    }
+    // The tag kept cleaned, and the cell that would run as a formula
+    // guarded.
+    let csv = String::from_utf8_lossy(&outputs[2].stdout).to_string();
+    assert!(csv.contains("red[31mtag"), "{csv}");
+    assert!(csv.contains("'=cmd|' /C calc'!A0"), "{csv}");
+}

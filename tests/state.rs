@@ -226,11 +226,20 @@ fn kill_marks_midway(state: &Path, file: &str, ids: &[String], check: impl Fn(&P
     assert_eq!(o.status.code(), Some(0));
     check(state);
     acked.push(last.clone());
-    let corrupt = std::fs::read_dir(state)
+    let names: Vec<String> = std::fs::read_dir(state)
         .unwrap()
         .filter_map(|e| e.ok())
-        .any(|e| e.file_name().to_string_lossy().contains("corrupt"));
-    assert!(!corrupt, "nothing was ever unreadable");
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !names.iter().any(|n| n.contains("corrupt")),
+        "nothing was ever unreadable"
+    );
+    // What the killed saves left is gone with the last save.
+    assert!(
+        !names.iter().any(|n| n.contains(".tmp-")),
+        "temporary files left: {names:?}"
+    );
     let (after, _) = Store::open(state);
     for id in &acked {
         assert!(after.is_on(id, Field::Bookmark), "acknowledged {id} lost");

@@ -259,6 +259,71 @@ fn note_edit_saves_on_success_only() {
     let (code, _) = edit(&fail, Some(&empty));
     assert_eq!(code, Some(0));
     assert_eq!(s.run(&["note", A]).status.code(), Some(1));
+    // The editor is read by the shell, as git reads it: arguments, and a
+    // name with spaces quoted. The file it gets has a name no one can
+    // guess beforehand, readable by the user alone.
+    let log = s.dir.path().join("args.txt");
+    let spaced = s.script(
+        "my editor.sh",
+        &format!(
+            "printf '%s|' \"$@\" > '{0}'; echo >> '{0}'; ls -l \"$2\" | cut -c1-10 >> '{0}'; printf 'from spaced\\n' > \"$2\"",
+            log.display()
+        ),
+    );
+    let quoted = format!("'{spaced}' --wait");
+    let (code, stderr) = edit(&quoted, None);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(s.ok(&["note", A]), "from spaced\n");
+    let logged = std::fs::read_to_string(&log).unwrap();
+    let (args, mode) = logged.split_once('\n').unwrap();
+    let mut args = args.split('|');
+    assert_eq!(args.next(), Some("--wait"));
+    let file = args.next().unwrap();
+    let name = Path::new(file).file_name().unwrap().to_str().unwrap();
+    assert!(
+        name.starts_with("paperboat-note-") && name.ends_with(".md"),
+        "{name}"
+    );
+    assert!(!name.contains(&std::process::id().to_string()));
+    assert!(!Path::new(file).exists(), "removed afterwards");
+    assert_eq!(mode.trim(), "-rw-------");
+}
+
+#[test]
+fn a_note_that_cannot_be_saved_is_kept_in_a_file() {
+    let s = Setup::new();
+    s.ok(&["note", A, "--set", "kept words"]);
+    let mut cmd = vec!["note", "--edit", A];
+    let bib = s.bib.display().to_string();
+    cmd.push(&bib);
+    for (script, body, why) in [
+        (
+            "latin1.sh",
+            "printf 'caf\\351\\n' > \"$1\"",
+            "it is not UTF-8",
+        ),
+        (
+            "long.sh",
+            "head -c 70000 /dev/zero | tr '\\0' x > \"$1\"",
+            "at most 65536 bytes",
+        ),
+    ] {
+        let editor = s.script(script, body);
+        let o = s.run_env(&cmd, false, &[("EDITOR", editor.as_str())]);
+        assert_eq!(o.status.code(), Some(2), "{script}");
+        let stderr = err(&o);
+        assert!(stderr.contains(why), "{stderr}");
+        let path = stderr
+            .split("it is kept in ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{stderr}"))
+            .trim();
+        let kept = std::fs::read(path).unwrap();
+        assert!(kept.len() >= 4, "{script}");
+        assert!(path.starts_with(s.state().to_str().unwrap()), "{path}");
+        // The note itself is as it was.
+        assert_eq!(s.ok(&["note", A]), "kept words\n");
+    }
 }
 
 #[test]
@@ -371,10 +436,11 @@ fn export_selects_by_tag_sorts_and_writes_csv() {
     s.ok(&["mark", "--bookmark", A, B]);
     s.ok(&["tag", "--add", "group", A, C]);
     s.ok(&["note", C, "--set", "why, \"this\"\nsecond line"]);
-    // Bookmarked papers, narrowed by tag.
+    // Every paper with the tag, bookmarked (A) or not (C).
     let md = s.ok(&["export", "--format", "markdown", "--tag", "group"]);
-    assert!(md.contains("1 paper,"), "{md}");
+    assert!(md.contains("2 papers,"), "{md}");
     assert!(md.contains("## group\n\n### Alpha paper on graphs"), "{md}");
+    assert!(md.contains("### Gamma paper on sets"), "{md}");
     // Every paper with the tag, newest year first.
     let csv_text = s.ok(&[
         "export", "--format", "csv", "--all", "--tag", "group", "--sort", "year",
@@ -386,12 +452,15 @@ fn export_selects_by_tag_sorts_and_writes_csv() {
         [
             "id",
             "title",
+            "abstract",
             "authors",
             "year",
             "venue",
             "doi",
             "arxiv",
             "url",
+            "links",
+            "keywords",
             "tags",
             "note",
             "bookmarked",
@@ -401,20 +470,17 @@ fn export_selects_by_tag_sorts_and_writes_csv() {
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert_eq!(rows.len(), 2);
     assert_eq!(&rows[0][0], C);
-    assert_eq!(&rows[0][9], "why, \"this\"\nsecond line");
-    assert_eq!(&rows[0][10], "false");
+    assert_eq!(&rows[0][2], "Sets, not graphs.");
+    assert_eq!(&rows[0][12], "why, \"this\"\nsecond line");
+    assert_eq!(&rows[0][13], "false");
     assert_eq!(&rows[1][0], A);
-    assert_eq!(&rows[1][2], "Ann Zed; Bob Bee");
-    assert_eq!(&rows[1][5], "10.1000/alpha");
-    assert_eq!(&rows[1][8], "group");
-    assert_eq!(&rows[1][10], "true");
+    assert_eq!(&rows[1][3], "Ann Zed; Bob Bee");
+    assert_eq!(&rows[1][6], "10.1000/alpha");
+    assert_eq!(&rows[1][11], "group");
+    assert_eq!(&rows[1][13], "true");
     let o = s.run(&["export", "--format", "bibtex", "--tag", "nothing"]);
     assert_eq!(o.status.code(), Some(0));
-    assert!(
-        err(&o).contains("no bookmarked papers tagged nothing"),
-        "{}",
-        err(&o)
-    );
+    assert!(err(&o).contains("no papers tagged nothing"), "{}", err(&o));
     let json: serde_json::Value =
         serde_json::from_str(&s.ok(&["export", "--format", "json", "--all"])).unwrap();
     assert_eq!(json[0]["tags"], serde_json::json!(["group"]));
@@ -448,9 +514,110 @@ fn export_takes_ids_in_the_order_given() {
     assert_eq!(ids(&[C, "doi:10.1000/b", A]), [C, B, A]);
     assert_eq!(ids(&[C, B, A, "--tag", "group"]), [C, A]);
     assert_eq!(ids(&[C, B, A, "--sort", "file"]), [A, B, C]);
+    // A mistyped file name is a missing file, not an unknown id.
     let o = s.run(&["export", "--format", "csv", A, "papers.bi"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(err(&o).contains("no paper has id papers.bi"), "{}", err(&o));
-    assert!(err(&o).contains("nothing was exported"), "{}", err(&o));
+    assert!(err(&o).contains("no such file: papers.bi"), "{}", err(&o));
     assert_eq!(out(&o), "");
+    let o = s.run(&["export", "--format", "csv", A, "nosuchid"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("no paper has id nosuchid"), "{}", err(&o));
+    assert!(err(&o).contains("nothing was exported"), "{}", err(&o));
+}
+
+#[test]
+fn ids_are_taken_as_papers_are_cited() {
+    let s = Setup::new();
+    // A DOI bare, as a resolver link, in capitals; an id prefix.
+    for given in [
+        "10.1000/alpha",
+        "https://doi.org/10.1000/alpha",
+        "http://dx.doi.org/10.1000/ALPHA",
+        "DOI:10.1000/alpha",
+    ] {
+        let shown = s.ok(&["show", given]);
+        assert!(shown.contains("Alpha paper on graphs"), "{given}: {shown}");
+    }
+    s.ok(&["tag", "--add", "cited", "10.1000/beta"]);
+    assert_eq!(s.ids(&["--tag", "cited"]), [B]);
+    // A file name given where the id goes.
+    let o = s.run_env(&["show", s.bib.to_str().unwrap()], false, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err(&o).contains("is a file: give a paper id first"),
+        "{}",
+        err(&o)
+    );
+    let o = s.run_env(&["show", "papers.json"], false, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("no such file: papers.json"), "{}", err(&o));
+    let o = s.run(&["mark", "--bookmark", "10.1000/nothing"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err(&o).contains("no paper has id 10.1000/nothing"),
+        "{}",
+        err(&o)
+    );
+}
+
+#[test]
+fn an_export_opens_as_the_same_papers_with_their_marks() {
+    let s = Setup::new();
+    // Papers known by a hash of their text (a list of abstracts, one a
+    // line), besides the DOIs of the BibTeX file.
+    let lines = s.dir.path().join("abstracts.txt");
+    std::fs::write(
+        &lines,
+        "We show that \"quoted\" words, 50% of {braces} and $x_1$ survive an export and come back unchanged in every format we write.\n\
+         A second abstract long enough to be one, with an em -- dash, a ``LaTeX quote'' and a url https://example.org/a_b?c=1&d=%20 in it as well.\n",
+    )
+    .unwrap();
+    let files = [s.bib.to_str().unwrap(), lines.to_str().unwrap()];
+    let list = |files: &[&str]| -> Vec<serde_json::Value> {
+        let mut args = vec!["list", "--json"];
+        args.extend_from_slice(files);
+        let o = s.run_env(&args, false, &[]);
+        assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+        out(&o)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let before = list(&files);
+    assert_eq!(before.len(), 5);
+    let hashed = before[3]["id"].as_str().unwrap().to_string();
+    let run = |args: &[&str]| {
+        let o = s.run_env(args, false, &[]);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", err(&o));
+        out(&o)
+    };
+    let mut args = vec!["tag", "--add", "kept", &hashed, A];
+    args.extend_from_slice(&files);
+    run(&args);
+    let mut args = vec!["note", &hashed, "--set", "a note, 100% \"mine\""];
+    args.extend_from_slice(&files);
+    run(&args);
+    let before = list(&files);
+    for (format, ext) in [("bibtex", "bib"), ("json", "json"), ("csv", "csv")] {
+        let mut args = vec!["export", "--all", "--format", format];
+        args.extend_from_slice(&files);
+        let exported = s.dir.path().join(format!("export.{ext}"));
+        std::fs::write(&exported, run(&args)).unwrap();
+        let after = list(&[exported.to_str().unwrap()]);
+        assert_eq!(after.len(), before.len(), "{format}");
+        for (a, b) in before.iter().zip(&after) {
+            for field in ["id", "abstract", "authors", "year", "tags", "note"] {
+                assert_eq!(a[field], b[field], "{format}: {field}");
+            }
+            // BibTeX is LaTeX: a title's markup goes out as LaTeX and
+            // comes back as the screen showed it.
+            let title = |p: &serde_json::Value| p["title"].as_str().unwrap().to_string();
+            if format == "bibtex" {
+                let shown = paperboat::text::markup::plain;
+                assert_eq!(shown(&title(a)), shown(&title(b)), "{format}");
+            } else {
+                assert_eq!(title(a), title(b), "{format}");
+            }
+        }
+    }
 }

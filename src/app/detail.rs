@@ -402,4 +402,38 @@ mod tests {
         app.apply(Action::ChooseLink(1));
         assert_eq!(app.chosen_link(), Some(0));
     }
+
+    #[test]
+    fn only_web_links_reach_the_opener_and_the_others_can_be_copied() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = crate::store::Store::open(dir.path());
+        let mut loaded = crate::loading::bundled();
+        loaded.corpus.papers[0].record_links.clear();
+        loaded.corpus.papers[0].abstract_text = "See \\href{javascript:alert(1)}{this}, \\url{-oProxyCommand=id}, \\url{file:///etc/passwd} and doi:10.1000/xyz."
+            .into();
+        let mut app = crate::app::App::new(loaded, store, || {});
+        app.update(crate::vocabulary::Message::Resize(120, 40));
+        super::super::testing::settle(&mut app);
+        for (k, link) in [
+            (1, "javascript:alert(1)"),
+            (2, "-oProxyCommand=id"),
+            (3, "file:///etc/passwd"),
+        ] {
+            app.apply(Action::ChooseLink(k));
+            assert_eq!(app.apply(Action::OpenLink), vec![], "{link}");
+            assert_eq!(
+                app.status(),
+                Some(format!("not opened: {link} is not a web link (y copies it)").as_str())
+            );
+            match app.apply(Action::CopyLink).pop() {
+                Some(Effect::Copy(text)) => assert!(text.ends_with(link), "{text}"),
+                other => panic!("{other:?}"),
+            }
+        }
+        app.apply(Action::ChooseLink(4));
+        assert_eq!(
+            app.apply(Action::OpenLink),
+            vec![Effect::Open("https://doi.org/10.1000/xyz".into())]
+        );
+    }
 }

@@ -634,8 +634,17 @@ impl App {
             }
             Action::OpenLink => {
                 let links = self.rendered().map(|r| r.links).unwrap_or_default();
+                // Only a web address reaches the opener (a DOI or an arXiv
+                // id as its page); any other link is shown, to be copied.
                 match links.get(self.chosen_link.unwrap_or(0)) {
-                    Some(url) => self.effects.push(Effect::Open(url.clone())),
+                    Some(link) => match crate::text::links::openable(link) {
+                        Some(url) => self.effects.push(Effect::Open(url)),
+                        None => {
+                            self.status = Some(format!(
+                                "not opened: {link} is not a web link (y copies it)"
+                            ))
+                        }
+                    },
                     None => self.status = Some("this paper has no links".to_string()),
                 }
             }
@@ -643,7 +652,7 @@ impl App {
                 if let Some(i) = self.selected_paper() {
                     let title = crate::text::markup::plain(&self.corpus.papers[i].title);
                     let links = self.rendered().map(|r| r.links).unwrap_or_default();
-                    let text = match links.first() {
+                    let text = match links.get(self.chosen_link.unwrap_or(0)) {
                         Some(url) => format!("{title}\n{url}"),
                         None => title,
                     };

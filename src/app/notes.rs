@@ -23,19 +23,31 @@ impl App {
         self.effects.push(Effect::EditNote { id, text });
     }
 
-    /// The editor is closed: saves the note it left, when it changed.
-    pub(super) fn note_edited(&mut self, id: &str, result: Result<String, String>) {
-        let text = match result {
-            Ok(text) => text,
+    /// The editor is closed: saves the note it left, when it changed. A
+    /// note that cannot be saved (not UTF-8, longer than a note may be)
+    /// is kept in a file of its own, whose path the status line gives.
+    pub(super) fn note_edited(&mut self, id: &str, result: Result<Vec<u8>, String>) {
+        let bytes = match result {
+            Ok(bytes) => bytes,
             Err(e) => {
                 self.status = Some(e);
                 self.redraw();
                 return;
             }
         };
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                self.keep_unsaved(id, e.as_bytes(), "it is not UTF-8");
+                return;
+            }
+        };
         let before = self.store.note(id).unwrap_or_default();
         if text.trim_end() == before.trim_end() {
             self.status = Some("the note is unchanged".to_string());
+        } else if let Err(why) = crate::store::check_note(&text) {
+            self.keep_unsaved(id, text.as_bytes(), &why);
+            return;
         } else if self.edit(vec![Edit::Note {
             id: id.to_string(),
             text: text.clone(),
@@ -46,6 +58,18 @@ impl App {
                 "note saved · u undoes".to_string()
             });
         }
+        self.redraw();
+    }
+
+    /// Keeps a note that cannot be saved in a file and says where.
+    fn keep_unsaved(&mut self, id: &str, bytes: &[u8], why: &str) {
+        self.status = Some(match self.store.keep_unsaved_note(id, bytes) {
+            Ok(path) => format!(
+                "the note could not be saved ({why}); it is kept in {}",
+                crate::text::sanitize::line(&path.display().to_string())
+            ),
+            Err(e) => format!("the note could not be saved ({why}) nor kept in a file: {e}"),
+        });
         self.redraw();
     }
 }
@@ -75,7 +99,7 @@ mod tests {
         );
         app.update(Message::NoteEdited {
             id: id.clone(),
-            result: Ok("Compare with **adapters**.\n".into()),
+            result: Ok(b"Compare with **adapters**.\n".to_vec()),
         });
         assert_eq!(
             note(&app, 2).as_deref(),
@@ -99,7 +123,7 @@ mod tests {
         }));
         app.update(Message::NoteEdited {
             id: id.clone(),
-            result: Ok("  \n".into()),
+            result: Ok(b"  \n".to_vec()),
         });
         assert_eq!(note(&app, 2), None, "a blank note removes it");
         app.apply(Action::Undo);
@@ -121,5 +145,26 @@ mod tests {
         });
         assert_eq!(note(&app, 0), None);
         assert!(app.status().unwrap().contains("exited with 1"));
+    }
+
+    #[test]
+    fn a_note_that_cannot_be_saved_is_kept_in_a_file_the_status_names() {
+        let (mut app, dir) = app();
+        let id = app.corpus().papers[0].id.to_string();
+        for (bytes, why) in [
+            (b"caf\xe9\n".to_vec(), "it is not UTF-8"),
+            (vec![b'x'; crate::store::NOTE_MAX_BYTES + 1], "at most"),
+        ] {
+            app.update(Message::NoteEdited {
+                id: id.clone(),
+                result: Ok(bytes.clone()),
+            });
+            assert_eq!(note(&app, 0), None);
+            let status = app.status().unwrap().to_string();
+            assert!(status.contains(why), "{status}");
+            let path = status.split("it is kept in ").nth(1).unwrap();
+            assert!(path.starts_with(dir.path().to_str().unwrap()), "{path}");
+            assert_eq!(std::fs::read(path).unwrap(), bytes);
+        }
     }
 }

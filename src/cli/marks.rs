@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::select::{self, Filter, Marked, latest_session, load_with_ids, parse_day, sort_key};
 use super::*;
-use crate::export::JsonPaper;
+use crate::export::{JsonPaper, Text};
 use crate::order::SortKey;
 use crate::store::Stamp;
 use crate::store::{self, Field};
@@ -38,9 +38,13 @@ pub struct ListArgs {
     /// The order: as the files list them, by year, first author, or first seen.
     #[arg(long, value_name = "KEY", default_value = "file", value_parser = sort_key())]
     pub sort: SortKey,
-    /// One JSON object per line, with `bookmarked`, `read`, `tags`, `note` and `first_seen`.
+    /// One JSON object per line, with `bookmarked`, `read`, `tags`, `note` and `first_seen`; the
+    /// title and abstract as the file wrote them (`$25\times$`).
     #[arg(long)]
     pub json: bool,
+    /// With --json: the title and abstract as they read on screen (`$25\times$` → `25×`).
+    #[arg(long, requires = "json")]
+    pub rendered: bool,
     /// Files to list (`-` for standard input). None: the bundled lists.
     pub files: Vec<PathBuf>,
     /// How to read the files.
@@ -64,9 +68,9 @@ pub struct MarkArgs {
     /// Mark them unread.
     #[arg(long, group = "how")]
     pub unread: bool,
-    /// Paper ids (or unique prefixes), then the files they are in; an
-    /// argument naming an existing file (or `-`) is a file. No files: the
-    /// bundled lists.
+    /// Paper ids (or unique prefixes; an arXiv id, DOI or OpenReview forum as cited works too),
+    /// then the files they are in; an argument naming an existing file (or `-`) is a file, one
+    /// that looks like a file name and names none an error. No files: the bundled lists.
     #[arg(required = true, value_name = "ID|FILE")]
     pub args: Vec<String>,
     /// How to read the files.
@@ -135,7 +139,12 @@ pub(super) fn list(cli: &Cli, args: &ListArgs) -> anyhow::Result<ExitCode> {
         for &i in &rows {
             let i = i as usize;
             if args.json {
-                serde_json::to_writer(&mut *out, &JsonPaper::new(corpus, i, &store))?;
+                let text = if args.rendered {
+                    Text::Shown
+                } else {
+                    Text::Source
+                };
+                serde_json::to_writer(&mut *out, &JsonPaper::new(corpus, i, &store, text))?;
                 writeln!(out)?;
             } else {
                 write_row(out, corpus, state, i)?;

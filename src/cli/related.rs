@@ -30,8 +30,9 @@ pub struct RelatedArgs {
     /// One JSON object per line instead of `<id>\t<title>` (as `search --json`, the score a likeness).
     #[arg(long)]
     pub json: bool,
-    /// The paper's id or a unique id prefix, then the files (`-` for standard input; none: the
-    /// bundled lists). With --text or --bookmarked, files only.
+    /// The paper's id or a unique id prefix (an arXiv id, DOI or OpenReview forum as cited works
+    /// too), then the files (`-` for standard input; none: the bundled lists). With --text or
+    /// --bookmarked, files only.
     #[arg(value_name = "ID|FILE")]
     pub args: Vec<String>,
     /// How to read the files.
@@ -61,6 +62,9 @@ pub(super) fn related(cli: &Cli, args: &RelatedArgs) -> anyhow::Result<ExitCode>
             "{} is not a file, and a paper id cannot be given with {which}",
             crate::text::sanitize::line(a)
         );
+    }
+    if let Some(id) = id {
+        super::select::check_id(id)?;
     }
     let files: Vec<PathBuf> = files.iter().map(PathBuf::from).collect();
     let loaded = load_files(&args.load, &files)?;

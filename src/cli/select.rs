@@ -194,15 +194,66 @@ fn local_midnight(y: i32, m: u32, d: u32) -> Option<i64> {
 }
 
 /// Splits `ID... [FILE]...` arguments: one naming an existing file (or
-/// `-`) is a file, every other one an id.
-pub(super) fn split_ids(args: &[String]) -> (Vec<PathBuf>, Vec<&str>) {
+/// `-`) is a file, every other one an id; one that names no file but was
+/// plainly meant as one ([`meant_as_file`]) is an error naming it.
+pub(super) fn split_ids(args: &[String]) -> anyhow::Result<(Vec<PathBuf>, Vec<&str>)> {
     let (files, ids): (Vec<&String>, Vec<&String>) = args
         .iter()
         .partition(|a| a.as_str() == "-" || std::path::Path::new(a).exists());
-    (
+    let missing: Vec<String> = ids
+        .iter()
+        .filter(|a| meant_as_file(a))
+        .map(|a| crate::text::sanitize::line(a))
+        .collect();
+    if !missing.is_empty() {
+        anyhow::bail!("no such file: {}", missing.join(", "));
+    }
+    Ok((
         files.into_iter().map(PathBuf::from).collect(),
         ids.into_iter().map(String::as_str).collect(),
-    )
+    ))
+}
+
+/// True when `arg`, which names no file, was meant as a file rather than
+/// a paper id: it does not read as an id (an arXiv id, a DOI, an
+/// OpenReview forum, as written or as cited: `PaperId::meant_by`), and it
+/// is a path (`/`, `./`, `../` or `~/` first, or a folder that exists
+/// before its last `/`) or a name with an extension of one to five
+/// letters (`papers.bib`, `list.jsonl`, `papres.jsno`).
+pub(super) fn meant_as_file(arg: &str) -> bool {
+    use crate::corpus::PaperId;
+    let arg = arg.trim();
+    if arg.is_empty()
+        || PaperId::exported(arg).is_some()
+        || !PaperId::meant_by(arg).is_empty()
+        || arg.contains(':')
+    {
+        return false;
+    }
+    let path = std::path::Path::new(arg);
+    let in_folder = path
+        .parent()
+        .is_some_and(|dir| !dir.as_os_str().is_empty() && dir.is_dir());
+    let name = arg.rsplit('/').next().unwrap_or(arg);
+    let extension = name.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && (1..=5).contains(&ext.len())
+            && ext.bytes().all(|b| b.is_ascii_alphabetic())
+    });
+    ["/", "./", "../", "~/"].iter().any(|p| arg.starts_with(p)) || in_folder || extension
+}
+
+/// Says why `arg`, given where a paper id goes, is no id: it names a
+/// file (the id was left out), or names none but was meant as one.
+pub(super) fn check_id(arg: &str) -> anyhow::Result<()> {
+    let shown = crate::text::sanitize::line(arg);
+    if arg != "-" && std::path::Path::new(arg).is_file() {
+        anyhow::bail!("{shown} is a file: give a paper id first, then the files");
+    }
+    if meant_as_file(arg) {
+        anyhow::bail!("no such file: {shown}");
+    }
+    Ok(())
 }
 
 /// Finds each id (or unique prefix) in `corpus`, a paper given twice
@@ -232,7 +283,7 @@ pub(super) fn load_with_ids(
     args: &[String],
     done: &str,
 ) -> anyhow::Result<(Loaded, Vec<usize>)> {
-    let (files, ids) = split_ids(args);
+    let (files, ids) = split_ids(args)?;
     if ids.is_empty() {
         anyhow::bail!("no paper ids given (arguments that name files are read as files)");
     }
@@ -265,6 +316,40 @@ mod tests {
         let b = parse_day("2024-03-01").unwrap();
         // A day is 23 to 25 hours long, whatever the zone.
         assert!((23 * 3_600_000..=25 * 3_600_000).contains(&(b.0 - a.0)));
+    }
+
+    #[test]
+    fn arguments_meant_as_files_are_told_from_ids() {
+        for file in [
+            "papers.bib",
+            "papres.jsno",
+            "list.jsonl",
+            "./papers",
+            "../x",
+            "/no/such/place",
+            "~/lists/a",
+            "papers.bi",
+        ] {
+            assert!(meant_as_file(file), "{file}");
+        }
+        for id in [
+            "1801.05533",
+            "1801.05533v2",
+            "hep-th/9901001",
+            "10.1145/3292500.3330701",
+            "10.1000/report.pdf",
+            "https://doi.org/10.1145/3292500.3330701",
+            "https://arxiv.org/abs/1801.05533",
+            "arxiv:1801.05533",
+            "doi:10.1000/a.b",
+            "openreview:frA0NNBS1n",
+            "frA0NNBS1n",
+            "7795f65",
+            "0123456789abcdef",
+            "",
+        ] {
+            assert!(!meant_as_file(id), "{id}");
+        }
     }
 
     #[test]

@@ -23,7 +23,8 @@ pub struct CheckArgs {
 /// Arguments of `paperboat show`.
 #[derive(Args, Debug)]
 pub struct ShowArgs {
-    /// The paper's id or a unique id prefix.
+    /// The paper's id or a unique id prefix; an arXiv id (`1801.05533v2`), a DOI (bare or as a
+    /// doi.org link) or an OpenReview forum id works too.
     pub id: String,
     /// Files holding it (`-` for standard input). None: the bundled lists.
     pub files: Vec<PathBuf>,
@@ -52,6 +53,7 @@ pub(super) fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub(super) fn show(cli: &Cli, args: &ShowArgs) -> anyhow::Result<ExitCode> {
+    super::select::check_id(&args.id)?;
     let loaded = load_files(&args.load, &args.files)?;
     let corpus = &loaded.corpus;
     let i = resolve(corpus, &args.id).map_err(anyhow::Error::msg)?;

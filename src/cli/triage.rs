@@ -2,8 +2,7 @@
 //! and written from the command line, through the same store as the
 //! reader.
 
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 use clap::Args;
@@ -24,9 +23,10 @@ pub struct TagArgs {
     /// Take this tag off the papers (repeatable).
     #[arg(long, value_name = "TAG")]
     pub remove: Vec<String>,
-    /// Paper ids (or unique prefixes), then the files they are in; an
-    /// argument naming an existing file (or `-`) is a file. No files: the
-    /// bundled lists. Without --add or --remove, their tags are printed.
+    /// Paper ids (or unique prefixes; an arXiv id, DOI or OpenReview forum as cited works too),
+    /// then the files they are in; an argument naming an existing file (or `-`) is a file, one
+    /// that looks like a file name and names none an error. No files: the bundled lists. Without
+    /// --add or --remove, their tags are printed.
     #[arg(required = true, value_name = "ID|FILE")]
     pub args: Vec<String>,
     /// How to read the files.
@@ -44,8 +44,8 @@ pub struct NoteArgs {
     /// Edit the note in $VISUAL, else $EDITOR, else vi; saved when the editor exits 0.
     #[arg(long, group = "how")]
     pub edit: bool,
-    /// The paper's id (or a unique prefix), then the files it is in
-    /// (`-` for standard input; none: the bundled lists).
+    /// The paper's id (or a unique prefix; an arXiv id, DOI or OpenReview forum as cited works
+    /// too), then the files it is in (`-` for standard input; none: the bundled lists).
     #[arg(required = true, value_name = "ID|FILE")]
     pub args: Vec<String>,
     /// How to read the files.
@@ -105,6 +105,7 @@ pub(super) fn tag(cli: &Cli, args: &TagArgs) -> anyhow::Result<ExitCode> {
 /// it, or edits it.
 pub(super) fn note(cli: &Cli, args: &NoteArgs) -> anyhow::Result<ExitCode> {
     let (id, files) = args.args.split_first().expect("clap requires an id");
+    super::select::check_id(id)?;
     let mut all = vec![id.clone()];
     all.extend(files.iter().cloned());
     if let Some(f) = files.iter().find(|f| *f != "-" && !Path::new(f).exists()) {
@@ -117,12 +118,12 @@ pub(super) fn note(cli: &Cli, args: &NoteArgs) -> anyhow::Result<ExitCode> {
     let corpus = &loaded.corpus;
     let id = corpus.papers[found[0]].id.as_str();
     let mut store = open_store(cli, corpus)?;
-    let text = if let Some(text) = &args.set {
-        text.clone()
+    let (text, edited) = if let Some(text) = &args.set {
+        (text.clone(), false)
     } else if args.edit {
         let before = store.note(id).unwrap_or("").to_string();
-        match edit_text(&before, &sanitize::line(id))? {
-            Some(text) => text,
+        match edit_text(&store, id, &before)? {
+            Some(text) => (text, true),
             None => {
                 eprintln!("paperboat: the note is unchanged");
                 return Ok(ExitCode::SUCCESS);
@@ -137,7 +138,13 @@ pub(super) fn note(cli: &Cli, args: &NoteArgs) -> anyhow::Result<ExitCode> {
         emit(|out| lines.iter().try_for_each(|l| writeln!(out, "{l}")))?;
         return Ok(ExitCode::SUCCESS);
     };
-    store.set_note(id, &text)?;
+    if let Err(e) = store.set_note(id, &text) {
+        // What the editor wrote is not lost with the error.
+        if edited {
+            anyhow::bail!("{}", unsaved(&store, id, text.as_bytes(), &e.to_string()));
+        }
+        return Err(e.into());
+    }
     if store.note(id).is_none() {
         eprintln!("paperboat: removed the note of {}", sanitize::line(id));
     } else {
@@ -146,83 +153,39 @@ pub(super) fn note(cli: &Cli, args: &NoteArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Opens `text` in the user's editor ($VISUAL, else $EDITOR, else vi) in a
-/// private temporary file. The new text when the editor exits 0 having
+/// Opens `text` in the user's editor (see `terminal::editor`: the reader
+/// runs it the same way). The new text when the editor exits 0 having
 /// changed it; `None` when it is unchanged; an error when the editor
-/// fails (the note is left as it was).
-fn edit_text(text: &str, what: &str) -> anyhow::Result<Option<String>> {
-    let path = temp_note_path();
+/// fails (the note is left as it was) or leaves what cannot be a note
+/// (not UTF-8): that is kept in a file whose path the error gives.
+fn edit_text(store: &Store, id: &str, text: &str) -> anyhow::Result<Option<String>> {
     let written = if text.is_empty() || text.ends_with('\n') {
         text.to_string()
     } else {
         format!("{text}\n")
     };
-    let mut file = private_file(&path)?;
-    file.write_all(written.as_bytes())?;
-    drop(file);
-    let result = run_editor(&path);
-    let edited = std::fs::read(&path);
-    let _ = std::fs::remove_file(&path);
-    let status = result?;
-    if !status.success() {
-        anyhow::bail!("the editor failed ({status}); the note of {what} is unchanged");
-    }
-    let edited = String::from_utf8(edited?).map_err(|_| {
-        anyhow::anyhow!("the edited note is not UTF-8; the note of {what} is unchanged")
-    })?;
+    let bytes = crate::terminal::editor::edit(&written).map_err(anyhow::Error::msg)?;
+    let edited = match String::from_utf8(bytes) {
+        Ok(edited) => edited,
+        Err(e) => anyhow::bail!("{}", unsaved(store, id, e.as_bytes(), "it is not UTF-8")),
+    };
     if edited == written {
         return Ok(None);
     }
     Ok(Some(edited.trim_end().to_string()))
 }
 
-/// A name for the note's temporary file, unique to this process.
-fn temp_note_path() -> PathBuf {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    std::env::temp_dir().join(format!("paperboat-note-{}-{nanos}.md", std::process::id()))
-}
-
-/// Creates `path`, new, readable by the user only: a note is private.
-fn private_file(path: &Path) -> std::io::Result<std::fs::File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
+/// Keeps a note that cannot be saved in a file; says why and where.
+fn unsaved(store: &Store, id: &str, bytes: &[u8], why: &str) -> String {
+    match store.keep_unsaved_note(id, bytes) {
+        Ok(path) => format!(
+            "the note of {} could not be saved ({why}); it is kept in {}",
+            sanitize::line(id),
+            sanitize::line(&path.display().to_string())
+        ),
+        Err(e) => format!(
+            "the note of {} could not be saved ({why}) nor kept in a file ({e})",
+            sanitize::line(id)
+        ),
     }
-    options.open(path)
-}
-
-/// The user's editor on `path`, with the terminal: `$VISUAL`, else
-/// `$EDITOR`, else `vi`, read by the shell as git does, so that
-/// `EDITOR="code --wait"` works.
-fn run_editor(path: &Path) -> anyhow::Result<std::process::ExitStatus> {
-    let editor = ["VISUAL", "EDITOR"]
-        .iter()
-        .filter_map(std::env::var_os)
-        .find(|e| !e.is_empty())
-        .unwrap_or_else(|| "vi".into());
-    #[cfg(unix)]
-    let mut cmd = {
-        let mut editor_line = editor.clone();
-        editor_line.push(" \"$@\"");
-        let mut cmd = std::process::Command::new("sh");
-        cmd.arg("-c").arg(editor_line).arg("sh").arg(path);
-        cmd
-    };
-    #[cfg(not(unix))]
-    let mut cmd = {
-        let mut cmd = std::process::Command::new(&editor);
-        cmd.arg(path);
-        cmd
-    };
-    cmd.status().map_err(|e| {
-        anyhow::anyhow!(
-            "could not start the editor {}: {e}",
-            sanitize::line(&editor.to_string_lossy())
-        )
-    })
 }

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::SystemTime;
 
 pub use super::json_string::{Plain, plain_json_string};
-use super::json_string::{string_folded, words_as_written};
+use super::json_string::{string_paragraphs, words_as_written};
 use crate::text::sanitize;
 
 /// An open file that abstracts are read back from, and what it was like
@@ -138,7 +138,7 @@ impl FileText {
     fn decode(&self, raw: &[u8]) -> Result<String, String> {
         let text = std::str::from_utf8(raw)
             .ok()
-            .and_then(string_folded)
+            .and_then(string_paragraphs)
             .ok_or_else(|| {
                 format!(
                     "{} no longer holds this abstract where it was: open it again to read it",
@@ -317,13 +317,15 @@ impl Drop for FileText {
     }
 }
 
+/// Fills `buf` from byte `at` of `file`, by offset (the file's position
+/// untouched, so that threads may share it); an error when it ends first.
 #[cfg(unix)]
-fn read_exact_at(file: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
+pub(crate) fn read_exact_at(file: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
     std::os::unix::fs::FileExt::read_exact_at(file, buf, at)
 }
 
 #[cfg(windows)]
-fn read_exact_at(file: &File, mut buf: &mut [u8], mut at: u64) -> std::io::Result<()> {
+pub(crate) fn read_exact_at(file: &File, mut buf: &mut [u8], mut at: u64) -> std::io::Result<()> {
     use std::os::windows::fs::FileExt;
     while !buf.is_empty() {
         match file.seek_read(buf, at)? {

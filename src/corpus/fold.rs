@@ -144,9 +144,60 @@ pub(crate) fn folded(s: &str) -> Option<String> {
     Some(fold_whitespace(s)).filter(|s| !s.is_empty())
 }
 
+/// [`folded`] for an abstract: whitespace folded within paragraphs, a
+/// blank line between two kept as a paragraph break (`\n\n`), as the
+/// other readers and the screen keep them.
+pub(crate) fn folded_paragraphs(s: &str) -> Option<String> {
+    let blank_at = |nl: usize| {
+        let rest = &s.as_bytes()[nl + 1..];
+        let gap = rest
+            .iter()
+            .take_while(|&&b| matches!(b, b' ' | b'\t' | b'\r'))
+            .count();
+        rest.get(gap) == Some(&b'\n')
+    };
+    if !memchr::memchr_iter(b'\n', s.as_bytes()).any(blank_at) {
+        return folded(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut start = 0;
+    for nl in memchr::memchr_iter(b'\n', s.as_bytes()) {
+        if nl < start || !blank_at(nl) {
+            continue;
+        }
+        let paragraph = fold_whitespace(&s[start..nl]);
+        if !paragraph.is_empty() {
+            if !out.is_empty() {
+                out.push_str("\n\n");
+            }
+            out.push_str(&paragraph);
+        }
+        start = nl + 1;
+    }
+    let last = fold_whitespace(&s[start..]);
+    if !last.is_empty() {
+        if !out.is_empty() {
+            out.push_str("\n\n");
+        }
+        out.push_str(&last);
+    }
+    Some(out).filter(|s| !s.is_empty())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paragraphs_stay_apart_and_fold_within() {
+        assert_eq!(folded_paragraphs(" a\n  b ").as_deref(), Some("a b"));
+        assert_eq!(
+            folded_paragraphs("a\n b\n\nc  d\r\n \t\r\n\n e\n").as_deref(),
+            Some("a b\n\nc d\n\ne")
+        );
+        assert_eq!(folded_paragraphs("\n\n \n\n"), None);
+        assert_eq!(folded_paragraphs("\n\nx").as_deref(), Some("x"));
+    }
 
     #[test]
     fn a_character_of_plain_word_bytes_is_left_as_it_is() {

@@ -55,6 +55,54 @@ impl PaperId {
         PaperId(text.into())
     }
 
+    /// An id written in paperboat's own form, as its exports carry it
+    /// (JSON's `id`, a CSV `id` column, BibTeX's `paperboat-id`):
+    /// `arxiv:` and an arXiv id, `doi:` and a DOI, `openreview:` and a
+    /// forum id, or a hash id's 16 hex digits; made as the readers make
+    /// them (version dropped, DOI in lower case). `None` for anything
+    /// else: a citation key, a database's own id.
+    pub fn exported(text: &str) -> Option<PaperId> {
+        let text = text.trim();
+        let after = |prefix: &str| {
+            text.get(..prefix.len())
+                .filter(|head| head.eq_ignore_ascii_case(prefix))
+                .map(|_| text[prefix.len()..].trim())
+        };
+        if let Some(a) = after("arxiv:") {
+            return fields::is_arxiv_id(a).then(|| PaperId::arxiv(a));
+        }
+        if let Some(d) = after("doi:") {
+            return fields::doi(d).map(|d| PaperId::doi(&d));
+        }
+        if let Some(f) = after("openreview:") {
+            return fields::is_forum_id(f).then(|| PaperId::openreview(f));
+        }
+        (text.len() == 16 && text.bytes().all(|b| b.is_ascii_hexdigit()))
+            .then(|| PaperId(text.to_ascii_lowercase().into()))
+    }
+
+    /// The ids a user may mean by `text` when it names a paper the way
+    /// papers are cited rather than as paperboat writes ids: a bare arXiv
+    /// id (`1801.05533`, `1801.05533v2`, `hep-th/9901001`, `arXiv:…`, an
+    /// arxiv.org link), a DOI (`10.1145/…`, `doi:…`, a doi.org link) or
+    /// an OpenReview forum id (`frA0NNBS1n`, a forum or PDF link). Empty
+    /// when it reads as none of them; the id itself is not among them.
+    pub fn meant_by(text: &str) -> Vec<PaperId> {
+        let text = text.trim();
+        let mut ids = Vec::new();
+        if let Some(a) = fields::arxiv_in(text, true) {
+            ids.push(PaperId::arxiv(&a));
+        }
+        if let Some(d) = fields::doi(text) {
+            ids.push(PaperId::doi(&d));
+        }
+        if let Some(f) = fields::forum_of(text) {
+            ids.push(PaperId::openreview(f));
+        }
+        ids.retain(|id| !id.as_str().eq_ignore_ascii_case(text));
+        ids
+    }
+
     /// The full id.
     pub fn as_str(&self) -> &str {
         &self.0

@@ -3,7 +3,6 @@
 //! JSON reader uses it when it leaves abstracts in the file, and the
 //! abstracts read back use it, so it sits below both.
 
-use super::fold::folded;
 use crate::text::markup;
 
 /// True when `raw` (a JSON string, quotes included) is plain: printable
@@ -196,16 +195,17 @@ pub fn words_as_written(raw: &str) -> Option<&str> {
     (!bad && ends && has_letter(b) && !markup::has_http(b)).then_some(inner)
 }
 
-/// A JSON string (quotes included) as the text a record has of it: its
-/// whitespace folded, `None` when blank or not a string. Decoded once:
-/// borrowed from `raw` when it has no escapes, decoded when it has (most
-/// abstracts of the arXiv snapshot have a `\n`), never parsed twice.
-pub fn string_folded(raw: &str) -> Option<String> {
+/// The text of a JSON string as written (`raw`, quotes included), as an
+/// abstract is kept: decoded, whitespace folded within paragraphs, a
+/// blank line kept as a paragraph break
+/// ([`folded_paragraphs`](crate::corpus::fold::folded_paragraphs));
+/// `None` when it is blank or not one whole string.
+pub fn string_paragraphs(raw: &str) -> Option<String> {
     use serde::Deserializer;
     let mut de = serde_json::Deserializer::from_str(raw);
     let text = de.deserialize_str(StrVisitor).ok()?;
     de.end().ok()?;
-    folded(&text)
+    crate::corpus::fold::folded_paragraphs(&text)
 }
 
 /// Takes a JSON string as it comes: borrowed when the input holds it as
@@ -416,14 +416,14 @@ mod tests {
 
     #[test]
     fn strings_are_decoded_and_folded() {
-        assert_eq!(string_folded(r#"" a  b ""#).as_deref(), Some("a b"));
+        assert_eq!(string_paragraphs(r#"" a  b ""#).as_deref(), Some("a b"));
         assert_eq!(
-            string_folded(r#""Line one\nline  two \"q\" \u00e9""#).as_deref(),
+            string_paragraphs(r#""Line one\nline  two \"q\" \u00e9""#).as_deref(),
             Some("Line one line two \"q\" é")
         );
-        assert_eq!(string_folded(r#"" \n ""#), None);
-        assert_eq!(string_folded("12"), None);
-        assert_eq!(string_folded(r#""a" x"#), None);
+        assert_eq!(string_paragraphs(r#"" \n ""#), None);
+        assert_eq!(string_paragraphs("12"), None);
+        assert_eq!(string_paragraphs(r#""a" x"#), None);
     }
 
     #[test]
@@ -629,7 +629,7 @@ mod tests {
         ) {
             let raw = serde_json::to_string(&s).unwrap();
             prop_assume!(plain_json_string(&raw));
-            let text = string_folded(&raw).unwrap();
+            let text = string_paragraphs(&raw).unwrap();
             prop_assert!(!sanitize::block_owned(text).is_empty());
         }
 
@@ -649,7 +649,7 @@ mod tests {
             if let Some(inner) = words_as_written(&raw) {
                 prop_assert!(plain_json_string(&raw));
                 prop_assert_eq!(inner, &raw[1..raw.len() - 1]);
-                let text = string_folded(&raw).unwrap();
+                let text = string_paragraphs(&raw).unwrap();
                 prop_assert_eq!(sanitize::block_owned(text.clone()), text.clone());
                 prop_assert!(!markup::has_markup(&text), "{}", text);
             }

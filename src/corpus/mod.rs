@@ -173,11 +173,19 @@ impl Corpus {
         former_ids(&self.papers)
     }
 
-    /// The paper with id (or unique id prefix) `text`.
+    /// The paper with id (or unique id prefix) `text`; a paper named as
+    /// it is cited (a bare arXiv id or DOI, a resolver link, an OpenReview
+    /// forum id: [`PaperId::meant_by`]) is found by its id too.
     pub fn lookup(&self, text: &str) -> Lookup {
         let text = text.trim();
         if text.is_empty() {
             return Lookup::Unknown;
+        }
+        let meant = PaperId::meant_by(text);
+        if !meant.is_empty()
+            && let Some(i) = self.papers.iter().position(|p| meant.contains(&p.id))
+        {
+            return Lookup::Found(i);
         }
         let lower = text.to_lowercase();
         let hits: Vec<usize> = self
@@ -357,5 +365,73 @@ mod tests {
         assert_eq!(corpus.lookup(&id.to_uppercase()), Lookup::Found(1));
         assert_eq!(corpus.lookup("zzzz"), Lookup::Unknown);
         assert!(matches!(corpus.lookup(""), Lookup::Unknown));
+    }
+
+    #[test]
+    fn papers_are_found_by_ids_written_as_they_are_cited() {
+        let with = |f: fn(&mut Record)| {
+            let mut r = Record {
+                title: Some("T".into()),
+                ..Record::default()
+            };
+            f(&mut r);
+            r.into_paper(&"l".into(), 0).unwrap()
+        };
+        let corpus = Corpus::new(vec![
+            with(|r| r.arxiv = Some("1801.05533".into())),
+            with(|r| r.arxiv = Some("hep-th/9901001".into())),
+            with(|r| r.doi = Some("10.1145/3292500.3330701".into())),
+            with(|r| r.more_mut().forum = Some("frA0NNBS1n".into())),
+            paper("", "hashed"),
+        ]);
+        for (given, at) in [
+            ("1801.05533", 0),
+            ("1801.05533v3", 0),
+            ("arXiv:1801.05533v1", 0),
+            ("https://arxiv.org/abs/1801.05533v2", 0),
+            ("arxiv.org/pdf/1801.05533.pdf", 0),
+            ("hep-th/9901001v2", 1),
+            ("10.1145/3292500.3330701", 2),
+            ("10.1145/3292500.3330701".to_uppercase().as_str(), 2),
+            ("https://doi.org/10.1145/3292500.3330701", 2),
+            ("doi:10.1145/3292500.3330701", 2),
+            ("frA0NNBS1n", 3),
+            ("https://openreview.net/forum?id=frA0NNBS1n", 3),
+            ("openreview:frA0NNBS1n", 3),
+        ] {
+            assert_eq!(corpus.lookup(given), Lookup::Found(at), "{given}");
+        }
+        // A hash id's prefix is still a prefix, though it could be a
+        // forum id.
+        let hash = corpus.papers[4].id.as_str()[..9].to_string();
+        assert_eq!(corpus.lookup(&hash), Lookup::Found(4));
+        assert_eq!(corpus.lookup("1801.05534"), Lookup::Unknown);
+        assert_eq!(corpus.lookup("10.1145/9999"), Lookup::Unknown);
+    }
+
+    #[test]
+    fn exported_ids_are_paperboats_own_forms_only() {
+        for (text, id) in [
+            ("arxiv:2401.01234v2", Some("arxiv:2401.01234")),
+            ("arXiv:hep-th/9901001", Some("arxiv:hep-th/9901001")),
+            ("doi:10.1145/ABC.1", Some("doi:10.1145/abc.1")),
+            ("openreview:frA0NNBS1n", Some("openreview:frA0NNBS1n")),
+            ("0123456789ABCDEF", Some("0123456789abcdef")),
+            (" 0123456789abcdef ", Some("0123456789abcdef")),
+            ("0123456789abcde", None),
+            ("0123456789abcdefg", None),
+            ("arxiv:smith2020", None),
+            ("doi:nothing", None),
+            ("openreview:a b", None),
+            ("2401.01234", None),
+            ("smith2020deep", None),
+            ("http://zotero.org/users/1/items/ABCD1234", None),
+        ] {
+            assert_eq!(
+                PaperId::exported(text).as_ref().map(PaperId::as_str),
+                id,
+                "{text}"
+            );
+        }
     }
 }

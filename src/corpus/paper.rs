@@ -204,6 +204,35 @@ impl Paper {
         self.more.as_deref().unwrap_or(&NO_MORE)
     }
 
+    /// The paper's DOI: as its record's resolver link writes it (case
+    /// kept, `fields::doi_link`), else its id's (lower case).
+    pub fn doi(&self) -> Option<std::borrow::Cow<'_, str>> {
+        let from_link = self
+            .record_links
+            .iter()
+            .find_map(|l| super::fields::doi_link(l));
+        let from_id = self.id.as_str().strip_prefix("doi:");
+        match (from_link, from_id) {
+            (Some(link), Some(id)) if !link.eq_ignore_ascii_case(id) => {
+                Some(std::borrow::Cow::Borrowed(id))
+            }
+            (Some(link), _) => Some(std::borrow::Cow::Borrowed(link)),
+            (None, id) => id.map(std::borrow::Cow::Borrowed),
+        }
+    }
+
+    /// The paper's arXiv id: its id's, else one an arxiv.org link (or
+    /// arXiv's DOI) of its record names.
+    pub fn arxiv_id(&self) -> Option<std::borrow::Cow<'_, str>> {
+        if let Some(a) = self.id.as_str().strip_prefix("arxiv:") {
+            return Some(std::borrow::Cow::Borrowed(a));
+        }
+        self.record_links
+            .iter()
+            .find_map(|l| super::fields::arxiv_in(l, false))
+            .map(|a| std::borrow::Cow::Owned(super::fields::arxiv_key(&a).to_string()))
+    }
+
     /// The paper's links: the record's, then the arXiv abstract page when
     /// the id is an arXiv one (unless the record's last link is that).
     pub fn links(&self) -> Vec<String> {
@@ -256,7 +285,7 @@ const UNKNOWN: &[u8; 3] = b"!!!";
 const MOST_WORDS: usize = 40;
 
 /// The shape of `name` (see [`Authors`]).
-fn shape_of(name: &Name) -> [u8; 3] {
+pub(crate) fn shape_of(name: &Name) -> [u8; 3] {
     if name.literal {
         return *LITERAL;
     }

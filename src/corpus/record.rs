@@ -34,6 +34,10 @@ pub struct Record {
     pub key: Option<String>,
     /// The volume, which tells the volumes of a multi-volume work apart.
     pub volume: Option<String>,
+    /// The id a paperboat export gave the paper ([`PaperId::exported`]):
+    /// when set, the paper keeps it, whatever its other fields would
+    /// make of it, so that what goes out comes back as itself.
+    pub given_id: Option<PaperId>,
     /// The line the record starts on (1-based), for messages.
     pub line: usize,
     /// The id the paper had before the reader learnt to read the one it
@@ -79,7 +83,7 @@ impl Record {
         let mut deferred = deferred;
         let decode = |text: &mut Option<String>, deferred: &mut Option<(Abstract, &str)>| {
             if let Some((_, raw)) = deferred.take() {
-                *text = json_string::string_folded(raw);
+                *text = json_string::string_paragraphs(raw);
             }
         };
         let empty = |s: &Option<String>| s.as_deref().is_none_or(|t| t.trim().is_empty());
@@ -109,8 +113,10 @@ impl Record {
                 r.abstract_text.as_deref().unwrap_or(""),
             ))
         };
+        let given = self.given_id.take();
         let forum = self.more.as_ref().and_then(|m| m.forum.as_deref());
         let (id, variant) = match (arxiv, doi, forum) {
+            _ if let Some(id) = given => (id, Variant::default()),
             (Some(a), _, _) => (PaperId::arxiv(&sanitize::line_cow(a)), Variant::default()),
             (None, Some(d), _) => (PaperId::doi(&sanitize::line_cow(d)), Variant::default()),
             (None, None, Some(forum)) => {
@@ -160,12 +166,29 @@ impl Record {
             .filter(|u| u.starts_with("http://") || u.starts_with("https://"))
             .map(String::from)
             .collect();
+        // Each link once; the DOI's unless a link names it already (a DOI
+        // ignores case).
+        keep_first(&mut links);
         if let Some(d) = doi {
-            links.push(format!("https://doi.org/{}", sanitize::line(d)));
+            let d = sanitize::line(d);
+            if !links
+                .iter()
+                .any(|l| fields::doi_link(l).is_some_and(|l| l.eq_ignore_ascii_case(&d)))
+            {
+                links.push(format!("https://doi.org/{d}"));
+            }
         }
         // The arXiv link is made from the id when asked for (see
-        // `Paper::links`): a million papers need not keep a million.
-        links.dedup();
+        // `Paper::links`): a million papers need not keep a million. A
+        // paper known by another id keeps its record's arXiv id as a link.
+        if let Some(a) = arxiv
+            && !id.as_str().starts_with("arxiv:")
+        {
+            let link = format!("https://arxiv.org/abs/{}", sanitize::line(a));
+            if !links.contains(&link) {
+                links.push(link);
+            }
+        }
         let (title, title_derived) = match given {
             Some(t) => (t, false),
             None => (title::derive(&abstract_text.text()), true),
@@ -195,6 +218,26 @@ impl Record {
             more: more(self.more),
         })
     }
+}
+
+/// Drops the repeats of `links`, the first of each kept where it was.
+fn keep_first(links: &mut Vec<String>) {
+    if links.len() < 2 {
+        return;
+    }
+    if links.len() <= 16 {
+        let mut k = 1;
+        while k < links.len() {
+            if links[..k].contains(&links[k]) {
+                links.remove(k);
+            } else {
+                k += 1;
+            }
+        }
+        return;
+    }
+    let mut seen = std::collections::HashSet::with_capacity(links.len());
+    links.retain(|l| seen.insert(l.clone()));
 }
 
 /// A record's rare fields, sanitized and boxed; `None` when it has none.

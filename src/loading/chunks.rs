@@ -1,13 +1,14 @@
 //! Line-oriented inputs (JSON Lines, `lines`) read a chunk of whole lines
 //! at a time, each chunk cut at line ends into pieces parsed in parallel;
-//! large files are mapped into memory and parsed where they lie. Memory
-//! stays bounded by a few chunks, whatever the size of the file.
+//! large files are read by offset into buffers used again (never mapped:
+//! see [`read_file`]). Memory stays bounded by a few chunks, whatever the
+//! size of the file.
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::cache::Encoder;
-use super::input::{Source, too_big, utf8_lossy};
+use super::input::{Source, cut_short, too_big, utf8_lossy};
 use super::{Format, Input, Options};
 use crate::corpus::abstracts::{Abstract, FileText};
 use crate::corpus::{Paper, Record, Variant, id_key, json, text};
@@ -64,6 +65,10 @@ pub(super) struct Piece {
     /// The papers' words, indexed as they were parsed, when asked for
     /// ([`How::words`]).
     pub(super) words: Option<WordIndex>,
+    /// The bytes it was parsed from, when it is recorded for the cache:
+    /// how many and their xxh3, which the cache checks before it replays
+    /// a file that grew (see `cache::Content`).
+    pub(super) bytes: Option<(u64, u64)>,
 }
 
 impl Piece {
@@ -219,7 +224,7 @@ fn parse_json_lines(
                 if deferred.is_none()
                     && let Some(plain) = plain
                 {
-                    r.abstract_text = json::string_folded(plain.raw);
+                    r.abstract_text = json::string_paragraphs(plain.raw);
                 }
                 gather.push(r, deferred)
             }
@@ -284,73 +289,103 @@ fn parse_chunk(
     how: How,
     in_file: Option<(&Arc<FileText>, u64)>,
 ) -> (Vec<Piece>, usize, usize) {
-    std::thread::scope(|s| start_chunk(s, text, format, how, in_file).finish(first_line))
+    std::thread::scope(|s| {
+        start_chunk(s, text, format, how, in_file)
+            .finish(first_line)
+            .0
+    })
 }
 
 /// A piece parsed: the piece, its line ends, its invalid UTF-8 sequences.
 type Parsed = (Piece, usize, usize);
 
-/// A chunk being parsed ([`start_chunk`]).
-enum Started<'scope, 'a> {
+/// A chunk being parsed ([`start_chunk`]), whose bytes `T` holds.
+enum Started<'scope, T> {
     /// Small enough to have been parsed on the calling thread.
-    Parsed(Box<Parsed>),
-    /// Its pieces, each being parsed on a thread of its own.
-    Running(Vec<(std::thread::ScopedJoinHandle<'scope, Parsed>, &'a [u8])>),
+    Parsed(Box<Parsed>, T),
+    /// Its pieces, each being parsed on a thread of its own (with the
+    /// bytes it covers, for a piece whose thread fails).
+    Running(
+        Vec<(
+            std::thread::ScopedJoinHandle<'scope, Parsed>,
+            std::ops::Range<usize>,
+        )>,
+        T,
+    ),
 }
 
 /// Starts parsing a chunk ([`parse_chunk`]) on threads of `scope`: cut
-/// at line ends into pieces ([`parse_pieces`]), a thread each.
-fn start_chunk<'scope, 'a: 'scope>(
+/// at line ends into pieces ([`parse_pieces`]), a thread each. `text` is
+/// the chunk: borrowed, or a buffer shared with the threads ([`Shared`],
+/// handed back once they are done: see [`read_file`]).
+fn start_chunk<'scope, 'a: 'scope, T>(
     scope: &'scope std::thread::Scope<'scope, '_>,
-    text: &'a [u8],
+    text: T,
     format: Format,
     how: How<'a>,
     in_file: Option<(&'a Arc<FileText>, u64)>,
-) -> Started<'scope, 'a> {
-    let pieces = parse_pieces(text.len());
+) -> Started<'scope, T>
+where
+    T: AsRef<[u8]> + Clone + Send + 'scope,
+{
+    let bytes = text.as_ref();
+    let pieces = parse_pieces(bytes.len());
     if pieces == 1 {
-        return Started::Parsed(Box::new(parse_one(text, text, false, format, how, in_file)));
+        let one = parse_one(bytes, bytes, false, format, how, in_file);
+        return Started::Parsed(Box::new(one), text);
     }
-    let mut cuts: Vec<&[u8]> = Vec::new();
-    let mut rest = text;
+    let mut cuts: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut start = 0;
     for k in 0..pieces {
-        if rest.is_empty() {
+        if start == bytes.len() {
             break;
         }
+        let rest = &bytes[start..];
         let want = if k + 1 == pieces {
             rest.len()
         } else {
-            text.len() / pieces
+            bytes.len() / pieces
         };
         let cut = if want >= rest.len() {
             rest.len()
         } else {
             memchr::memchr(b'\n', &rest[want..]).map_or(rest.len(), |i| want + i + 1)
         };
-        let (piece, tail) = rest.split_at(cut);
-        cuts.push(piece);
-        rest = tail;
+        cuts.push(start..start + cut);
+        start += cut;
     }
-    Started::Running(
-        cuts.into_iter()
-            .map(|piece| {
-                let run = move || parse_one(text, piece, true, format, how, in_file);
-                (scope.spawn(run), piece)
-            })
-            .collect(),
-    )
+    let running = cuts
+        .into_iter()
+        .map(|piece| {
+            let text = text.clone();
+            let range = piece.clone();
+            let run = move || {
+                let all = text.as_ref();
+                parse_one(all, &all[range], true, format, how, in_file)
+            };
+            (scope.spawn(run), piece)
+        })
+        .collect();
+    Started::Running(running, text)
 }
 
-impl Started<'_, '_> {
+impl<T: AsRef<[u8]>> Started<'_, T> {
     /// The chunk's pieces once all are parsed, its skipped records
-    /// numbered from `first_line`, as [`parse_chunk`] gives them.
-    fn finish(self, first_line: usize) -> (Vec<Piece>, usize, usize) {
-        let parsed = match self {
-            Started::Parsed(one) => vec![*one],
-            Started::Running(running) => running
-                .into_iter()
-                .map(|(h, piece)| h.join().unwrap_or_else(|_| failed_piece(piece)))
-                .collect(),
+    /// numbered from `first_line`, as [`parse_chunk`] gives them; and its
+    /// bytes, no thread holding them any more.
+    fn finish(self, first_line: usize) -> ((Vec<Piece>, usize, usize), T) {
+        let (parsed, text) = match self {
+            Started::Parsed(one, text) => (vec![*one], text),
+            Started::Running(running, text) => (
+                running
+                    .into_iter()
+                    .map(|(h, piece)| {
+                        h.join()
+                            .unwrap_or_else(|_| failed_piece(&text.as_ref()[piece]))
+                    })
+                    .collect(),
+                text,
+            ),
         };
         let (mut line, mut invalid) = (first_line, 0);
         let mut pieces = Vec::with_capacity(parsed.len());
@@ -362,7 +397,7 @@ impl Started<'_, '_> {
             invalid += replaced;
             pieces.push(piece);
         }
-        (pieces, line - first_line, invalid)
+        ((pieces, line - first_line, invalid), text)
     }
 }
 
@@ -380,6 +415,11 @@ fn parse_one(
     let at = (bytes.as_ptr() as usize - text.as_ptr() as usize) as u64;
     let in_file = in_file.map(|(file, start)| (file, start + at));
     let whole = bytes;
+    // Hashed here, where the bytes are in this core's cache, when the
+    // piece goes to the cache.
+    let hashed = how
+        .encode
+        .then(|| (whole.len() as u64, xxhash_rust::xxh3::xxh3_64(whole)));
     let bytes = match bytes.strip_suffix(b"\n") {
         Some(b) if strip => b,
         _ => bytes,
@@ -394,12 +434,14 @@ fn parse_one(
     if format.defers_abstracts() {
         let (mut piece, lines, invalid) = parse_json_lines(bytes, how, in_file);
         index(&mut piece, in_file.map(|(file, at)| (&**file, at, bytes)));
+        piece.bytes = hashed;
         return (piece, lines + whole.len() - bytes.len(), invalid);
     }
     let lines = memchr_count(whole);
     let (text, invalid) = utf8_lossy(bytes);
     let mut piece = parse_piece(&text, 1, lines, how);
     index(&mut piece, None);
+    piece.bytes = hashed;
     (piece, lines, invalid)
 }
 
@@ -518,7 +560,14 @@ fn read_texts(
         }
         first = false;
         let done = !more && buf.is_empty();
-        if tx.send(Ok(Raw { bytes, consumed })).is_err() || done {
+        if tx.send(Ok(Raw { bytes, consumed })).is_err() {
+            return;
+        }
+        if done {
+            // Shorter than it was when opened: cut short while it was read.
+            if let Some(len) = known.filter(|&k| read < k) {
+                let _ = tx.send(Err(cut_short(read, None, len)));
+            }
             return;
         }
     }
@@ -540,12 +589,7 @@ pub(super) fn read_chunks(
     tx: std::sync::mpsc::SyncSender<Result<Chunk, String>>,
 ) {
     if let Source::File(f) = &source
-        && known.is_some_and(|k| k >= MAP_FROM)
-        // SAFETY: the map is only read, and only while this load runs. A
-        // file cut short meanwhile by another program would fault the
-        // process (as with any reader that maps files, ripgrep among
-        // them); that is the one risk taken for not copying the file.
-        && let Ok(map) = unsafe { memmap2::Mmap::map(f) }
+        && let Some(len) = known.filter(|&k| k >= FILE_FROM || how.from > 0)
     {
         // Plain JSON abstracts are left in the file, read back through a
         // handle of their own (see `Abstract`).
@@ -553,13 +597,11 @@ pub(super) fn read_chunks(
             Input::Path(path) if format.defers_abstracts() => FileText::open(f, path),
             _ => None,
         };
-        return read_mapped(&map, opts, format, how, in_file.as_ref(), tx);
+        return read_file(f, len, opts, format, how, in_file.as_ref(), tx);
     }
     if how.from > 0 {
-        // Only a mapped file is read from the middle.
-        let _ = tx.send(Err(
-            "could not map the file to read what was added to it".into()
-        ));
+        // Only a file is read from the middle.
+        let _ = tx.send(Err("could not read what was added to the file".into()));
         return;
     }
     let (text_tx, text_rx) = std::sync::mpsc::sync_channel(1);
@@ -591,81 +633,164 @@ pub(super) fn read_chunks(
     });
 }
 
-/// Files this large are mapped into memory rather than read.
-pub(super) const MAP_FROM: u64 = 4 << 20;
+/// Files this large are read by offset ([`read_file`]), their plain JSON
+/// abstracts left in the file.
+pub(super) const FILE_FROM: u64 = 4 << 20;
 
-/// [`read_chunks`] for a file mapped into memory: each chunk is parsed
-/// where it lies, with no copy and no buffer to fill, and let go of once
-/// parsed (the pages leave the process, not the page cache). On a 1.5 GB
-/// JSONL file, copying it into buffers and clearing their pages was a
-/// third of the loading time.
-fn read_mapped(
-    map: &memmap2::Mmap,
+/// [`read_chunks`] for a file of `len` bytes (its length when it was
+/// opened): each chunk of whole lines read at its offset into one of a
+/// few buffers used again and again, parsed on every core; the next
+/// chunk is read and started while the last of this one's pieces is
+/// parsed. A buffer made anew each chunk had its pages cleared by the
+/// system as it was filled, a third of loading a 1.5 GB JSONL file; one
+/// used again has them.
+///
+/// The file is not mapped: a map of a file another program cuts short
+/// faults the process (SIGBUS) when the lost pages are read, and kills
+/// it, leaving the terminal as the reader had it. Read so, a file cut
+/// short while it is read ends its load with an error that says so, the
+/// papers of the chunks read before kept: they are what the file held
+/// (a line cut in two is never parsed). What was added after it was
+/// opened is not read.
+#[allow(clippy::too_many_arguments)]
+fn read_file(
+    file: &std::fs::File,
+    len: u64,
     opts: &Options,
     format: Format,
     how: How,
-    file: Option<&Arc<FileText>>,
+    in_file: Option<&Arc<FileText>>,
     tx: std::sync::mpsc::SyncSender<Result<Chunk, String>>,
 ) {
-    let bytes = &map[..];
-    let mut at = usize::try_from(how.from).map_or(bytes.len(), |f| f.min(bytes.len()));
-    // A byte-order mark is no part of the first line.
-    let mut skip = if at == 0 && bytes.starts_with(b"\xEF\xBB\xBF") {
-        3
-    } else {
-        0
-    };
+    let chunk = opts.chunk.max(1);
+    let mut at = how.from.min(len);
     let mut line = how.first_line;
+    let mut spare: Vec<Vec<u8>> = Vec::new();
     std::thread::scope(|s| {
-        // The chunk being parsed, and where it lies: the next one is
-        // started before it is joined, so that the cores go on to the next
-        // chunk's pieces while its last piece is parsed (one chunk at a
-        // time, they had waited on it a tenth of a cold search).
-        let mut running: Option<(Started, usize, usize)> = None;
+        // The chunk being parsed, and where it lies.
+        let mut running: Option<(Started<Shared>, u64, u64)> = None;
         loop {
-            let next = (at < bytes.len()).then(|| {
-                let want = (at + opts.chunk.max(1)).min(bytes.len());
-                let end = if want == bytes.len() {
-                    want
-                } else {
-                    match memchr::memrchr(b'\n', &bytes[at..want]) {
-                        Some(i) => at + i + 1,
-                        // A line longer than a chunk is taken whole.
-                        None => memchr::memchr(b'\n', &bytes[want..])
-                            .map_or(bytes.len(), |i| want + i + 1),
+            let next = if at < len {
+                let mut buf = spare.pop().unwrap_or_default();
+                match read_lines_at(file, at, len, chunk, &mut buf) {
+                    Ok(()) => {
+                        let from = at;
+                        at += buf.len() as u64;
+                        // A byte-order mark is no part of the first line.
+                        let skip = if from == 0 && buf.starts_with(b"\xEF\xBB\xBF") {
+                            3
+                        } else {
+                            0
+                        };
+                        if skip > 0 {
+                            buf.drain(..skip);
+                        }
+                        let text = Shared(Arc::new(buf));
+                        let in_file = in_file.map(|f| (f, from + skip as u64));
+                        Some(Ok((start_chunk(s, text, format, how, in_file), from, at)))
                     }
-                };
-                let raw = &bytes[at + skip..end];
-                let in_file = file.map(|f| (f, (at + skip) as u64));
-                let started = (start_chunk(s, raw, format, how, in_file), at, end);
-                (skip, at) = (0, end);
-                started
-            });
+                    Err(e) => Some(Err(e)),
+                }
+            } else {
+                None
+            };
             if let Some((started, from, to)) = running.take() {
-                let (pieces, lines_here, invalid) = started.finish(line);
+                let ((pieces, lines_here, invalid), text) = started.finish(line);
                 line += lines_here;
-                // SAFETY: nothing refers into this range any more (the
-                // papers own their text), and a read-only file mapping
-                // given up this way is read again from the file if touched.
-                let _ = unsafe {
-                    map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, from, to - from)
-                };
+                // The buffer is the reader's again once its threads are done.
+                if let Ok(buf) = Arc::try_unwrap(text.0) {
+                    spare.push(buf);
+                }
                 let chunk = Chunk {
                     pieces,
                     lines: lines_here,
                     invalid,
-                    consumed: (to - from) as u64,
+                    consumed: to - from,
                 };
                 if tx.send(Ok(chunk)).is_err() {
                     return;
                 }
             }
             match next {
-                Some(started) => running = Some(started),
+                Some(Ok(started)) => running = Some(started),
+                Some(Err(e)) => {
+                    let _ = tx.send(Err(e));
+                    return;
+                }
                 None => return,
             }
         }
     });
+}
+
+/// A chunk's buffer, shared with the threads parsing its pieces and the
+/// reader's again once they are done.
+#[derive(Clone)]
+struct Shared(Arc<Vec<u8>>);
+
+impl AsRef<[u8]> for Shared {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// Reads into `buf` (emptied first) the whole lines of `file` from byte
+/// `at`: about `chunk` bytes, to the last line end (a line longer than a
+/// chunk is taken whole), or to `len`, the length the file had when it was
+/// opened. An error when it cannot be read, or when it ends before `len`
+/// (it was cut short while it was read) with no whole line left to give.
+fn read_lines_at(
+    file: &std::fs::File,
+    at: u64,
+    len: u64,
+    chunk: usize,
+    buf: &mut Vec<u8>,
+) -> Result<(), String> {
+    buf.clear();
+    loop {
+        let from = at + buf.len() as u64;
+        let want = usize::try_from(len - from).map_or(chunk, |left| left.min(chunk));
+        let start = buf.len();
+        buf.resize(start + want, 0);
+        let got = read_at(file, &mut buf[start..], from)
+            .map_err(|e| format!("could not be read at byte {from}: {e}"))?;
+        buf.truncate(start + got);
+        let cut = got < want;
+        if !cut && at + buf.len() as u64 == len {
+            return Ok(());
+        }
+        match memchr::memrchr(b'\n', &buf[start..]) {
+            Some(end) => {
+                buf.truncate(start + end + 1);
+                return Ok(());
+            }
+            None if cut => {
+                let now = file.metadata().ok().map(|m| m.len());
+                return Err(cut_short(at + buf.len() as u64, now, len));
+            }
+            // No line end yet: read on.
+            None => {}
+        }
+    }
+}
+
+/// Reads into `buf` from byte `at` of `file` until it is full or the file
+/// ends; the bytes read.
+fn read_at(file: &std::fs::File, buf: &mut [u8], at: u64) -> std::io::Result<usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        #[cfg(unix)]
+        let n = std::os::unix::fs::FileExt::read_at(file, &mut buf[got..], at + got as u64);
+        #[cfg(windows)]
+        let n = std::os::windows::fs::FileExt::seek_read(file, &mut buf[got..], at + got as u64);
+        match n {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(got)
 }
 
 #[cfg(test)]
@@ -733,12 +858,12 @@ mod tests {
     }
 
     #[test]
-    fn a_mapped_file_loads_as_its_text_parses() {
-        // Over MAP_FROM: mapped, cut into small chunks; a byte-order mark,
+    fn a_large_file_loads_as_its_text_parses() {
+        // Over FILE_FROM: read by offset, cut into small chunks; a byte-order mark,
         // a broken line and invalid UTF-8 on the way.
         let mut bytes = b"\xEF\xBB\xBF".to_vec();
         let mut n = 0;
-        while bytes.len() < MAP_FROM as usize + 100_000 {
+        while bytes.len() < FILE_FROM as usize + 100_000 {
             n += 1;
             match n {
                 7_000 => bytes.extend_from_slice(b"{\"title\": broken\n"),
@@ -776,6 +901,103 @@ mod tests {
             .collect();
         assert_eq!(got, want);
         assert_eq!(got[0], "Paper 1 on sparse attention for long contexts");
+    }
+
+    #[test]
+    fn a_file_cut_short_while_it_is_read_is_an_error_and_its_whole_lines_stay() {
+        // The length the file had when it was opened is past its end now.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cut.jsonl");
+        let line = |n: usize| format!("{{\"id\": \"2401.{n:05}\", \"title\": \"Paper {n}\"}}\n");
+        let text: String = (0..1000).map(line).collect();
+        std::fs::write(&path, &text).unwrap();
+        let file = std::fs::File::open(&path).unwrap();
+        let mut buf = Vec::new();
+        let whole = text.len() as u64;
+        assert!(read_lines_at(&file, 0, whole, 1000, &mut buf).is_ok());
+        assert!(buf.ends_with(b"\n") && buf.len() <= 1000 + line(0).len());
+        // Cut short: the whole lines there are given, then an error.
+        assert!(read_lines_at(&file, 0, whole + 10, 1 << 20, &mut buf).is_ok());
+        assert_eq!(buf, text.as_bytes());
+        let why = read_lines_at(&file, whole, whole + 10, 1 << 20, &mut buf).unwrap_err();
+        assert!(
+            why.contains("cut short") && why.contains(&whole.to_string()),
+            "{why}"
+        );
+        // Loaded: the chunks read before the cut are kept, and the
+        // report says the file was cut short.
+        let list: Arc<str> = "cut".into();
+        let how = How {
+            list: &list,
+            keep: Keep::Papers,
+            encode: false,
+            from: 0,
+            first_line: 1,
+            words: None,
+        };
+        let opts = Options {
+            chunk: 4096,
+            ..Options::default()
+        };
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        std::thread::scope(|s| {
+            s.spawn(|| read_file(&file, whole + 5000, &opts, jsonl(), how, None, tx));
+            let mut papers = 0;
+            let mut errors = Vec::new();
+            for chunk in rx {
+                match chunk {
+                    Ok(c) => papers += c.pieces.iter().map(|p| p.papers.len()).sum::<usize>(),
+                    Err(e) => errors.push(e),
+                }
+            }
+            assert_eq!(papers, 1000, "every whole line read before the end");
+            assert_eq!(errors.len(), 1);
+            assert!(errors[0].contains("cut short"), "{errors:?}");
+        });
+    }
+
+    #[test]
+    fn a_file_cut_short_as_it_loads_never_faults_the_process() {
+        // A file over FILE_FROM, cut to a fraction of itself at moments
+        // spread over its load: each load ends (a map of the file would
+        // fault on the lost pages and kill the test process), with every
+        // paper or with the papers before the cut and an error naming
+        // what happened.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("shrinking.jsonl");
+        let text: String = (0..120_000)
+            .map(|n| format!("{{\"id\": \"2401.{n:05}\", \"title\": \"Paper {n} on attention\", \"abstract\": \"We study it {n}.\"}}\n"))
+            .collect();
+        let small = Options {
+            chunk: 64 << 10,
+            ..Options::default()
+        };
+        for k in 0..8u64 {
+            std::fs::write(&path, &text).unwrap();
+            let cutter = {
+                let path = path.clone();
+                std::thread::spawn(move || {
+                    std::thread::sleep(std::time::Duration::from_millis(5 + k * 15));
+                    let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+                    f.set_len(text_len_cut(k)).unwrap();
+                })
+            };
+            let loaded = load(&[Input::Path(path.clone())], &small);
+            cutter.join().unwrap();
+            if let Ok(loaded) = loaded {
+                let r = &loaded.reports[0];
+                assert!(
+                    r.error.is_none()
+                        || r.error.as_deref().is_some_and(|e| e.contains("cut short")),
+                    "{r}"
+                );
+            }
+        }
+    }
+
+    /// Where the `k`th try cuts the file.
+    fn text_len_cut(k: u64) -> u64 {
+        [0, 100, 5 << 20, 1 << 20, 3 << 20, 64 << 10, 7, 2 << 20][k as usize % 8]
     }
 
     proptest::proptest! {
@@ -840,7 +1062,7 @@ mod tests {
         // in CRLF.
         let mut bytes = b"\xEF\xBB\xBF".to_vec();
         let mut n = 0;
-        while bytes.len() < MAP_FROM as usize + 200_000 {
+        while bytes.len() < FILE_FROM as usize + 200_000 {
             n += 1;
             let line = if n == 20_000 {
                 // Invalid UTF-8: this line is decoded, not left in place.
@@ -958,7 +1180,7 @@ mod tests {
         ];
         let mut bytes = Vec::new();
         let mut n = 0;
-        while bytes.len() < MAP_FROM as usize + 300_000 {
+        while bytes.len() < FILE_FROM as usize + 300_000 {
             n += 1;
             // Repeats and hashed ids only in the first part of the file.
             let kind = if n < 3_000 { n % 5 } else { n % 3 };
@@ -1034,7 +1256,7 @@ mod tests {
         };
         let mut text = String::new();
         let mut k = 0usize;
-        while text.len() < MAP_FROM as usize + 900_000 {
+        while text.len() < FILE_FROM as usize + 900_000 {
             k += 1;
             let line = match k % 13 {
                 0 => odd[(k / 13) % odd.len()].to_string(),

@@ -232,6 +232,16 @@ pub(super) fn too_big(max: u64) -> String {
     format!("over the size limit ({}; --max-size)", size(max))
 }
 
+/// The message for a file `len` bytes long when it was opened that ended
+/// at byte `end` while it was read: another program cut it short (to
+/// `now` bytes, when known).
+pub(super) fn cut_short(end: u64, now: Option<u64>, len: u64) -> String {
+    let now = now.unwrap_or(end).min(end);
+    format!(
+        "was cut short as it was read ({now} bytes now, {len} when opened): the papers read before are kept"
+    )
+}
+
 /// The message for an input read whole (`format`) past `max` bytes,
 /// [`whole_limit`](super::whole_limit), when no `--max-size` was given.
 pub(super) fn too_big_whole(max: u64, format: Format) -> String {

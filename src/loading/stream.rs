@@ -487,7 +487,13 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> (Report, Option
                                 } else {
                                     (0, 0)
                                 };
-                                r.block(piece.encoded.as_ref(), &piece.skipped, invalid, consumed);
+                                r.block(
+                                    piece.encoded.as_ref(),
+                                    &piece.skipped,
+                                    invalid,
+                                    consumed,
+                                    piece.bytes,
+                                );
                             }
                             let titles = keep == Keep::Titles;
                             take_piece(&mut report, sink, piece, titles, &mut position);
@@ -515,6 +521,10 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> (Report, Option
             }
         }
         let consumed = buf.len() as u64;
+        // Shorter than it was when opened: cut short while it was read.
+        // What was read is parsed (a record cut in two is skipped) and
+        // the report says so.
+        let cut = known.filter(|&k| consumed < k);
         let (text, invalid) = decode(buf);
         report.invalid_utf8 = invalid;
         let parsed = parse(&text, format);
@@ -525,10 +535,13 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> (Report, Option
             for p in &papers {
                 enc.paper(p);
             }
-            r.block(Some(&enc), &report.skipped, invalid, consumed);
+            r.block(Some(&enc), &report.skipped, invalid, consumed, None);
         }
         report.repeated += sink.papers(papers, &mut position);
         sink.progress(consumed);
+        if let Some(len) = cut {
+            report.error = Some(super::input::cut_short(consumed, None, len));
+        }
     }
     let report = finish_report(report, format);
     let failed = report.error.is_some();

@@ -71,8 +71,8 @@ impl Edit {
 
 /// A time after both `at` and `after`, so that a change always wins over
 /// the version it replaces, even one stamped ahead of this clock.
-fn past(at: Stamp, after: Option<Stamp>) -> Stamp {
-    after.map_or(at, |a| at.max(Stamp(a.0 + 1)))
+pub(super) fn past(at: Stamp, after: Option<Stamp>) -> Stamp {
+    after.map_or(at, |a| at.max(Stamp(a.0.saturating_add(1))))
 }
 
 impl State {

@@ -63,7 +63,7 @@ pub use edit::Edit;
 pub use file::backup_name;
 use file::{Read, fingerprint, keep_old, read_state, write_atomic};
 pub use named::{NAME_MAX_CHARS, QUERY_MAX_BYTES, Search, Searches, Tag, Tags, fold};
-pub use notes::{Conflict, Conflicts, NOTE_MAX_BYTES, Note};
+pub use notes::{Conflict, Conflicts, NOTE_MAX_BYTES, Note, check_note};
 use seen::SeenFile;
 pub use seen::{SEEN_FILE_NAME, Seen};
 pub use stamp::{Mark, Stamp};
@@ -160,6 +160,51 @@ impl Store {
         }
     }
 
+    /// Keeps a note that could not be saved (longer than a note may be,
+    /// not UTF-8, or the save failed) in a file of its own in the state
+    /// directory, as the editor left it, readable by the user alone:
+    /// `note-not-saved-<id>-<time>.md` (the id's characters other than
+    /// letters, digits, `.` and `-` as `_`). Returns its path.
+    pub fn keep_unsaved_note(&self, id: &str, bytes: &[u8]) -> io::Result<PathBuf> {
+        use std::io::Write;
+        fs::create_dir_all(&self.dir)?;
+        let id: String = id
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .take(80)
+            .collect();
+        let time = humantime::format_rfc3339_seconds(SystemTime::now())
+            .to_string()
+            .replace(':', "");
+        let mut options = fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        for n in 0..1000 {
+            let name = match n {
+                0 => format!("note-not-saved-{id}-{time}.md"),
+                n => format!("note-not-saved-{id}-{time}-{n}.md"),
+            };
+            let path = self.dir.join(name);
+            match options.open(&path) {
+                Ok(mut f) => {
+                    f.write_all(bytes)?;
+                    f.sync_all()?;
+                    return Ok(path);
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        Err(io::Error::other("no free name for the note's file"))
+    }
+
     /// The state file's path.
     pub fn path(&self) -> PathBuf {
         self.dir.join(FILE_NAME)
@@ -231,7 +276,7 @@ impl Store {
     /// A timestamp later than any this store handed out, so two changes in
     /// one millisecond still order.
     fn stamp(&mut self) -> Stamp {
-        let now = Stamp::now().max(Stamp(self.last_stamp.0 + 1));
+        let now = Stamp::now().max(Stamp(self.last_stamp.0.saturating_add(1)));
         self.last_stamp = now;
         now
     }
@@ -244,9 +289,17 @@ impl Store {
             return Err(StoreError::ReadOnly(why.clone()));
         }
         for &(id, field, on) in changes {
-            let at = self.stamp();
-            let entry = self.state.papers.entry(id.to_string()).or_default();
-            *entry.slot(field) = Some(Mark { on, at });
+            let now = self.stamp();
+            let slot = self
+                .state
+                .papers
+                .entry(id.to_string())
+                .or_default()
+                .slot(field);
+            // Newer than the mark it replaces, even one stamped ahead of
+            // this clock, so that it wins the merge.
+            let at = edit::past(now, slot.map(|m| m.at));
+            *slot = Some(Mark { on, at });
         }
         self.dirty = true;
         self.save()
@@ -329,19 +382,9 @@ impl Store {
     /// [`Store::save`] for the first-seen file.
     fn save_seen(&mut self) -> Result<(), StoreError> {
         self.locked(|s| {
-            let tmp = s.tmp_path(SEEN_FILE_NAME);
             let dir = s.dir.clone();
-            s.with_seen(|f| f.save_locked(&dir, &tmp))
+            s.with_seen(|f| f.save_locked(&dir))
         })
-    }
-
-    /// A temporary file's path for writing file `name`.
-    fn tmp_path(&self, name: &str) -> PathBuf {
-        self.dir.join(format!(
-            "{name}.tmp-{}-{}",
-            std::process::id(),
-            self.last_stamp.0
-        ))
     }
 
     /// Runs `f` holding the state's lock (a sidecar file's: see the module
@@ -369,14 +412,13 @@ impl Store {
 
     fn save_locked(&mut self) -> Result<(), StoreError> {
         let path = self.path();
-        let tmp = self.tmp_path(FILE_NAME);
         match read_state(&path) {
             Read::Missing => {}
             Read::Parsed(disk) => {
                 if disk.version < VERSION {
                     // Migration: the old file stays beside the new one.
                     let backup = self.dir.join(backup_name(disk.version));
-                    keep_old(&self.dir, &path, disk.version, &tmp).map_err(io_err(&backup))?;
+                    keep_old(&self.dir, &path, disk.version).map_err(io_err(&backup))?;
                 }
                 self.state.absorb(disk);
             }
@@ -398,7 +440,7 @@ impl Store {
             source: io::Error::other(e),
         })?;
         json.push(b'\n');
-        write_atomic(&self.dir, &tmp, &path, &json).map_err(io_err(&path))?;
+        write_atomic(&path, &json).map_err(io_err(&path))?;
         self.state.saved();
         self.dirty = false;
         self.seen = fingerprint(&path);
@@ -729,6 +771,92 @@ mod tests {
         assert!(!s2.is_on("a", Field::Read));
         let text = fs::read_to_string(dir.path().join(FILE_NAME)).unwrap();
         assert!(text.contains("\"version\": 2"), "{text}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn saves_keep_the_files_mode_and_link_and_clear_what_killed_saves_left() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        // A new state file is the user's alone: it holds notes.
+        let (mut s, _) = Store::open(dir.path());
+        s.set(&[("a", Field::Bookmark, true)]).unwrap();
+        let path = dir.path().join(FILE_NAME);
+        assert_eq!(mode(&path), 0o600);
+        // Bits the user chose stay.
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+        s.set(&[("b", Field::Bookmark, true)]).unwrap();
+        assert_eq!(mode(&path), 0o640);
+        // A state file kept elsewhere behind a link: the file is
+        // replaced, the link kept.
+        let elsewhere = tempfile::tempdir().unwrap();
+        let real = elsewhere.path().join("synced-state.json");
+        fs::rename(&path, &real).unwrap();
+        std::os::unix::fs::symlink(&real, &path).unwrap();
+        let (mut s, msgs) = Store::open(dir.path());
+        assert!(msgs.is_empty(), "{msgs:?}");
+        s.set(&[("c", Field::Read, true)]).unwrap();
+        assert!(
+            fs::symlink_metadata(&path)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(mode(&real), 0o640);
+        let (s, _) = Store::open(dir.path());
+        assert!(s.is_on("a", Field::Bookmark) && s.is_on("c", Field::Read));
+        // What saves killed midway left (this version's names and the
+        // earlier ones) goes with the next save; nothing else does.
+        let stale = [
+            elsewhere.path().join("synced-state.json.tmp-Ab3dE9"),
+            elsewhere
+                .path()
+                .join("synced-state.json.tmp-4242-1796218800123"),
+            dir.path().join(format!("{SEEN_FILE_NAME}.tmp-x1Y2z3")),
+        ];
+        let kept = [
+            elsewhere.path().join("synced-state.json.tmp-notes.md"),
+            elsewhere.path().join("other.json.tmp-Ab3dE9"),
+            dir.path().join("state.json.corrupt-2026-12-07T064027Z"),
+        ];
+        for f in stale.iter().chain(&kept) {
+            fs::write(f, b"x").unwrap();
+        }
+        let (mut s, _) = Store::open(dir.path());
+        s.set(&[("d", Field::Read, true)]).unwrap();
+        s.record_first_seen(["d"], Stamp(5)).unwrap();
+        for f in &stale {
+            assert!(!f.exists(), "{}", f.display());
+        }
+        for f in &kept {
+            assert!(f.exists(), "{}", f.display());
+        }
+    }
+
+    #[test]
+    fn times_past_what_can_be_written_change_and_save() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(
+            dir.path().join(FILE_NAME),
+            r#"{"version": 2, "papers": {"p": {
+                "bookmark": {"on": true, "at": "9999-12-31T23:59:59.999Z"},
+                "tags": {"t": {"on": true, "at": "9999-12-31T23:59:59.999Z"}},
+                "note": {"text": "old", "at": "9999-12-31T23:59:59.999Z"}},
+               "q": {"read": {"on": true, "at": "1950-01-01T00:00:00Z"}}}}"#,
+        )
+        .unwrap();
+        let (mut s, msgs) = Store::open(dir.path());
+        assert!(msgs.is_empty(), "{msgs:?}");
+        assert!(s.is_on("q", Field::Read));
+        // Each change is newer than what it replaces, and is saved.
+        s.set_tag("p", "t", false).unwrap();
+        s.set_note("p", "new").unwrap();
+        s.set(&[("p", Field::Bookmark, false)]).unwrap();
+        let (s, _) = Store::open(dir.path());
+        assert!(!s.has_tag("p", "t"));
+        assert_eq!(s.note("p"), Some("new"));
+        assert!(!s.is_on("p", Field::Bookmark));
     }
 
     #[test]

@@ -45,6 +45,32 @@ fn unfit(c: char) -> bool {
         )
 }
 
+/// `text` as a name or a query is kept when read from the file (which
+/// may have been edited by hand): the characters [`unfit`] to be kept
+/// removed, trimmed. What a command prints or exports of it is then as
+/// clean as what was typed.
+pub(super) fn clean_line(text: &str) -> String {
+    if !text.contains(unfit) {
+        return text.trim().to_string();
+    }
+    text.chars()
+        .filter(|&c| !unfit(c))
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+/// `text` (a note) as kept when read from the file: [`clean_line`]'s
+/// characters removed but line breaks and tabs, which a note's markdown
+/// holds.
+pub(super) fn clean_text(text: &str) -> String {
+    let keep = |c: char| c == '\n' || c == '\t' || !unfit(c);
+    if text.chars().all(keep) {
+        return text.to_string();
+    }
+    text.chars().filter(|&c| keep(c)).collect()
+}
+
 /// Why `text` cannot be kept as one line, if it cannot.
 fn unclean(what: &str, text: &str) -> Option<String> {
     text.contains(unfit).then(|| {
@@ -191,6 +217,13 @@ impl<'de, T: Versioned> Deserialize<'de> for Named<T> {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Named<T>, A::Error> {
                 let mut out = Named::default();
                 while let Some((name, record)) = map.next_entry::<String, T::Record>()? {
+                    // A name edited by hand into something no name can be
+                    // (a control character) is kept cleaned; an empty one
+                    // is passed over.
+                    let name = clean_line(&name);
+                    if name.is_empty() {
+                        continue;
+                    }
                     // Two names that differ only in case: the newest.
                     out.put(T::from_record(name, record));
                 }
@@ -293,8 +326,8 @@ impl Versioned for Search {
         Search {
             name,
             removed: r.removed || r.query.is_none(),
-            query: r.query.unwrap_or_default(),
-            scope: r.scope,
+            query: clean_line(&r.query.unwrap_or_default()),
+            scope: clean_line(&r.scope),
             at: r.at,
         }
     }

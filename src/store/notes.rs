@@ -12,7 +12,8 @@ use super::stamp::Stamp;
 pub const NOTE_MAX_BYTES: usize = 64 * 1024;
 
 /// `text` as a note keeps it: whitespace alone is no note (an empty text,
-/// a removal); past [`NOTE_MAX_BYTES`], an error and nothing kept.
+/// a removal); control and invisible characters but line breaks and tabs
+/// taken out; past [`NOTE_MAX_BYTES`], an error and nothing kept.
 pub fn check_note(text: &str) -> Result<String, String> {
     if text.len() > NOTE_MAX_BYTES {
         return Err(format!(
@@ -23,14 +24,17 @@ pub fn check_note(text: &str) -> Result<String, String> {
     Ok(if text.trim().is_empty() {
         String::new()
     } else {
-        text.to_string()
+        super::named::clean_text(text)
     })
 }
 
 /// A paper's note: markdown as the user wrote it, and when.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Note {
-    /// The text; empty once the note is removed (a tombstone).
+    /// The text; empty once the note is removed (a tombstone). Read from
+    /// the file without control or invisible characters but line breaks
+    /// and tabs (a hand-edited file may hold any).
+    #[serde(deserialize_with = "clean_note")]
     pub text: String,
     /// When it was written.
     pub at: Stamp,
@@ -41,6 +45,10 @@ pub struct Note {
     /// Written here and not yet saved: nobody else can have seen it.
     #[serde(skip)]
     pub(super) unsaved: bool,
+}
+
+fn clean_note<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    String::deserialize(d).map(|t| super::named::clean_text(&t))
 }
 
 impl Note {

@@ -516,9 +516,9 @@ impl SeenFile {
         self.notice.take()
     }
 
-    /// Re-reads the file, merges, writes it atomically through `tmp`. The
-    /// caller holds the state's lock.
-    pub(super) fn save_locked(&mut self, dir: &Path, tmp: &Path) -> Result<(), StoreError> {
+    /// Re-reads the file, merges, writes it atomically. The caller holds
+    /// the state's lock.
+    pub(super) fn save_locked(&mut self, dir: &Path) -> Result<(), StoreError> {
         if let Some(why) = &self.read_only {
             return Err(StoreError::ReadOnly(why.clone()));
         }
@@ -551,7 +551,7 @@ impl SeenFile {
         };
         let mut json = serde_json::to_vec_pretty(&out).map_err(|e| io_err(io::Error::other(e)))?;
         json.push(b'\n');
-        write_atomic(dir, tmp, &path, &json).map_err(io_err)?;
+        write_atomic(&path, &json).map_err(io_err)?;
         self.dirty = false;
         self.fingerprint = fingerprint(&path);
         Ok(())

@@ -140,10 +140,117 @@ pub fn collect(record_links: &[String], rich: &Rich) -> Vec<String> {
     out
 }
 
+/// The web address a link can be opened at, or `None`: an `http://` or
+/// `https://` URL as it is (no white space or control character in it),
+/// a DOI (`doi:10.…`, `10.…/…`) as its doi.org page, an arXiv id
+/// (`arXiv:2401.01234`) as its abstract page. Anything else (`file:`,
+/// `javascript:`, `data:`, `smb:`, a word that would read as an option)
+/// is never handed to a browser or an opener, nor made a live link.
+pub fn openable(link: &str) -> Option<String> {
+    let link = link.trim();
+    let clean = |s: &str| !s.is_empty() && !s.chars().any(|c| c.is_whitespace() || c.is_control());
+    let scheme_end = link.find("://").unwrap_or(0);
+    let scheme = &link[..scheme_end];
+    if scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https") {
+        let rest = &link[scheme_end + 3..];
+        return (clean(rest) && !rest.starts_with('/'))
+            .then(|| format!("{}://{rest}", scheme.to_ascii_lowercase()));
+    }
+    let lower = link.to_ascii_lowercase();
+    if lower.starts_with("arxiv:") {
+        let id = link[6..].trim();
+        let written = format!("arXiv:{id}");
+        return arxiv_at(&written, 0)
+            .filter(|&(skip, len)| skip + len == written.len())
+            .map(|_| format!("https://arxiv.org/abs/{id}"));
+    }
+    let doi = if lower.starts_with("doi:") {
+        link[4..].trim()
+    } else {
+        link
+    };
+    let (prefix, suffix) = doi.split_once('/')?;
+    let registrant = prefix.strip_prefix("10.")?;
+    (!registrant.is_empty()
+        && registrant.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && clean(suffix))
+    .then(|| format!("https://doi.org/{prefix}/{}", escape_path(suffix)))
+}
+
+/// `s` with the characters a URL's path may not hold as such
+/// percent-encoded (`<`, `>`, `"`, `` ` ``, `{`, `}`, `|`, `\`, `^`, `#`,
+/// `?`, `%` not starting an escape): a DOI written into a link.
+fn escape_path(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    for (i, c) in s.char_indices() {
+        let escape = match c {
+            '<' | '>' | '"' | '`' | '{' | '}' | '|' | '\\' | '^' | '#' | '?' => true,
+            '%' => {
+                !(b.len() > i + 2 && b[i + 1].is_ascii_hexdigit() && b[i + 2].is_ascii_hexdigit())
+            }
+            _ => false,
+        };
+        if escape {
+            out.push_str(&format!("%{:02X}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::text::markup::render;
+
+    #[test]
+    fn only_web_links_open_and_ids_become_their_pages() {
+        for (link, opened) in [
+            (
+                "https://arxiv.org/abs/1801.05533",
+                Some("https://arxiv.org/abs/1801.05533"),
+            ),
+            (
+                "HTTP://Example.org/a?b=c&d#e",
+                Some("http://Example.org/a?b=c&d#e"),
+            ),
+            (
+                "doi:10.1145/3292500.3330701",
+                Some("https://doi.org/10.1145/3292500.3330701"),
+            ),
+            (
+                "10.1000/<script>alert(1)</script>",
+                Some("https://doi.org/10.1000/%3Cscript%3Ealert(1)%3C/script%3E"),
+            ),
+            (
+                "arXiv:2401.01234v2",
+                Some("https://arxiv.org/abs/2401.01234v2"),
+            ),
+            (
+                "arxiv:hep-th/9901001",
+                Some("https://arxiv.org/abs/hep-th/9901001"),
+            ),
+            ("javascript:alert(1)", None),
+            ("JavaScript://%0aalert(1)", None),
+            ("file:///etc/passwd", None),
+            ("smb://host/share", None),
+            ("data:text/html,<script>", None),
+            ("-oProxyCommand=id", None),
+            ("--help", None),
+            ("https://", None),
+            ("https:///etc/passwd", None),
+            ("https://a.org/x y", None),
+            ("https://a.org/\u{1b}[2J", None),
+            ("ftp://a.org/x", None),
+            ("arxiv:not-an-id", None),
+            ("10.1/", None),
+            ("", None),
+        ] {
+            assert_eq!(openable(link).as_deref(), opened, "{link}");
+        }
+    }
 
     #[test]
     fn record_links_then_abstract_links_each_once() {

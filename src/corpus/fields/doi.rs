@@ -69,6 +69,26 @@ pub fn doi_in_text(s: &str) -> Option<String> {
     None
 }
 
+/// The DOI a resolver link names (`https://doi.org/10.…`,
+/// `http://dx.doi.org/10.…`), as the link writes it; `None` for any other
+/// link.
+pub fn doi_link(url: &str) -> Option<&str> {
+    let url = url.trim();
+    let rest = ["https://", "http://"].iter().find_map(|p| {
+        url.get(..p.len())
+            .filter(|h| h.eq_ignore_ascii_case(p))
+            .map(|_| &url[p.len()..])
+    })?;
+    let rest = ["doi.org/", "dx.doi.org/", "www.doi.org/"]
+        .iter()
+        .find_map(|h| {
+            rest.get(..h.len())
+                .filter(|x| x.eq_ignore_ascii_case(h))
+                .map(|_| &rest[h.len()..])
+        })?;
+    doi(rest).filter(|d| d.len() == rest.len()).map(|_| rest)
+}
+
 /// What a DOI is known by in a paper's id: without a resolver link or
 /// `doi:`, in lower case.
 pub fn doi_key(doi: &str) -> String {

@@ -16,7 +16,7 @@ mod person;
 mod year;
 
 pub use arxiv::{arxiv_in, arxiv_in_text, arxiv_key, arxiv_year, is_arxiv_id, strip_arxiv_prefix};
-pub use doi::{doi, doi_in_text, doi_key};
+pub use doi::{doi, doi_in_text, doi_key, doi_link};
 pub use names::{Split, ordered_name, split_list_cell, split_name_cell, split_names, split_top};
 pub use openreview::{forum_in, forum_of, is_forum_id};
 pub use person::Name;

@@ -214,6 +214,7 @@ impl Entry {
             volume: None,
             line: self.line,
             former_id: None,
+            given_id: None,
             more: More {
                 categories: self.categories,
                 announce,

@@ -32,7 +32,10 @@
 //! - arXiv id: arxiv, arxiv id, eprint, arxiv number; else an arXiv DOI or
 //!   arxiv.org link;
 //! - keywords: keywords, keyword, author keywords, KW, DE (split on `;`,
-//!   else `,`).
+//!   else `,`);
+//! - the id paperboat's CSV export writes: id, paperboat id (taken only
+//!   when it is written as paperboat writes ids, `doi:…`, `arxiv:…`,
+//!   `openreview:…` or 16 hex digits: see `PaperId::exported`).
 //!
 //! When several columns name one field, the best-named non-empty one in
 //! each row wins. Authors split on `;`, else on ` and ` (each part then
@@ -42,6 +45,11 @@
 //! first (`Jane Smith`) as every format shows names. A cell written
 //! as a Python list (`'Ruochen Wang', 'Ting Liu'`, brackets or not, as
 //! scripts that build lists from OpenReview write them) is its strings.
+//!
+//! A cell that starts with `'` and then a character that starts a
+//! formula in a spreadsheet (`=`, `+`, `-`, `@`, a tab or carriage
+//! return) is read without the `'`: it was put there to keep the cell
+//! from running as a formula (paperboat's CSV export does so).
 //!
 //! **Rows.** Every row must have as many fields as the header (extra empty
 //! fields at the end are allowed, and a row may stop short of the header's
@@ -85,9 +93,9 @@
 //! one skipped entry is line 1: `no header naming a title or abstract
 //! column`.
 //!
-//! Text fields have their whitespace folded to single spaces and are
-//! otherwise kept as written; sanitizing happens later, in
-//! [`Record::into_paper`].
+//! Text fields have their whitespace folded to single spaces (an
+//! abstract's blank lines stay paragraph breaks) and are otherwise kept
+//! as written; sanitizing happens later, in [`Record::into_paper`].
 
 mod rejoin;
 
@@ -96,9 +104,9 @@ use std::collections::HashSet;
 use unicode_width::UnicodeWidthStr;
 
 use super::ris::fold;
-use super::{Format, Reader, head_lines};
+use super::{Format, Reader, fold_paragraphs, head_lines};
 use crate::corpus::fields::{arxiv_in, doi, split_list_cell, split_name_cell, year_in};
-use crate::corpus::{Authors, More, Parsed, Record};
+use crate::corpus::{Authors, More, PaperId, Parsed, Record};
 use rejoin::{Rejoined, Shapes};
 
 /// What a column holds.
@@ -113,6 +121,9 @@ enum Role {
     Url,
     Arxiv,
     Keywords,
+    /// A paperboat export's id column (kept only when it holds an id as
+    /// paperboat writes them).
+    Id,
 }
 
 /// Header names for each role, best first, normalised by [`normalise`].
@@ -221,6 +232,7 @@ const NAMES: &[(Role, &[&str])] = &[
         Role::Keywords,
         &["keywords", "keyword", "authorkeywords", "kw", "de"],
     ),
+    (Role::Id, &["id", "paperboatid"]),
 ];
 
 /// Reason given when no column can be taken as the title or abstract.
@@ -255,11 +267,19 @@ struct Row {
 }
 
 impl Row {
-    /// The field at `col`, trimmed, unless blank.
+    /// The field at `col`, trimmed, unless blank; without the `'` a
+    /// writer put before a cell that would start a formula (`'=…`,
+    /// `'-…`, as paperboat's export and OWASP's advice write them).
     fn get(&self, col: usize) -> Option<&str> {
         self.fields
             .get(col)
-            .map(|f| f.trim())
+            .map(|f| {
+                let f = f.trim();
+                match f.strip_prefix('\'') {
+                    Some(rest) if rest.starts_with(['=', '+', '-', '@', '\t', '\r']) => rest,
+                    _ => f,
+                }
+            })
             .filter(|f| !f.is_empty())
     }
 
@@ -327,7 +347,12 @@ impl Columns {
         let doi = self
             .of(Role::Doi)
             .find_map(|c| row.get(c).and_then(doi))
-            .or_else(|| words.iter().find_map(|w| doi(w)));
+            .or_else(|| {
+                words
+                    .iter()
+                    .filter(|w| w.to_ascii_lowercase().contains("doi.org/"))
+                    .find_map(|w| doi(w))
+            });
         let arxiv = self
             .of(Role::Arxiv)
             .find_map(|c| row.get(c).and_then(|v| arxiv_in(v, true)))
@@ -335,7 +360,10 @@ impl Columns {
             .or_else(|| words.iter().find_map(|w| arxiv_in(w, false)));
         Record {
             title: text(Role::Title),
-            abstract_text: text(Role::Abstract),
+            abstract_text: self
+                .value(row, Role::Abstract)
+                .map(fold_paragraphs)
+                .filter(|s| !s.is_empty()),
             authors: Authors::from_written(
                 self.value(row, Role::Authors)
                     .map(split_name_cell)
@@ -352,6 +380,7 @@ impl Columns {
             volume: None,
             line: row.line,
             former_id: None,
+            given_id: self.value(row, Role::Id).and_then(PaperId::exported),
             more: More {
                 keywords: self
                     .value(row, Role::Keywords)

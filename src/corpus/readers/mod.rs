@@ -220,6 +220,37 @@ pub(crate) fn head_lines(text: &str, n: usize) -> impl Iterator<Item = &str> {
         .take(n)
 }
 
+/// Folds whitespace within paragraphs to single spaces (no-break spaces
+/// included); blank lines stay paragraph breaks (`\n\n`), as an abstract
+/// keeps them.
+pub(crate) fn fold_paragraphs(s: &str) -> String {
+    let s = s.replace("\r\n", "\n").replace('\r', "\n");
+    let mut out = String::with_capacity(s.len());
+    for paragraph in s
+        .split("\n")
+        .collect::<Vec<_>>()
+        .split(|l| l.trim().is_empty())
+    {
+        let mut words = paragraph
+            .iter()
+            .flat_map(|l| l.split_whitespace())
+            .peekable();
+        if words.peek().is_none() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str("\n\n");
+        }
+        for (i, w) in words.enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(w);
+        }
+    }
+    out
+}
+
 /// `text` without the byte-order mark and blank space it starts with.
 pub(crate) fn start(text: &str) -> &str {
     text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n'])

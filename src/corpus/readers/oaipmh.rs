@@ -302,6 +302,7 @@ impl OaiRecord {
             volume: None,
             line: self.line,
             former_id: None,
+            given_id: None,
             more: More {
                 categories,
                 ..More::default()

@@ -357,6 +357,7 @@ impl Note {
             volume: None,
             line,
             former_id: None,
+            given_id: None,
             more: More {
                 keywords: self.list("keywords"),
                 forum,

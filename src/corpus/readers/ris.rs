@@ -535,6 +535,7 @@ fn ris_record(raw: &Raw<'_>) -> Record {
         volume: raw.text(&["VL"]),
         line: raw.line,
         former_id: None,
+        given_id: None,
         more: More {
             roles,
             ..More::default()
@@ -566,6 +567,7 @@ fn wos_record(raw: &Raw<'_>) -> Record {
         volume: raw.text(&["VL"]),
         line: raw.line,
         former_id: None,
+        given_id: None,
         more: Default::default(),
     }
 }
@@ -598,6 +600,7 @@ fn medline_record(raw: &Raw<'_>) -> Record {
         volume: raw.text(&["VI"]),
         line: raw.line,
         former_id: None,
+        given_id: None,
         more: Default::default(),
     }
 }

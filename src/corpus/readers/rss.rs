@@ -325,6 +325,7 @@ impl Item {
             volume: None,
             line: self.line,
             former_id: None,
+            given_id: None,
             more: More {
                 categories,
                 announce,

@@ -217,6 +217,31 @@ pub(super) struct Entry {
     sums: Vec<Vec<u64>>,
 }
 
+/// Opens `path` for reading when it is a regular file; `None` for
+/// anything else found where an entry goes (a FIFO, whose opening would
+/// wait for a writer forever, a device, a directory). On Linux the file
+/// is opened without waiting and checked once open; elsewhere it is
+/// checked first.
+fn open_regular(path: &Path) -> Option<File> {
+    #[cfg(target_os = "linux")]
+    let file = {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(path)
+            .ok()?
+    };
+    #[cfg(not(target_os = "linux"))]
+    let file = {
+        if !std::fs::metadata(path).ok()?.is_file() {
+            return None;
+        }
+        File::open(path).ok()?
+    };
+    file.metadata().ok()?.is_file().then_some(file)
+}
+
 impl Entry {
     /// Opens the entry at `path` if it is one of `kind` in this version,
     /// whole, with its first section's (its key's) checksum right (see
@@ -225,7 +250,7 @@ impl Entry {
     /// 1.1 GB at 2.7M papers). The file's time is set to now: the least
     /// recently used entries are removed first.
     pub(super) fn open(path: &Path, kind: u32) -> Option<Entry> {
-        let file = File::open(path).ok()?;
+        let file = open_regular(path)?;
         // SAFETY: entries are only ever replaced (renamed over) or
         // removed, never changed in place, which leaves this mapping as
         // it is; every byte is bounds-checked and checksummed before use.
@@ -243,7 +268,7 @@ impl Entry {
     /// checked, no other section (an index's last is 1.1 GB at 2.7M
     /// papers, read in 0.1 s). Its time is left as it is.
     pub(super) fn has_key(path: &Path, kind: u32, key: &[u8]) -> bool {
-        let Some(file) = File::open(path).ok() else {
+        let Some(file) = open_regular(path) else {
             return false;
         };
         // SAFETY: as in `Entry::open`.

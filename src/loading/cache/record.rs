@@ -15,8 +15,8 @@ use super::container::{Entry, Writer};
 use super::key::{self, Key};
 use super::papers::{Bad, Decoder, Encoder, put_str, put_uint};
 use super::{CacheOptions, MIN_SIZE, PAPERS_EXT, PAPERS_KIND, evict};
-use crate::corpus::abstracts::FileText;
-use crate::loading::chunks::{MAP_FROM, Piece};
+use crate::corpus::abstracts::{FileText, read_exact_at};
+use crate::loading::chunks::{FILE_FROM, Piece};
 use crate::loading::{Format, Input};
 
 /// What an input's entry says of the whole input.
@@ -34,6 +34,11 @@ struct Meta {
     distinct: bool,
     /// A paper had a former id (marks to follow it).
     former: bool,
+    /// What the file held where its pieces were parsed from: each piece's
+    /// bytes, how many and their xxh3, in order (line-oriented inputs
+    /// recorded whole; else `None`). A file that grew is replayed only
+    /// when its old part still hashes so ([`same_content`]).
+    content: Option<Vec<(u64, u64)>>,
 }
 
 impl Meta {
@@ -46,6 +51,17 @@ impl Meta {
         put_uint(&mut b, self.lines as u64);
         put_uint(&mut b, u64::from(self.distinct));
         put_uint(&mut b, u64::from(self.former));
+        match &self.content {
+            Some(pieces) => {
+                put_uint(&mut b, 1);
+                put_uint(&mut b, pieces.len() as u64);
+                for &(len, hash) in pieces {
+                    put_uint(&mut b, len);
+                    put_uint(&mut b, hash);
+                }
+            }
+            None => put_uint(&mut b, 0),
+        }
         b
     }
 
@@ -65,6 +81,21 @@ impl Meta {
             lines: usize::try_from(d.uint()?).map_err(|_| Bad)?,
             distinct: flag(d.uint()?)?,
             former: flag(d.uint()?)?,
+            content: if flag(d.uint()?)? {
+                let n = usize::try_from(d.uint()?).map_err(|_| Bad)?;
+                // Two numbers of a byte or more each: a count past what is
+                // left is refused before anything is reserved.
+                if n > bytes.len() / 2 {
+                    return Err(Bad);
+                }
+                let mut pieces = Vec::with_capacity(n);
+                for _ in 0..n {
+                    pieces.push((d.uint()?, d.uint()?));
+                }
+                Some(pieces)
+            } else {
+                None
+            },
         };
         if !d.done() {
             return Err(Bad);
@@ -130,8 +161,17 @@ pub(in crate::loading) fn lookup(
         // for its first `n` bytes, lines having been added since.
         let usable = if entry.section(0) == key.bytes {
             Some(None)
-        } else if line_oriented && key.len >= MAP_FROM {
-            key::grown_from(entry.section(0), &key, file).map(Some)
+        } else if line_oriented && key.len >= FILE_FROM {
+            // Longer, both ends as they were: the middle is checked too
+            // (a file copied over with one changed line and more added
+            // keeps its inode, and was replayed stale).
+            key::grown_from(entry.section(0), &key, file)
+                .filter(|&old| {
+                    meta.content
+                        .as_ref()
+                        .is_some_and(|c| same_content(file, c, old))
+                })
+                .map(Some)
         } else {
             None
         };
@@ -203,7 +243,41 @@ fn recorder(
         in_file: false,
         former: false,
         lines: 0,
+        content: Some(Vec::new()),
     }))
+}
+
+/// True when the first `len` bytes of `file` are those the pieces of
+/// `content` were parsed from: they cover them exactly (after a
+/// byte-order mark), and each piece's bytes, read again by offset, hash
+/// as recorded. Read on every core; a file that cannot be read is not.
+fn same_content(file: &File, content: &[(u64, u64)], len: u64) -> bool {
+    let covered: u64 = content.iter().map(|&(n, _)| n).sum();
+    let Some(start) = len.checked_sub(covered).filter(|&s| s == 0 || s == 3) else {
+        return false;
+    };
+    let mut at = start;
+    let ranges: Vec<(u64, u64, u64)> = content
+        .iter()
+        .map(|&(n, hash)| {
+            let r = (at, n, hash);
+            at += n;
+            r
+        })
+        .collect();
+    let threads = crate::parallel::threads();
+    crate::parallel::map_split(&ranges, threads, |_, part| {
+        let mut buf = Vec::new();
+        part.iter().all(|&(at, n, hash)| {
+            let Ok(n) = usize::try_from(n) else {
+                return false;
+            };
+            buf.resize(n, 0);
+            read_exact_at(file, &mut buf, at).is_ok() && xxhash_rust::xxh3::xxh3_64(&buf) == hash
+        })
+    })
+    .into_iter()
+    .all(|same| same)
 }
 
 /// An entry being recorded as its input loads.
@@ -220,6 +294,8 @@ pub(in crate::loading) struct Recorder {
     in_file: bool,
     former: bool,
     lines: usize,
+    /// See [`Meta::content`]: `None` once a piece came without its bytes.
+    content: Option<Vec<(u64, u64)>>,
 }
 
 impl Recorder {
@@ -230,15 +306,21 @@ impl Recorder {
 
     /// Appends a parsed piece: its papers as encoded (`None`: they were
     /// not, and nothing is stored), its skipped records (numbered in the
-    /// file), and, for the last piece of a chunk, the chunk's bytes and
-    /// invalid UTF-8 sequences (0 for the others).
+    /// file), for the last piece of a chunk the chunk's bytes and invalid
+    /// UTF-8 sequences (0 for the others), and the bytes it was parsed
+    /// from, counted and hashed, when they were ([`Meta::content`]).
     pub(in crate::loading) fn block(
         &mut self,
         papers: Option<&Encoder>,
         skipped: &[(usize, String)],
         invalid: usize,
         consumed: u64,
+        bytes: Option<(u64, u64)>,
     ) {
+        match (&mut self.content, bytes) {
+            (Some(content), Some(b)) => content.push(b),
+            _ => self.content = None,
+        }
         let Some(w) = &mut self.writer else { return };
         let Some(enc) = papers else {
             self.writer = None;
@@ -290,6 +372,7 @@ impl Recorder {
             lines: self.lines,
             distinct,
             former: self.former,
+            content: self.content.filter(|_| line_oriented),
         };
         let to = self
             .cache
@@ -415,6 +498,7 @@ impl Replay {
         to.in_file |= self.meta.in_file;
         to.former |= self.meta.former;
         to.lines += self.meta.lines;
+        to.content = self.meta.content.clone();
     }
 
     /// Decodes the blocks on every core and calls `each` with them in

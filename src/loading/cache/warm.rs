@@ -327,6 +327,58 @@ fn a_file_that_grew_replays_its_old_part_and_reads_the_new() {
     assert!(want.contains("2402.00004") && want.contains("invalid JSON"));
 }
 
+#[test]
+fn a_file_changed_in_its_middle_then_grown_is_read_again_whole() {
+    // A `cp` of a file over the cached one keeps its inode: the same
+    // length with a line changed in the middle (both ends as they were),
+    // then more lines. The entry's old part no longer hashes as the file's
+    // does: the file is read again whole, never replayed stale.
+    let src = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let path = src.path().join("a.jsonl");
+    let line = |n: usize, year: usize| {
+        format!("{{\"id\": \"2401.{n:05}\", \"title\": \"Paper {n}\", \"year\": {year}}}\n")
+    };
+    let mut text = String::new();
+    let mut n = 0;
+    while text.len() < (4 << 20) + (256 << 10) {
+        n += 1;
+        text.push_str(&line(n, 2023));
+    }
+    std::fs::write(&path, &text).unwrap();
+    let inputs = [Input::Path(path.clone())];
+    let opts = cached(cache.path(), 1 << 20, None);
+    let cold = Options {
+        cache: None,
+        ..opts.clone()
+    };
+    assert_eq!(loaded(&inputs, &opts), loaded(&inputs, &cold));
+    let middle = text.find(&line(n / 2, 2023)).unwrap();
+    let changed = line(n / 2, 2024);
+    text.replace_range(middle..middle + changed.len(), &changed);
+    text.push_str(&line(n + 1, 2024));
+    let ino =
+        |p: &std::path::Path| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(p).unwrap());
+    let before_ino = ino(&path);
+    std::fs::write(&path, &text).unwrap();
+    assert_eq!(ino(&path), before_ino, "written over, as cp does");
+    let before = REPLAYS.get();
+    let (got, want) = (loaded(&inputs, &opts), loaded(&inputs, &cold));
+    assert_eq!(REPLAYS.get(), before, "not replayed");
+    assert_eq!(got, want);
+    let corpus = load(&inputs, &opts).unwrap().corpus;
+    let year = |id: String| {
+        corpus
+            .papers
+            .iter()
+            .find(|p| p.id.as_str() == id)
+            .unwrap()
+            .year
+    };
+    assert_eq!(year(format!("arxiv:2401.{:05}", n / 2)), Some(2024));
+    assert_eq!(year(format!("arxiv:2401.{:05}", n + 1)), Some(2024));
+}
+
 /// What a reader's load hands on, the matcher's share included: each
 /// paper's id and all that was made of it for the matcher. Handing the
 /// first batch on waits a moment, so that titles stored for the file are

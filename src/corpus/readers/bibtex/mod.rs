@@ -63,6 +63,40 @@ pub fn parse(text: &str) -> Parsed {
     }
 }
 
+/// How this reader reads a field's value (the text between its braces),
+/// for the writer of BibTeX (`crate::export`): it checks that what it
+/// writes reads back as what it meant, whatever this reader learns to
+/// decode.
+pub mod value {
+    use super::record;
+
+    /// A title, subtitle or venue: LaTeX rendered, on one line.
+    pub fn line(v: &str) -> String {
+        record::render_line(v)
+    }
+
+    /// An `author` list: the names in their parts, in order.
+    pub fn names(v: &str) -> Vec<crate::corpus::fields::Name> {
+        record::authors(v)
+    }
+
+    /// An abstract: its LaTeX kept, whitespace folded within paragraphs.
+    pub fn text(v: &str) -> String {
+        crate::corpus::readers::fold_paragraphs(v)
+    }
+
+    /// A DOI, URL, eprint or id field: BibTeX's escapes undone.
+    pub fn link(v: &str) -> String {
+        record::unescape_id(v)
+    }
+
+    /// True when the braces of a value balance as this reader counts
+    /// them (a backslash escaping the next character).
+    pub fn balanced(v: &str) -> bool {
+        super::balanced(v)
+    }
+}
+
 /// 1-based line numbers of byte offsets.
 struct LineIndex {
     breaks: Vec<usize>,

@@ -9,7 +9,8 @@ use crate::corpus::fields::{
     Name, Split, arxiv_in, arxiv_in_text, doi_in_text, is_arxiv_id, split_top, strip_arxiv_prefix,
     year_in,
 };
-use crate::corpus::{Authors, More, Record};
+use crate::corpus::readers::fold_paragraphs;
+use crate::corpus::{Authors, More, PaperId, Record};
 use crate::text::markup;
 use unicode_normalization::UnicodeNormalization;
 
@@ -91,36 +92,24 @@ pub(super) fn record(e: &Entry) -> Record {
             ..More::default()
         }
         .into(),
+        given_id: given_id(e),
     }
+}
+
+/// The id a paperboat export wrote in `paperboat-id` (or, as exports
+/// wrote it before, in `note`: `paperboat id …`).
+fn given_id(e: &Entry) -> Option<PaperId> {
+    let field = e.get("paperboat-id").map(unescape_id).or_else(|| {
+        let note = unescape_id(e.get("note")?);
+        note.strip_prefix("paperboat id ").map(str::to_string)
+    })?;
+    PaperId::exported(&field)
 }
 
 /// Folds whitespace runs (no-break spaces from `~` included) to single
 /// spaces.
 pub(super) fn fold(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// Folds whitespace within paragraphs; blank lines stay paragraph breaks.
-pub(super) fn fold_paragraphs(s: &str) -> String {
-    let s = s.replace("\r\n", "\n").replace('\r', "\n");
-    let mut paragraphs = Vec::new();
-    let mut current = String::new();
-    for line in s.split('\n') {
-        if line.trim().is_empty() {
-            if !current.is_empty() {
-                paragraphs.push(fold(&current));
-                current.clear();
-            }
-        } else {
-            current.push(' ');
-            current.push_str(line);
-        }
-    }
-    if !current.is_empty() {
-        paragraphs.push(fold(&current));
-    }
-    paragraphs.retain(|p| !p.is_empty());
-    paragraphs.join("\n\n")
 }
 
 /// LaTeX rendered to plain Unicode text on one line, composed (NFC).

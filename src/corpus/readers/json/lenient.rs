@@ -11,9 +11,7 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use crate::corpus::NAME_SEP;
 use crate::corpus::fields::{plausible_year, split_names, year_in};
-use crate::corpus::fold::{
-    control_bytes, equal_bytes, fold_whitespace, folded, one_plain_word, push_folded,
-};
+use crate::corpus::fold::{control_bytes, equal_bytes, folded, one_plain_word, push_folded};
 use crate::corpus::json_string::{Plain, plain_json_string};
 
 /// A JSON number as the parser gave it.
@@ -216,8 +214,10 @@ impl<'a> Lenient<'a> for Text<'a> {
         }
     }
 
+    /// Folded at once, but a blank line kept (an abstract's paragraphs:
+    /// [`Text::into_paragraphs`]); [`Text::into_folded`] folds it away.
     fn from_transient(text: &str) -> Self {
-        Text::Folded(fold_whitespace(text))
+        Text::Folded(crate::corpus::fold::folded_paragraphs(text).unwrap_or_default())
     }
 
     fn from_number(n: Num) -> Self {
@@ -265,6 +265,16 @@ impl Text<'_> {
         match self {
             Text::Missing => None,
             Text::Raw(s) => folded(s),
+            Text::Folded(s) if s.contains('\n') => folded(&s),
+            Text::Folded(s) => Some(s).filter(|s| !s.is_empty()),
+        }
+    }
+
+    /// [`Text::into_folded`] for an abstract: its paragraphs kept apart.
+    pub(super) fn into_paragraphs(self) -> Option<String> {
+        match self {
+            Text::Missing => None,
+            Text::Raw(s) => crate::corpus::fold::folded_paragraphs(s),
             Text::Folded(s) => Some(s).filter(|s| !s.is_empty()),
         }
     }
@@ -282,6 +292,11 @@ impl Text<'_> {
 /// The first of `texts` that is not blank, folded.
 pub(super) fn first_text<'a, const N: usize>(texts: [Text<'a>; N]) -> Option<String> {
     texts.into_iter().find_map(Text::into_folded)
+}
+
+/// The first of `texts` that is not blank, folded as an abstract.
+pub(super) fn first_abstract<'a, const N: usize>(texts: [Text<'a>; N]) -> Option<String> {
+    texts.into_iter().find_map(Text::into_paragraphs)
 }
 
 /// A year: a number, the first four-digit run of a string, the first year
@@ -763,6 +778,17 @@ impl AuthorName<'_> {
         if name.is_empty() {
             return;
         }
+        // A name written whole, family name first (`Smith, Jane`): read
+        // into its parts and shown given name first, as every format's.
+        let mut written = None;
+        if self.1 == Parts::Unknown && name.contains(',') {
+            let parts = crate::corpus::fields::Name::text(name);
+            *name = parts.display();
+            written = Some(crate::corpus::paper::shape_of(&parts));
+            if name.is_empty() {
+                return;
+            }
+        }
         if !all.is_empty() {
             all.push(NAME_SEP);
         }
@@ -777,7 +803,7 @@ impl AuthorName<'_> {
         }
         let [g, p, f, _] = words;
         let shape = match self.1 {
-            Parts::Unknown => None,
+            Parts::Unknown => written,
             _ if !clean => Some(*b"!!!"),
             Parts::Literal => Some(*b"~~~"),
             Parts::Known if f > 0 && g.max(p).max(f) <= 40 => {

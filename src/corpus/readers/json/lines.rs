@@ -8,7 +8,7 @@ use super::record::JsonRecord;
 use super::{VOTE_LINES, describe, kind};
 use crate::corpus::Parsed;
 use crate::corpus::Record;
-use crate::corpus::json_string::{Plain, repair_escapes, string_end, string_folded};
+use crate::corpus::json_string::{Plain, repair_escapes, string_end, string_paragraphs};
 
 /// Parses one line of JSON Lines (`line_no` is 1-based): Ok(None) for a
 /// blank line, Err(reason) for a line that is not a JSON object.
@@ -16,7 +16,7 @@ pub fn parse_line(line: &str, line_no: usize) -> Result<Option<Record>, String> 
     Ok(
         parse_line_deferring(line, line_no)?.map(|(mut record, plain)| {
             if let Some(plain) = plain {
-                record.abstract_text = string_folded(plain.raw);
+                record.abstract_text = string_paragraphs(plain.raw);
             }
             record
         }),

@@ -59,7 +59,7 @@ use self::record::JsonRecord;
 use super::{Format, Reader, start};
 use crate::corpus::Parsed;
 use crate::corpus::json_string::repair_escapes;
-pub use crate::corpus::json_string::string_folded;
+pub use crate::corpus::json_string::string_paragraphs;
 pub use lines::{looks_like_json_lines, parse_line, parse_line_deferring};
 pub use titles::parse_line_titles;
 

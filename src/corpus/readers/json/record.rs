@@ -7,12 +7,12 @@ use serde::Deserialize;
 
 use super::lenient::{
     ExternalIds, JsonAuthors, Lenient, MaybePlain, ParsedAuthors, Strings, Text, Urls, Year,
-    first_text, is_date_key,
+    first_abstract, first_text, is_date_key,
 };
 use super::members::{self, Kind};
 use crate::corpus::fields::{arxiv_in, doi, is_arxiv_id, strip_arxiv_prefix, year_in};
 use crate::corpus::fold::folded;
-use crate::corpus::json_string::{Plain, string_folded};
+use crate::corpus::json_string::{Plain, string_paragraphs};
 use crate::corpus::{More, PaperId, Record, content_hash};
 
 /// The fields read from one paper object; every other field is skipped
@@ -30,6 +30,7 @@ use crate::corpus::{More, PaperId, Record, content_hash};
 /// | arxiv    | `arxiv_id`, `arxivId`, `arxiv`, `externalIds.ArXiv`, or `id` when it reads as an arXiv id; else `number` (`arXiv:…`), the DOI (`10.48550/arXiv.…`) or a URL (`arxiv.org/abs/…`) naming one, as Zotero's CSL-JSON does |
 /// | doi      | `doi`, `DOI`, `externalIds.DOI` (a resolver link or `doi:` dropped; kept only when it reads as a DOI) |
 /// | key      | `id` (when it is not an arXiv id: CSL-JSON's item id) |
+/// | given id | `id` when it is written as paperboat writes ids (`doi:…`, `arxiv:…`, `openreview:…`, 16 hex digits): the paper keeps it |
 /// | volume   | `volume` |
 /// | keywords | `keywords` (a list, or one string split at `;` or `,`) |
 /// | forum    | `forum` (an OpenReview forum id), else a forum or PDF link among the URLs |
@@ -493,7 +494,7 @@ impl<'a> JsonRecord<'a> {
     pub(super) fn into_record(self, line: usize) -> Record {
         let (mut record, plain) = self.into_record_deferring(line);
         if let Some(plain) = plain {
-            record.abstract_text = string_folded(plain.raw);
+            record.abstract_text = string_paragraphs(plain.raw);
         }
         record
     }
@@ -509,7 +510,7 @@ impl<'a> JsonRecord<'a> {
             MaybePlain::Plain(raw) => (Some(raw), Text::Missing),
             MaybePlain::Text(t) => (None, t),
         };
-        let abstract_text = first_text([
+        let abstract_text = first_abstract([
             first,
             self.abstract_capital,
             self.paper_abstract,
@@ -579,11 +580,14 @@ impl<'a> JsonRecord<'a> {
         let former_id = late.then(|| match &doi {
             Some(d) => PaperId::doi(d),
             None => {
-                let decoded = plain.and_then(|p| string_folded(p.raw));
+                let decoded = plain.and_then(|p| string_paragraphs(p.raw));
                 let text = decoded.as_deref().or(abstract_text.as_deref());
                 PaperId::from_hash(content_hash(title.as_deref(), text.unwrap_or("")))
             }
         });
+        // A paperboat export's id is the paper's, whatever else it holds.
+        let given_id = id.as_deref().and_then(PaperId::exported);
+        let former_id = former_id.filter(|_| given_id.is_none());
         let key = id.filter(|_| arxiv.is_none() && doi.is_none());
         let record = Record {
             title,
@@ -598,6 +602,7 @@ impl<'a> JsonRecord<'a> {
             doi,
             line,
             former_id,
+            given_id,
             // Most papers have neither: nothing made, nothing dropped.
             more: if self.keywords.is_empty() && self.forum.is_blank() {
                 None

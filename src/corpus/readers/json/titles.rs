@@ -11,11 +11,11 @@ use std::marker::PhantomData;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 
-use super::lenient::{ExternalIds, Key, MaybePlain, Text, Urls, first_text};
+use super::lenient::{ExternalIds, Key, MaybePlain, Text, Urls, first_abstract, first_text};
 use super::lines::parse_line_deferring;
 use super::record::{Ids, field_of, ids, urls};
-use crate::corpus::Record;
 use crate::corpus::json_string::Plain;
+use crate::corpus::{PaperId, Record};
 
 /// [`parse_line_deferring`] for a reader that keeps only titles and ids:
 /// the record has the same title, abstract, arXiv id and DOI (and so makes
@@ -146,14 +146,15 @@ impl<'a> TitleRecord<'a> {
         let [e0, e1, e2] = self.explicit;
         let [d0, d1] = self.dois;
         let urls = urls(self.urls.each_ref());
-        let Ids { arxiv, doi, .. } = ids(
+        let Ids { arxiv, doi, id, .. } = ids(
             [e0, e1, e2, self.external_ids.arxiv],
             self.id,
             [d0, d1, self.external_ids.doi],
             self.number,
             &urls,
         );
-        if arxiv.is_none() && doi.is_none() {
+        let given_id = id.as_deref().and_then(PaperId::exported);
+        if arxiv.is_none() && doi.is_none() && given_id.is_none() {
             return None;
         }
         let (plain, first) = match self.abstract_text {
@@ -161,13 +162,14 @@ impl<'a> TitleRecord<'a> {
             MaybePlain::Text(t) => (None, t),
         };
         let [a0, a1, a2, a3] = self.abstracts;
-        let abstract_text = first_text([first, a0, a1, a2, a3]);
+        let abstract_text = first_abstract([first, a0, a1, a2, a3]);
         let record = Record {
             title: first_text([t0, t1, t2]),
             abstract_text: abstract_text.filter(|_| plain.is_none()),
             arxiv,
             doi,
             line,
+            given_id,
             ..Record::default()
         };
         Some((record, plain))
@@ -182,7 +184,7 @@ mod tests {
 
     use super::*;
     use crate::corpus::Paper;
-    use crate::corpus::json_string::string_folded;
+    use crate::corpus::json_string::string_paragraphs;
     use crate::corpus::readers::json::record::tests::KEYS;
 
     /// What a titles-only reader keeps of a line read either way: the
@@ -195,7 +197,7 @@ mod tests {
             return Ok(None);
         };
         if let Some(plain) = plain {
-            r.abstract_text = string_folded(plain.raw);
+            r.abstract_text = string_paragraphs(plain.raw);
         }
         // Whether the abstract came deferred is not compared: a bad
         // escape in a field the titles reader passes over (say a lone

@@ -5,7 +5,7 @@
 
 use std::io::{self, IsTerminal, Stdout, Write, stdout};
 use std::sync::Once;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -19,6 +19,8 @@ use ratatui::backend::CrosstermBackend;
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGTSTP};
 use signal_hook::iterator::Signals;
+
+pub mod editor;
 
 use crate::app::App;
 use crate::config::Config;
@@ -204,65 +206,8 @@ static INPUT_PAUSED: AtomicBool = AtomicBool::new(false);
 /// Set by the input thread once it has stopped reading for the pause.
 static INPUT_IDLE: AtomicBool = AtomicBool::new(false);
 
-/// The user's editor: `$VISUAL`, else `$EDITOR` (a command and its
-/// arguments, split at spaces), else `vi`.
-pub fn editor() -> Vec<String> {
-    for var in ["VISUAL", "EDITOR"] {
-        if let Ok(cmd) = std::env::var(var)
-            && !cmd.trim().is_empty()
-        {
-            return cmd.split_whitespace().map(str::to_string).collect();
-        }
-    }
-    vec!["vi".to_string()]
-}
-
-/// Runs the editor on `text` in a private temporary file and returns the
-/// text it left (or why there is none). The file is created new, readable
-/// by the user alone, and removed afterwards. Written here rather than
-/// with a crate: it is one file, created once, and the only temporary
-/// file the reader makes.
-pub fn run_editor(text: &str) -> Result<String, String> {
-    static COUNT: AtomicU64 = AtomicU64::new(0);
-    let path = std::env::temp_dir().join(format!(
-        "paperboat-note-{}-{}.md",
-        std::process::id(),
-        COUNT.fetch_add(1, Ordering::Relaxed)
-    ));
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let written = options
-        .open(&path)
-        .and_then(|mut f| f.write_all(text.as_bytes()));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&path);
-        return Err(format!("could not write the note for the editor: {e}"));
-    }
-    let cmd = editor();
-    let status = std::process::Command::new(&cmd[0])
-        .args(&cmd[1..])
-        .arg(&path)
-        .status();
-    let result = match status {
-        Ok(s) if s.success() => std::fs::read_to_string(&path)
-            .map_err(|e| format!("could not read the note back: {e}; it is unchanged")),
-        Ok(s) => Err(format!(
-            "the editor {} ended with {s}; the note is unchanged",
-            cmd[0]
-        )),
-        Err(e) => Err(format!(
-            "could not start the editor {} ({e}); set $VISUAL or $EDITOR",
-            cmd[0]
-        )),
-    };
-    let _ = std::fs::remove_file(&path);
-    result
-}
-
 /// Hands the terminal to the editor on `text` and takes it back.
-fn edit_in_editor(session: &mut Session, text: &str) -> io::Result<Result<String, String>> {
+fn edit_in_editor(session: &mut Session, text: &str) -> io::Result<Result<Vec<u8>, String>> {
     INPUT_PAUSED.store(true, Ordering::SeqCst);
     // Wait (briefly) for the input thread to stop reading.
     for _ in 0..100 {
@@ -272,7 +217,7 @@ fn edit_in_editor(session: &mut Session, text: &str) -> io::Result<Result<String
         std::thread::sleep(Duration::from_millis(5));
     }
     restore();
-    let result = run_editor(text);
+    let result = editor::edit(text);
     take_back(session)?;
     INPUT_PAUSED.store(false, Ordering::SeqCst);
     Ok(result)
@@ -323,12 +268,24 @@ fn opener() -> Vec<String> {
 }
 
 /// Opens `url` with the opener, detached: its output never reaches the
-/// screen and the reader does not wait for it.
+/// screen and the reader does not wait for it. Only an http(s) address
+/// is handed on (`text::links::openable`: the app asks for no other), so
+/// that the opener's argument can never be read as an option or a
+/// scheme that runs something (`file:`, `javascript:`, `-oProxyCommand`).
 pub fn open_link(url: &str) -> io::Result<()> {
-    let cmd = opener();
+    open_with(&opener(), url)
+}
+
+/// [`open_link`] with the opener `cmd` (a program and its arguments).
+fn open_with(cmd: &[String], url: &str) -> io::Result<()> {
+    let Some(url) = crate::text::links::openable(url) else {
+        return Err(io::Error::other(
+            "only http(s) links are opened (y copies the link)",
+        ));
+    };
     let mut child = std::process::Command::new(&cmd[0])
         .args(&cmd[1..])
-        .arg(url)
+        .arg(&url)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -614,4 +571,25 @@ pub fn run(start: Start, store: Store, config: Config, messages: Vec<String>) ->
     // on a busy machine) are not waited for, as dropping the app would.
     std::mem::forget(app);
     Ok(exit)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn only_web_links_are_handed_to_the_opener() {
+        // An opener that does not exist: starting it is an error of its
+        // own, which only a link that was handed on meets.
+        let cmd = ["/nonexistent/opener".to_string()];
+        for link in [
+            "-oProxyCommand=id",
+            "javascript:alert(1)",
+            "file:///etc/passwd",
+            "smb://h/s",
+        ] {
+            let e = super::open_with(&cmd, link).unwrap_err();
+            assert!(e.to_string().contains("only http(s) links"), "{link}: {e}");
+        }
+        let e = super::open_with(&cmd, "https://a.org").unwrap_err();
+        assert!(e.to_string().contains("/nonexistent/opener"), "{e}");
+    }
 }
