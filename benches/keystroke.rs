@@ -114,7 +114,7 @@ fn main() {
                 per_key.push(t.elapsed());
             }
             // The first page can be final before every match is counted
-            // (every field: see src/search/page.rs); the count follows.
+            // (every field: see core/src/search/page.rs); the count follows.
             let t = Instant::now();
             while app.search().is_running() {
                 app.update(Message::Tick);

@@ -9,6 +9,7 @@ use common::{Pty, run};
 
 fn signal(pty: &Pty, sig: i32) {
     let pid = pty.child.process_id().expect("pid") as i32;
+    // SAFETY: kill has no memory effects; the child is ours and running.
     assert_eq!(unsafe { libc::kill(pid, sig) }, 0);
 }
 

@@ -629,6 +629,7 @@ fn an_interrupted_fetch_keeps_every_page_and_goes_on_next_time() {
         std::thread::sleep(Duration::from_millis(10));
     }
     assert_eq!(server.seen().len(), 2, "page 2 was asked for");
+    // SAFETY: kill has no memory effects; the child is ours and running.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(130), "{}", err(&o));

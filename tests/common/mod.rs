@@ -194,7 +194,9 @@ impl Pty {
     /// echo on), as a shell expects it.
     pub fn cooked(&self) -> bool {
         let fd = self.master.as_raw_fd().expect("unix pty");
+        // SAFETY: termios is a plain C struct; all zeroes is a valid value.
         let mut t: libc::termios = unsafe { std::mem::zeroed() };
+        // SAFETY: `fd` is the open pty master; `t` is a termios to fill.
         let ok = unsafe { libc::tcgetattr(fd, &mut t) } == 0;
         ok && (t.c_lflag & libc::ICANON) != 0 && (t.c_lflag & libc::ECHO) != 0
     }

@@ -201,7 +201,10 @@ mod on_disk {
     ];
 
     fn corpus(name: &str) -> Vec<Paper> {
-        let path = format!("{}/tests/data/corpora/{name}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!(
+            "{}/../tests/data/corpora/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
         load(&[Input::Path(path.into())], &Options::default())
             .expect(name)
             .corpus
@@ -441,7 +444,7 @@ mod on_disk {
     #[test]
     fn abstracts_read_as_written_index_as_their_text() {
         let path = format!(
-            "{}/tests/data/corpora/arxiv-snapshot_wanng-ide.jsonl",
+            "{}/../tests/data/corpora/arxiv-snapshot_wanng-ide.jsonl",
             env!("CARGO_MANIFEST_DIR")
         );
         let abstracts = left_in_file(path.as_ref());

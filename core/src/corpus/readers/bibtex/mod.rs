@@ -1225,7 +1225,7 @@ mod tests {
     }
 
     fn corpus(name: &str) -> String {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpora");
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/corpora");
         let path = format!("{dir}/{name}");
         std::fs::read_to_string(&path)
             .unwrap_or_else(|e| panic!("the real corpora are part of the repository; {path}: {e}"))

@@ -410,9 +410,10 @@ impl<'a> IntoIterator for &'a Papers {
 }
 
 /// Held papers offered as stored ones, in blocks of `per`, for tests of
-/// what reads stored papers: nothing is decoded but what is asked for.
-#[cfg(test)]
-pub(crate) fn stored_for_tests(papers: Vec<Paper>, per: usize, short_len: usize) -> Papers {
+/// what reads stored papers (here and in the reader's): nothing is
+/// decoded but what is asked for.
+#[doc(hidden)]
+pub fn stored_for_tests(papers: Vec<Paper>, per: usize, short_len: usize) -> Papers {
     struct Held(Vec<Paper>, Vec<usize>, usize);
     impl StoredPapers for Held {
         fn count(&self) -> usize {

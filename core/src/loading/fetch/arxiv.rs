@@ -381,7 +381,7 @@ mod tests {
     fn records_become_snapshot_lines() {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/sources/oaipmh_listrecords_arxiv.xml"
+            "/../tests/data/sources/oaipmh_listrecords_arxiv.xml"
         );
         let page = parse_page(&std::fs::read_to_string(path).unwrap());
         let (key, line) = snapshot_line(&page.records[0]).unwrap();
@@ -420,7 +420,7 @@ mod tests {
         // arXivRaw keeps its submitter, versions and string of names.
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/sources/oaipmh_getrecord_arxivraw.xml"
+            "/../tests/data/sources/oaipmh_getrecord_arxivraw.xml"
         );
         let page = parse_page(&std::fs::read_to_string(path).unwrap());
         let (_, line) = snapshot_line(&page.records[0]).unwrap();

@@ -43,11 +43,11 @@ use crate::text::sanitize;
 pub const BUNDLED: &[(&str, &str)] = &[
     (
         "000_84d52d1267d14ca9.txt",
-        include_str!("../../assets/000_84d52d1267d14ca9.txt"),
+        include_str!("../../../assets/000_84d52d1267d14ca9.txt"),
     ),
     (
         "001_780c446c1d4ca5ac.txt",
-        include_str!("../../assets/001_780c446c1d4ca5ac.txt"),
+        include_str!("../../../assets/001_780c446c1d4ca5ac.txt"),
     ),
 ];
 
@@ -711,7 +711,7 @@ mod props {
     /// Real files, cut to a size that keeps the test quick.
     fn samples() -> Vec<(Format, Vec<u8>)> {
         let format = |name| Format::named(name).unwrap();
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpora");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/corpora");
         let mut out = vec![(format("text"), BUNDLED[0].1.as_bytes()[..4000].to_vec())];
         for (name, format) in [
             ("bib_mendeley_export_512.bib", format("bibtex")),

@@ -944,7 +944,7 @@ mod tests {
     use crate::corpus::readers::{detect, mutate};
 
     fn data(path: &str) -> String {
-        let path = format!("{}/tests/data/{path}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/../tests/data/{path}", env!("CARGO_MANIFEST_DIR"));
         std::fs::read_to_string(&path)
             .unwrap_or_else(|e| panic!("the test needs {path} (tests/data): {e}"))
     }

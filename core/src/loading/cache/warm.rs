@@ -123,7 +123,7 @@ fn warm_equals_cold(inputs: &[Input], chunk: usize, format: Option<Format>) {
 }
 
 fn corpora() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpora");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/corpora");
     let mut all: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())

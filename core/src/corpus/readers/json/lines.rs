@@ -357,7 +357,7 @@ mod tests {
 
     #[test]
     fn the_arxiv_snapshot_reads_the_same_found_ahead() {
-        let body = include_str!("../../../../tests/data/corpora/arxiv-snapshot_wanng-ide.jsonl");
+        let body = include_str!("../../../../../tests/data/corpora/arxiv-snapshot_wanng-ide.jsonl");
         let (mut apart, mut names, mut walked) = (0, 0, 0);
         for line in body.lines() {
             let found = parse_abstract_apart(line.trim(), 7).is_some();

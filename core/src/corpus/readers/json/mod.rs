@@ -1377,7 +1377,7 @@ mod tests {
     // -- Real files -----------------------------------------------------------
 
     fn corpus(name: &str) -> String {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpora/");
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/corpora/");
         let path = format!("{dir}{name}");
         std::fs::read_to_string(&path).unwrap_or_else(|e| {
             panic!("the real-corpus test needs {path} (tests/data/corpora): {e}")

@@ -28,9 +28,7 @@ pub use id::{MIN_SHORT_ID, PaperId, content_hash};
 pub(crate) use id::{hex16, shortest_unique};
 pub use paper::{Authors, More, NameOrder, Paper};
 pub(crate) use paper::{NAME_SEP, SHAPE_SEP};
-#[cfg(test)]
-pub(crate) use papers::stored_for_tests;
-pub use papers::{PaperAt, Papers, StoredPapers};
+pub use papers::{PaperAt, Papers, StoredPapers, stored_for_tests};
 pub use readers::{Format, Reader, atom, bibtex, csv, json, ris, text};
 pub use record::{Parsed, Record};
 

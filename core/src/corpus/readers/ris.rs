@@ -1004,7 +1004,7 @@ mod tests {
     /// Reads a corpus file; a missing folder fails the test loudly.
     macro_rules! corpus {
         ($name:literal) => {{
-            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpora/", $name);
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/corpora/", $name);
             let bytes = std::fs::read(path).unwrap_or_else(|e| {
                 panic!("corpus file {path} cannot be read ({e}); it belongs in tests/data/corpora")
             });

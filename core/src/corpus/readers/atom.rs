@@ -629,7 +629,7 @@ elsewhere: 3 &lt; 4, &#x3b1; &#945; &quot;q&quot;.
     // -- Real file -----------------------------------------------------------
 
     fn corpus(name: &str) -> String {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpora/");
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/corpora/");
         let path = format!("{dir}{name}");
         std::fs::read_to_string(&path).unwrap_or_else(|e| {
             panic!("the real-corpus test needs {path} (tests/data/corpora): {e}")

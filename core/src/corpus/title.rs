@@ -831,7 +831,7 @@ mod tests {
     /// The bundled lists (`assets/*.txt`) read into a corpus as the loader
     /// reads them: paragraphs, a paper each, repeats merged.
     fn bundled() -> Corpus {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/assets");
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets");
         let mut files: Vec<_> = std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().path())
