@@ -83,12 +83,12 @@ mod tests {
         assert_eq!(get(), super::KEEP_MS);
     }
 
-    #[cfg(target_os = "linux")]
     #[test]
-    fn huge_pages_are_turned_off_for_the_process() {
-        // SAFETY: reads a flag of the process.
-        let get = || unsafe { libc::prctl(libc::PR_GET_THP_DISABLE, 0, 0, 0, 0) };
-        super::no_huge_pages();
-        assert_eq!(get(), 1);
+    fn written_zeros_are_zeros_of_the_length_asked() {
+        for n in [0, 1, 4096, 1 << 20] {
+            let v: Vec<u32> = super::written_zeros(n);
+            assert_eq!(v.len(), n);
+            assert!(v.iter().all(|&x| x == 0));
+        }
     }
 }

@@ -11,7 +11,7 @@
 //! [`order`] sorts what it lists. [`store`] keeps the reader's marks in
 //! state.json; [`export`] writes reading lists out. [`text`] holds what
 //! every layer shares: sanitizing, markup, wrapping. docs/ARCHITECTURE.md
-//! draws the layers, lowest last; `tests/layers.rs` keeps their order.
+//! draws the layers, lowest last; `tests/it/layers.rs` keeps their order.
 
 pub mod alloc;
 pub mod corpus;

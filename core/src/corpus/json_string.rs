@@ -646,10 +646,20 @@ mod tests {
             if slashes {
                 raw = raw.replace('/', "\\/");
             }
-            if let Some(inner) = words_as_written(&raw) {
+            // Read as written exactly when the string is printable ASCII
+            // and the escapes named, with a letter or digit, and no markup.
+            let text = string_paragraphs(&raw);
+            let expected = s
+                .chars()
+                .all(|c| matches!(c, ' '..='~' | '\n' | '\t' | '\r') && c != '\\')
+                && s.chars().any(|c| c.is_ascii_alphanumeric())
+                && text.as_ref().is_some_and(|t| !markup::has_markup(t));
+            let inner = words_as_written(&raw);
+            prop_assert_eq!(inner.is_some(), expected, "{:?}", raw);
+            if let Some(inner) = inner {
                 prop_assert!(plain_json_string(&raw));
                 prop_assert_eq!(inner, &raw[1..raw.len() - 1]);
-                let text = string_paragraphs(&raw).unwrap();
+                let text = text.unwrap();
                 prop_assert_eq!(sanitize::block_owned(text.clone()), text.clone());
                 prop_assert!(!markup::has_markup(&text), "{}", text);
             }

@@ -136,7 +136,7 @@ fn corpora() -> Vec<PathBuf> {
 fn every_real_corpus_loads_warm_as_it_loads_cold() {
     let src = tempfile::tempdir().unwrap();
     // Files up to a third of a megabyte (every format but TSV, which
-    // tests/cache.rs reads warm): quick in an unoptimised build.
+    // tests/it/cache.rs reads warm): quick in an unoptimised build.
     for path in corpora()
         .into_iter()
         .filter(|p| p.metadata().unwrap().len() <= 330 << 10)

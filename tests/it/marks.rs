@@ -1,7 +1,7 @@
 //! Bookmarks and read state through the real binary: the reader in a
 //! pseudo-terminal and the `list`, `mark`, `export` and `state` commands.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

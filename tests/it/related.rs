@@ -1,7 +1,7 @@
 //! `paperboat related`, run as a user runs it: papers like a paper, like a
 //! text, like the bookmarked ones.
 
-mod common;
+use crate::common;
 
 use common::run;
 use paperboat::search::{Probe, related_papers};

@@ -3,7 +3,7 @@
 //! `arxiv:2106.09685` from every reader, so its marks and its place in a
 //! merged list do not depend on the file it came in.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

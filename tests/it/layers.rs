@@ -183,7 +183,7 @@ fn every_top_level_module_has_a_layer() {
     }
     assert!(
         missing.is_empty(),
-        "modules without a layer in tests/layers.rs (and docs/ARCHITECTURE.md): {missing:?}"
+        "modules without a layer in tests/it/layers.rs (and docs/ARCHITECTURE.md): {missing:?}"
     );
 }
 

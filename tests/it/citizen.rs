@@ -1,7 +1,7 @@
 //! A good terminal citizen: signals, suspend and resume, resize storms,
 //! panics, the config file and colours, through the real binary.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
@@ -283,5 +283,26 @@ fn config_path_and_default() {
         o.stderr.is_empty(),
         "{}",
         String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// The reader runs with transparent huge pages off (see `alloc`): its
+/// own process says so, as the kernel reports it.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_reader_runs_without_transparent_huge_pages() {
+    let state = tempfile::tempdir().unwrap();
+    let mut pty = Pty::spawn(&[], 120, 40, state.path(), &[]);
+    pty.wait_text("38/38");
+    let pid = pty.child.process_id().expect("pid");
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    pty.send("q");
+    assert!(pty.wait_exit().success());
+    // Linux reports it from 5.0 on.
+    let thp = status.lines().find(|l| l.starts_with("THP_enabled:"));
+    assert_eq!(
+        thp.and_then(|l| l.split_whitespace().nth(1)),
+        Some("0"),
+        "{status}"
     );
 }

@@ -6,7 +6,7 @@
 //! It serves its script and stops, and never runs past 30 s. No test
 //! touches the network.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};

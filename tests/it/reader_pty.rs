@@ -1,7 +1,7 @@
 //! The real binary in a pseudo-terminal: what a user sees and what the
 //! terminal is left like.
 
-mod common;
+use crate::common;
 
 use common::Pty;
 

@@ -1,6 +1,6 @@
 //! The non-interactive commands, run as a user runs them.
 
-mod common;
+use crate::common;
 
 use common::run;
 

@@ -2,7 +2,7 @@
 //! (with an editor), `list --tag/--new/--since/--sort/--json`, `search
 //! --sort/--saved` and `export --tag/--sort/--format csv`.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -3,7 +3,7 @@
 //! one file at once, kill -9 in the middle of saves (a migration among
 //! them), a version 1 file migrated, a newer version's file left alone.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -2,7 +2,7 @@
 //! what a cold one prints, whatever happened to the file or to the cache
 //! meanwhile; the commands that show and empty it; `--no-cache`.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

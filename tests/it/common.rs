@@ -1,8 +1,6 @@
 //! Shared test helpers: running the real binary, in a pipe or in a
 //! pseudo-terminal read through a vt100 screen model, as a user meets it.
 
-#![allow(dead_code)]
-
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -1,7 +1,7 @@
 //! Corpus text can never control the terminal: a list full of escape
 //! sequences, controls and invisible characters, shown by the real binary.
 
-mod common;
+use crate::common;
 
 use common::{Pty, run};
 

@@ -1,6 +1,6 @@
 //! Field atoms and ranked words in `paperboat search`, on real exports.
 
-mod common;
+use crate::common;
 
 use common::run;
 

@@ -1,7 +1,7 @@
 //! Reading exports through the real binary: detection, forcing a format,
 //! several files, directories, stdin, bad files, `check`.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 
