@@ -3,7 +3,7 @@
 //! it filled (warm), and without it (`--no-cache`, the baseline: every
 //! open as it was before the cache). For `paperboat search` in both
 //! scopes: wall time and peak memory of the process. (The reader's warm
-//! open is timed by hand in a terminal: docs/PERFORMANCE.md.)
+//! open is timed by the startup bench: docs/PERFORMANCE.md, Start-up.)
 //!
 //! `cargo bench --bench cache -- FILE [QUERY]` (e.g. a file from
 //! `cargo run --release --example gen_corpus -- jsonl 2700k f.jsonl`).

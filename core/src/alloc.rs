@@ -36,13 +36,10 @@ pub fn keep_freed_memory() {
 /// Asks Linux not to back this process's memory with transparent huge
 /// pages (2 MiB), which mimalloc otherwise asks for on its arenas. On the
 /// development VM, touching a fresh huge page now and then took ~10 ms (a
-/// ranking's vectors of a few MiB landed on one): with them, 6 of 40 runs
-/// of the 100k keystroke benchmark had a key over 16 ms (up to 28 ms),
-/// the longest from the last slice scored to the pass's end 9-13 ms; with
-/// none, no run, and at most 13 ms. Loading the 1M JSONL was faster too
-/// (2.96-3.83 s against 3.11-5.02 s) in less memory (0.43x against 0.45x
-/// the file). A process-wide setting, inherited by the threads; no-op
-/// elsewhere.
+/// ranking's vectors of a few MiB landed on one): the keys over 16 ms at
+/// 100k titles were those. Loading is faster without them too, in less
+/// memory (docs/PERFORMANCE.md, Load). A process-wide setting, inherited
+/// by the threads; no-op elsewhere.
 pub fn no_huge_pages() {
     #[cfg(target_os = "linux")]
     // SAFETY: prctl with PR_SET_THP_DISABLE takes plain integers and

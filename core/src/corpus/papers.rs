@@ -176,10 +176,10 @@ impl Lazy {
         if i >= self.source.count() {
             return None;
         }
-        // Decoding one paper passes its block's earlier ones by: 0.2 ms
-        // where the block took 5 ms (5,400 papers a block at 2.7M), which
-        // a page of ranked papers, each from another block, paid forty
-        // times in one frame.
+        // Decoding one paper passes its block's earlier ones by, a small
+        // part of decoding its block of thousands, which a page of ranked
+        // papers, each from another block, would pay forty times in one
+        // frame (docs/PERFORMANCE.md, Tried and not kept).
         let mut singles = self.singles.lock().unwrap_or_else(|e| e.into_inner());
         let paper: *const Paper = &**singles
             .entry(i)

@@ -24,9 +24,8 @@ pub(super) const CHUNK: usize = 16 << 20;
 /// joined together, so while the last of them is parsed the cores wait
 /// unless other work is there for them (the next chunk's pieces, in a
 /// mapped file, or the threads handing papers on); with small pieces that
-/// wait is short. A cold search of 2.7M papers on 2 cores, each chunk cut
-/// in two pieces, left the cores idle a tenth of the time; in eight, it
-/// took 0.95x the time (docs/PERFORMANCE.md, sixteenth pass).
+/// wait is short: with one piece a core, the cores sat idle waiting on
+/// the slower piece (docs/PERFORMANCE.md, Load).
 fn parse_pieces(len: usize) -> usize {
     if len < 1 << 20 {
         return 1;

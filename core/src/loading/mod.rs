@@ -409,8 +409,8 @@ impl LoadedTitles {
 
     /// `f(list)`, while the titles are stored (when the load left them to
     /// store) on a thread of lowered priority: what `search` does while
-    /// it ranks and prints. The store took a core for 0.3 s at 2.7M
-    /// papers, after the results, with the other core idle.
+    /// it ranks and prints. Stored after the results, it held one core
+    /// while the other sat idle.
     pub fn storing_beside<R>(&mut self, f: impl FnOnce(&TitleList) -> R) -> R {
         let list = &self.list;
         match (self.pending.take(), self.reports.as_slice()) {

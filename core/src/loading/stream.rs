@@ -430,8 +430,8 @@ fn stream_one(input: &Input, opts: &Options, sink: &mut Sink) -> (Report, Option
                     break 'replay;
                 }
                 // Alone, a file whose ids were each met once when it was
-                // recorded needs no dedup: 0.4-0.6 s of a warm open at
-                // 2.7M papers, a hash table's misses.
+                // recorded needs no dedup, a hash table's miss a paper
+                // (docs/CACHE.md, What is kept).
                 sink.distinct = sink.alone && replay.distinct();
                 replay_into(&replay, &mut report, sink, &mut position);
                 sink.distinct = false;

@@ -358,8 +358,7 @@ pub(super) fn run_pass(
     let (tx, rx) = mpsc::channel::<Option<Vec<Match>>>();
     // Room for every candidate (the matches are never more), so that it
     // is not grown and copied, into fresh memory, as the parts come: that
-    // was two thirds of this thread's samples in a profile of the 100k
-    // keystroke benchmark (6.0% of all, 2.3% after).
+    // was most of this thread's time in the 100k keystroke benchmark.
     let mut all: Vec<Match> = Vec::with_capacity(total);
     let mut best: Vec<Match> = Vec::new();
     let mut ok = true;
@@ -434,8 +433,7 @@ pub(super) fn run_pass(
 /// from the front go where the page's were. A new vector of every match
 /// (30 MB for two million) was memory touched for the first time at each
 /// keystroke, which costs a fault a page on a VM; moving every match
-/// along to make room for the page took 6-7 ms of the 2.7M keystroke
-/// benchmark's slowest key, these swaps 4.
+/// along to make room for the page cost more than these swaps.
 pub(super) fn page_first(best: Vec<Match>, mut all: Vec<Match>, n: usize) -> (Vec<Match>, usize) {
     let mut on_page = vec![0u64; n.div_ceil(64)];
     for m in &best {

@@ -56,9 +56,9 @@ enum Work {
 
 impl QueryIndex {
     /// Papers indexed together (few in tests, so that they make pieces).
-    /// Half of what one piece at a time took: with a piece held while
-    /// another is indexed, a cold search of 480k real papers peaked at
-    /// 0.52x its file with pieces of 131k, 0.48x with these, as fast.
+    /// Half of what one piece at a time took: a piece is held while
+    /// another is indexed, and larger pieces took a cold search of real
+    /// text past half its file's size in memory, for no speed.
     const PIECE: usize = if cfg!(test) { 300 } else { 1 << 16 };
 
     /// An index of what `query` reads, of no paper yet.

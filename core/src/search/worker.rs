@@ -566,9 +566,8 @@ fn grew(old: &str, word: &str, reading: Reading) -> bool {
 /// Scores, on every core, the matches that hold only a bound; false when
 /// a newer request cancels it first. `behind`: the first page is shown,
 /// and this runs behind the reader (at normal priority, these threads
-/// held the cores as the frame showing that page waited: from the page
-/// published to the frame drawn, 0.7-1.2 ms median and 2-6 ms p90 over
-/// the 100k keystroke benchmark, against 0.5-0.7 and 0.6-0.9 ms).
+/// held the cores as the frame showing that page waited: the time from
+/// the page published to the frame drawn grew several times).
 pub(super) fn settle(
     items: &Items,
     query: &Query,

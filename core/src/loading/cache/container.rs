@@ -188,11 +188,10 @@ impl Writer {
 /// The most an entry's file is handed in one write. A write of a
 /// megabyte or more has the kernel put it in the page cache in large
 /// blocks of memory, which on a virtual machine that gives its free
-/// memory back to the host are fresh to the host too: writing a 465 MB
-/// entry a megabyte at a time took 1.6 s of system time where 32 KiB
-/// writes took 0.3 s (docs/PERFORMANCE.md, sixteenth pass). Elsewhere
-/// the smaller writes cost only more calls (fifteen thousand for that
-/// entry).
+/// memory back to the host are fresh to the host too: large writes took
+/// several times the system time of small ones (docs/PERFORMANCE.md,
+/// Cache). Elsewhere the smaller writes cost only more calls (fifteen
+/// thousand for a 465 MB entry).
 const WRITE: usize = 32 << 10;
 
 /// A file written at most [`WRITE`] bytes at a time.

@@ -520,10 +520,9 @@ impl TitleList {
     /// one before fetched: at `stage` 2, where its id and title lie; at 1,
     /// the title's text and where a named id's text lies; at 0, that text.
     /// Lines written in rank order read the titles all over memory, each
-    /// read waiting on memory; fetched a few lines ahead, `search rl` on
-    /// 1M titles (780k lines) took 0.66-0.75 s against 0.74-0.86 s (6
-    /// alternating runs each). The named ids' text (arXiv ids) was two
-    /// more waits a line: a fifth of `search rl` at 2.7M.
+    /// read waiting on memory; fetched a few lines ahead, the waits
+    /// overlap. The named ids' text (arXiv ids) was two more waits a
+    /// line: a fifth of `search rl` at 2.7M.
     pub fn prefetch_line(&self, i: usize, stage: usize) {
         let (part, j) = self.locate(i);
         match stage {
