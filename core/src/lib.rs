@@ -21,4 +21,5 @@ pub mod order;
 pub mod parallel;
 pub mod search;
 pub mod store;
+pub mod sys;
 pub mod text;
