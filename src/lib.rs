@@ -9,7 +9,7 @@
 //! non-interactive commands in [`cli`] share the same corpus and search.
 
 pub use paperboat_core::{
-    alloc, corpus, export, loading, order, parallel, search, store, sys, text,
+    alloc, corpus, export, loading, order, parallel, search, simd, store, sys, text,
 };
 
 pub mod app;

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, u8)] = &[
     ("alloc", 0),
     ("parallel", 0),
+    ("simd", 0),
     ("sys", 0),
     ("text", 1),
     ("store", 1),

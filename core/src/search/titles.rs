@@ -84,11 +84,11 @@ impl TitleIndex {
                 Err(_) => "",
             }
         } else {
+            // `ascii` holds only the bytes of ASCII titles (see
+            // `Items::store_plain`); bytes read back from the cache are
+            // checked again here, a word at a time.
             let bytes = &self.items.ascii[s.start..][..s.len as usize];
-            debug_assert!(bytes.is_ascii());
-            // SAFETY: `ascii` holds only the bytes of ASCII titles (see
-            // `Items::store_plain`), and ASCII is UTF-8.
-            unsafe { std::str::from_utf8_unchecked(bytes) }
+            crate::simd::ascii_str(bytes).unwrap_or_default()
         }
     }
 
@@ -179,18 +179,7 @@ pub fn retain_sparse<T: Default>(at: &mut Vec<u32>, values: &mut Vec<T>, keep: &
     values.truncate(out);
 }
 
-/// Asks the CPU to start fetching the cache line at `p`; only a hint.
-pub fn prefetch<T>(p: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch reads nothing the program sees and cannot fault;
-    // SSE, which it needs, is part of x86-64.
-    unsafe {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>((p as *const T).cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
-}
+pub use crate::simd::prefetch;
 
 #[cfg(test)]
 mod tests {
