@@ -36,17 +36,17 @@ impl TitleIndex {
 
     /// Room for `more` titles of `bytes` in all.
     pub fn reserve(&mut self, more: usize, bytes: usize) {
-        self.items.spans.vec().reserve(more);
-        self.items.masks.vec().reserve(more);
-        self.items.ascii.vec().reserve(bytes);
+        self.items.spans.vec_mut().reserve(more);
+        self.items.masks.vec_mut().reserve(more);
+        self.items.ascii.vec_mut().reserve(bytes);
     }
 
     /// Room for `more` titles of `bytes` in all, exactly: for a list
     /// told how long it will be.
     pub fn reserve_exact(&mut self, more: usize, bytes: usize) {
-        self.items.spans.vec().reserve_exact(more);
-        self.items.masks.vec().reserve_exact(more);
-        self.items.ascii.vec().reserve_exact(bytes);
+        self.items.spans.vec_mut().reserve_exact(more);
+        self.items.masks.vec_mut().reserve_exact(more);
+        self.items.ascii.vec_mut().reserve_exact(bytes);
     }
 
     /// How many titles there is room for without growing.
@@ -117,7 +117,7 @@ impl TitleIndex {
         let wide = (!plain.is_ascii()).then(|| plain.into());
         set_sparse(&mut self.wide_at, &mut self.wide_text, i, wide);
         let (span, mask) = self.items.store_plain(plain);
-        (self.items.spans.vec()[i], self.items.masks.vec()[i]) = (span, mask);
+        (self.items.spans.vec_mut()[i], self.items.masks.vec_mut()[i]) = (span, mask);
     }
 
     pub(super) fn items(&self) -> &Items {
@@ -127,8 +127,8 @@ impl TitleIndex {
     /// Keeps only the titles `keep` says (the others' text stays in the
     /// buffer unused: repeats are few).
     pub fn retain(&mut self, keep: &[bool]) {
-        retain_kept(self.items.spans.vec(), keep);
-        retain_kept(self.items.masks.vec(), keep);
+        retain_kept(self.items.spans.vec_mut(), keep);
+        retain_kept(self.items.masks.vec_mut(), keep);
         retain_sparse(&mut self.wide_at, &mut self.wide_text, keep);
     }
 }

@@ -27,13 +27,19 @@ fn the_references_answer_as_their_documentation_says() {
     b[63] = b'\\';
     assert_eq!(quotes_and_slashes_scalar(&b), (1 << 3, 1 << 63));
     let s: &[u8; 16] = b"a\"b\\c\x01d\x80\xffzZ09 \t\n";
-    assert_eq!(string_stops_scalar(s), 1 << 1 | 1 << 3 | 1 << 5 | 1 << 14 | 1 << 15);
+    assert_eq!(
+        string_stops_scalar(s),
+        1 << 1 | 1 << 3 | 1 << 5 | 1 << 14 | 1 << 15
+    );
     let c = classes_scalar(s);
     assert_eq!(c.lower, 1 | 1 << 2 | 1 << 4 | 1 << 6 | 1 << 9);
     assert_eq!(c.upper, 1 << 10);
     assert_eq!(c.digit, 1 << 11 | 1 << 12);
     assert_eq!(c.white, 1 << 13 | 1 << 14 | 1 << 15);
-    assert_eq!(equal_folded_scalar(b"aAbBa...........", b'a', 0x20), 0b1_0011);
+    assert_eq!(
+        equal_folded_scalar(b"aAbBa...........", b'a', 0x20),
+        0b1_0011
+    );
     assert_eq!(equal_folded_scalar(b"aAbBa...........", b'A', 0), 0b10);
     let mut w = [b'x'; 32];
     w[0] = b'"';
@@ -63,9 +69,17 @@ fn check_word_masks(bytes: &[u8; 65]) {
     ];
     for by in ways {
         let want = word_masks_scalar::<true>(block, next, by);
-        assert_eq!(word_masks::<true>(block, next, by), want, "{by:?} {bytes:?}");
+        assert_eq!(
+            word_masks::<true>(block, next, by),
+            want,
+            "{by:?} {bytes:?}"
+        );
         let plain = word_masks_scalar::<false>(block, next, by);
-        assert_eq!(word_masks::<false>(block, next, by), plain, "{by:?} {bytes:?}");
+        assert_eq!(
+            word_masks::<false>(block, next, by),
+            plain,
+            "{by:?} {bytes:?}"
+        );
         if let Some(avx2) = Avx2::detect() {
             let got = word_masks_avx2::<true>(avx2, block, next, by);
             assert_eq!(got, want, "{by:?} {bytes:?}");

@@ -13,8 +13,8 @@
 use levenshtein_automata::DFA;
 
 use super::super::fields::{fold, for_each_word};
-use crate::simd::{self, Candidates};
 use super::{typo_automaton, within};
+use crate::simd::{self, Candidates};
 
 /// The folded prefixes a query-only index posts.
 pub(super) struct Keep {
