@@ -148,12 +148,16 @@ pub(super) fn each_flat<'a>(s: &'a str, mut f: impl FnMut(&'a str, &'a str)) -> 
 }
 
 /// `s[from..to]`, where each end is next to an ASCII byte of `s` (a
-/// quote, a bracket, a colon, a comma) or at its end, so a character
-/// boundary: empty if not (which the walk never asks for).
+/// quote, a bracket, a colon, a comma) or at its end: a character
+/// boundary, which is not checked again (the checks were a tenth of the
+/// walk's instructions).
 #[inline(always)]
 fn between(s: &str, from: usize, to: usize) -> &str {
     debug_assert!(s.is_char_boundary(from) && s.is_char_boundary(to) && from <= to);
-    s.get(from..to).unwrap_or_default()
+    // SAFETY: `from <= to <= s.len()`, both character boundaries (the
+    // callers' promise, checked in debug builds): the walk found them
+    // next to ASCII bytes it had read.
+    unsafe { s.get_unchecked(from..to) }
 }
 
 /// The key of the member that starts at `s[i]` (the inside of a string
