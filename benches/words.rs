@@ -230,8 +230,7 @@ fn on_disk(index: &WordIndex) -> WordIndex {
     drop(bytes);
     let file = std::fs::File::open(&path).expect("open");
     let t = Instant::now();
-    // SAFETY: the file is this program's own, unchanged while mapped.
-    let map = unsafe { memmap2::Mmap::map(&file) }.expect("map");
+    let map = paperboat::sys::map(&file).expect("map");
     let shared: Shared = Arc::new(map);
     let mapped = WordIndex::from_bytes(shared).expect("read mapped");
     let read_map = t.elapsed();

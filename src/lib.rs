@@ -8,7 +8,9 @@
 //! changes; [`ui::draw`] reads the state and never changes it. The
 //! non-interactive commands in [`cli`] share the same corpus and search.
 
-pub use paperboat_core::{alloc, corpus, export, loading, order, parallel, search, store, text};
+pub use paperboat_core::{
+    alloc, corpus, export, loading, order, parallel, search, simd, store, sys, text,
+};
 
 pub mod app;
 pub mod cli;

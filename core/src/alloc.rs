@@ -28,9 +28,7 @@ const KEEP_MS: std::ffi::c_long = 10_000;
 /// thing in `main`; it only changes a setting, so it is harmless where
 /// mimalloc is not the global allocator.
 pub fn keep_freed_memory() {
-    // SAFETY: mi_option_set only stores an option value; the option is a
-    // valid one, and it is set before other threads start.
-    unsafe { libmimalloc_sys::mi_option_set(PURGE_DELAY, KEEP_MS) }
+    crate::sys::set_mimalloc_option(PURGE_DELAY, KEEP_MS);
 }
 
 /// Asks Linux not to back this process's memory with transparent huge
@@ -41,12 +39,7 @@ pub fn keep_freed_memory() {
 /// memory (docs/PERFORMANCE.md, Load). A process-wide setting, inherited
 /// by the threads; no-op elsewhere.
 pub fn no_huge_pages() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: prctl with PR_SET_THP_DISABLE takes plain integers and
-    // only sets a flag on the process.
-    unsafe {
-        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
-    }
+    crate::sys::no_huge_pages();
 }
 
 /// `n` zeros, each page written before it is read. Zeroed memory fresh
@@ -69,8 +62,7 @@ pub fn written_zeros<T: Copy + Default>(n: usize) -> Vec<T> {
 mod tests {
     #[test]
     fn the_option_set_is_the_purge_delay() {
-        // SAFETY: reads an option's value.
-        let get = || unsafe { libmimalloc_sys::mi_option_get(super::PURGE_DELAY) };
+        let get = || crate::sys::mimalloc_option(super::PURGE_DELAY);
         if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
             // mimalloc's default purge delay (v3's options.c): this is
             // the option we mean to set.

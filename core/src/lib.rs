@@ -20,5 +20,7 @@ pub mod loading;
 pub mod order;
 pub mod parallel;
 pub mod search;
+pub mod simd;
 pub mod store;
+pub mod sys;
 pub mod text;

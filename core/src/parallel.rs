@@ -49,12 +49,7 @@ pub fn map_split<T: Sync, R: Send>(
 /// another program's load it could hold up the worker waiting on it for
 /// a long time.
 pub fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: setpriority has no memory-safety preconditions; on Linux,
-    // `who == 0` with PRIO_PROCESS names the calling thread.
-    unsafe {
-        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
-    }
+    crate::sys::lower_thread_priority();
 }
 
 #[cfg(test)]

@@ -165,14 +165,7 @@ fn emit(f: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> anyhow::Result<()> 
 /// titles in the cache). Standard output goes nowhere after this.
 fn end_output() {
     let _ = io::stdout().flush();
-    #[cfg(target_os = "linux")]
-    if let Ok(null) = std::fs::OpenOptions::new().write(true).open("/dev/null") {
-        use std::os::fd::AsRawFd;
-        // SAFETY: dup2 takes two descriptors, both open: the standard
-        // output's now refers to /dev/null, and the pipe or file it was
-        // is closed when nothing else holds it.
-        unsafe { libc::dup2(null.as_raw_fd(), libc::STDOUT_FILENO) };
-    }
+    crate::sys::stdout_to_null();
 }
 
 /// The cache for this run (set once the command line is read): `None`

@@ -158,39 +158,8 @@ pub(super) fn parse_day(s: &str) -> Result<Stamp, String> {
     if !(1..=12).contains(&m) || d == 0 || d > days[m as usize - 1] {
         return Err(bad());
     }
-    let secs = local_midnight(y as i32, m, d).ok_or_else(bad)?;
+    let secs = crate::sys::local_midnight(y as i32, m, d).ok_or_else(bad)?;
     Ok(Stamp(secs.max(0) as u64 * 1000))
-}
-
-/// Seconds since the epoch at the start of a day in local time: the C
-/// library's `mktime`, which reads the system's time zone (and `TZ`).
-#[cfg(target_os = "linux")]
-fn local_midnight(y: i32, m: u32, d: u32) -> Option<i64> {
-    // SAFETY: `tm` is a plain C struct, zeroed then filled; `mktime` reads
-    // and normalizes it and returns -1 on failure.
-    let t = unsafe {
-        let mut tm: libc::tm = std::mem::zeroed();
-        tm.tm_year = y - 1900;
-        tm.tm_mon = m as i32 - 1;
-        tm.tm_mday = d as i32;
-        tm.tm_isdst = -1;
-        libc::mktime(&mut tm)
-    };
-    (t != -1).then_some(t as i64)
-}
-
-/// Seconds since the epoch at the start of a day, in UTC where the C
-/// library is not at hand.
-#[cfg(not(target_os = "linux"))]
-fn local_midnight(y: i32, m: u32, d: u32) -> Option<i64> {
-    // Days from civil, after Howard Hinnant's algorithm.
-    let y = if m <= 2 { y - 1 } else { y } as i64;
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m as i64 + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d as i64 - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    Some((era * 146_097 + doe - 719_468) * 86_400)
 }
 
 /// Splits `ID... [FILE]...` arguments: one naming an existing file (or

@@ -238,11 +238,10 @@ fn give(
         // Its bytes were checked when loaded; only that they are still
         // ASCII (the file may have been rewritten in place since,
         // keeping its length and time) is checked again.
-        Some(true) => (raw.len() >= 2 && raw.is_ascii()).then(|| {
-            // SAFETY: ASCII bytes, just checked, are UTF-8 (checking
-            // them as UTF-8 again was 1% of a cold search).
-            unsafe { std::str::from_utf8_unchecked(&raw[1..raw.len() - 1]) }
-        }),
+        // (Checking them as UTF-8 again was 1% of a cold search.)
+        Some(true) => crate::simd::ascii_str(raw)
+            .filter(|s| s.len() >= 2)
+            .map(|s| &s[1..s.len() - 1]),
         Some(false) => None,
         None => std::str::from_utf8(raw).ok().and_then(words_as_written),
     };

@@ -90,19 +90,10 @@ impl<'a> Plain<'a> {
 /// AVX2 (asked once), else 16 (SSE2, every x86-64 processor): the one
 /// loading's JSON reading spent most in after the parser's own scan.
 pub fn plain_and_written(raw: &str) -> (bool, bool) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2, just asked.
-        return unsafe { plain_and_written_avx2(raw) };
-    }
-    plain_and_written_baseline(raw)
-}
-
-/// [`plain_and_written`] compiled for AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn plain_and_written_avx2(raw: &str) -> (bool, bool) {
-    plain_and_written_baseline(raw)
+    crate::simd::avx2_or(
+        |_| plain_and_written_baseline(raw),
+        || plain_and_written_baseline(raw),
+    )
 }
 
 /// [`plain_and_written`] for the target's baseline; inlined into the AVX2
@@ -333,9 +324,9 @@ pub fn repair_escapes(text: &str) -> Option<String> {
 /// checked (a control character, an escape JSON lacks): the caller reads
 /// it once found (see [`Plain::of`]).
 ///
-/// Sixty-four bytes at a time on x86-64, told apart by SSE2 (the target's
-/// baseline): a quote ends the string unless the byte before it is a
-/// backslash that ends a block of its own. A block where a backslash
+/// Sixty-four bytes at a time ([`crate::simd::quotes_and_slashes`]): a
+/// quote ends the string unless the byte before it is a backslash that
+/// ends a block of its own. A block where a backslash
 /// follows a backslash (`\\`, rare in text) is gone over a byte at a
 /// time. An abstract of the arXiv snapshot has a `\n` a line: searched
 /// for the next quote or backslash escape by escape, each search waited
@@ -344,11 +335,11 @@ pub fn string_end(b: &[u8], mut from: usize) -> Option<usize> {
     // Whether the byte at `from` is escaped (the block before ended in a
     // backslash that escapes it).
     let mut carry = 0;
-    #[cfg(target_arch = "x86_64")]
     while from + 64 <= b.len() {
-        // SAFETY: the 64 bytes from `from` are in `b` (just checked), and
-        // SSE2 is part of every x86-64 processor.
-        let (quotes, slashes) = unsafe { quotes_and_slashes(b.as_ptr().add(from)) };
+        let Ok(block) = b[from..from + 64].try_into() else {
+            break;
+        };
+        let (quotes, slashes) = crate::simd::quotes_and_slashes(block);
         let escaped = (slashes << 1) | carry;
         if slashes & escaped == 0 {
             let ends = quotes & !escaped;
@@ -384,28 +375,6 @@ fn end_bytewise(b: &[u8], mut i: usize, to: usize) -> Result<usize, usize> {
         }
     }
     Err(i)
-}
-
-/// The quotes and backslashes of the 64 bytes at `p`, a bit a byte.
-///
-/// # Safety
-/// The 64 bytes from `p` must be readable.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "sse2")]
-unsafe fn quotes_and_slashes(p: *const u8) -> (u64, u64) {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
-    };
-    let (quote, slash) = (_mm_set1_epi8(b'"' as i8), _mm_set1_epi8(b'\\' as i8));
-    let (mut quotes, mut slashes) = (0u64, 0u64);
-    for k in 0..4 {
-        // SAFETY: the caller's; the load is unaligned.
-        let v = unsafe { _mm_loadu_si128(p.add(16 * k).cast::<__m128i>()) };
-        let bits = |c| u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(v, c)) as u16);
-        quotes |= bits(quote) << (16 * k);
-        slashes |= bits(slash) << (16 * k);
-    }
-    (quotes, slashes)
 }
 
 #[cfg(test)]

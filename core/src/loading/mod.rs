@@ -111,25 +111,7 @@ impl Default for Options {
 /// Lines or title-list file has no such limit: it is read a chunk at a
 /// time, in bounded memory, whatever its size.
 pub fn whole_limit() -> Option<u64> {
-    memory().map(|m| m / WHOLE_SHARE)
-}
-
-/// The machine's memory in bytes, where it can be told.
-fn memory() -> Option<u64> {
-    #[cfg(target_os = "linux")]
-    {
-        // SAFETY: sysconf only reads system values.
-        let (pages, page) = unsafe {
-            (
-                libc::sysconf(libc::_SC_PHYS_PAGES),
-                libc::sysconf(libc::_SC_PAGESIZE),
-            )
-        };
-        if pages > 0 && page > 0 {
-            return Some(pages as u64 * page as u64);
-        }
-    }
-    None
+    crate::sys::memory().map(|m| m / WHOLE_SHARE)
 }
 
 /// Where papers come from.

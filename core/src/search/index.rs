@@ -143,11 +143,8 @@ pub struct Chars {
 impl Chars {
     /// An ASCII title's, given its [`title_mask`].
     pub fn ascii(b: &[u8], all: u64) -> Chars {
-        #[cfg(target_arch = "x86_64")]
         if b.len() >= 16 {
-            // SAFETY: SSE2 is part of every x86-64 processor (the target's
-            // baseline), and `b` is sixteen bytes or more.
-            let (starts, inner, pairs) = unsafe { word_bonus_sse2(b) };
+            let (starts, inner, pairs) = word_bonus(b);
             return Chars {
                 all,
                 starts,
@@ -189,7 +186,8 @@ impl Chars {
 
 /// The letters and digits of the ASCII text `b` (sixteen bytes or more)
 /// that nucleo gives its largest bonus (after white space or at the start)
-/// and those it gives a smaller one, as masks. Sixteen bytes at a time:
+/// and those it gives a smaller one, as masks. Sixteen bytes at a time
+/// ([`crate::simd::classes`]):
 /// where the bonuses fall is worked out for all of them at once from their
 /// classes and those of the bytes before, and only those few places are
 /// read one by one (a byte-at-a-time pass was a sixth of `search`'s time
@@ -200,13 +198,7 @@ impl Chars {
 /// and its pair filter ([`fuzzy::word_pairs`]) made from them: each word's
 /// first letter or digit with the one beside it and those with a bonus
 /// within reach. Longer titles have it made a byte at a time.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "sse2")]
-fn word_bonus_sse2(b: &[u8]) -> (u64, u64, [u64; 2]) {
-    use std::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
-        _mm_movemask_epi8, _mm_set1_epi8,
-    };
+fn word_bonus(b: &[u8]) -> (u64, u64, [u64; 2]) {
     let n = b.len();
     let (mut starts, mut inner) = (0u64, 0u64);
     // Over the whole title (up to 128 bytes): word starts, letters and
@@ -216,21 +208,16 @@ fn word_bonus_sse2(b: &[u8]) -> (u64, u64, [u64; 2]) {
     while at < n {
         // The last sixteen bytes where fewer are left.
         let o = at.min(n - 16);
-        let Some(chunk) = b.get(o..o + 16) else {
+        let Some(chunk) = b.get(o..o + 16).and_then(|c| <&[u8; 16]>::try_from(c).ok()) else {
             break;
         };
-        // SAFETY: `chunk` is 16 readable bytes; the load is unaligned.
-        let v = unsafe { _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>()) };
-        // ASCII bytes compare the same signed: no byte is over 127.
-        let range = |lo: u8, hi: u8| {
-            let above = _mm_cmpgt_epi8(v, _mm_set1_epi8(lo as i8 - 1));
-            let below = _mm_cmplt_epi8(v, _mm_set1_epi8(hi as i8 + 1));
-            _mm_movemask_epi8(_mm_and_si128(above, below)) as u32
-        };
-        let eq = |c: u8| _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8))) as u32;
-        let (lower, upper, digit) = (range(b'a', b'z'), range(b'A', b'Z'), range(b'0', b'9'));
         // White space as nucleo classes it.
-        let white = eq(b' ') | eq(b'\t') | eq(b'\n') | eq(0x0C) | eq(b'\r');
+        let crate::simd::Classes {
+            lower,
+            upper,
+            digit,
+            white,
+        } = crate::simd::classes(chunk);
         let alpha = lower | upper;
         // The same classes for the byte before each: shifted in from the
         // byte before the chunk (the start counts as white space).

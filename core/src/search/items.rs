@@ -5,7 +5,7 @@
 
 use nucleo::{Utf32Str, Utf32String};
 
-use super::buf::Buf;
+use super::array::Arr;
 use super::index::{Chars, title_mask};
 use super::words::{DocMeta, Meta};
 use crate::corpus::{Abstract, Paper};
@@ -44,11 +44,11 @@ impl TitleSpan {
 #[derive(Default, Clone)]
 pub(super) struct Items {
     /// ASCII titles' bytes.
-    pub(super) ascii: Buf<u8>,
+    pub(super) ascii: Arr<u8>,
     /// Other titles, a character per grapheme (as nucleo matches them).
     pub(super) wide: Vec<char>,
-    pub(super) spans: Buf<TitleSpan>,
-    pub(super) masks: Buf<Chars>,
+    pub(super) spans: Arr<TitleSpan>,
+    pub(super) masks: Arr<Chars>,
 }
 
 impl Items {
@@ -84,7 +84,7 @@ impl Items {
         let mut mask = Chars::wide(title_mask(plain));
         let span = if plain.is_ascii() {
             let start = self.ascii.len();
-            self.ascii.vec().extend_from_slice(plain.as_bytes());
+            self.ascii.vec_mut().extend_from_slice(plain.as_bytes());
             mask = Chars::ascii(plain.as_bytes(), mask.all);
             TitleSpan::new(start, (self.ascii.len() - start) as u32, false)
         } else {
@@ -105,11 +105,11 @@ impl Items {
     /// Adds a title known to be ASCII, with its mask.
     pub(super) fn push_ascii(&mut self, text: &[u8], mask: u64) {
         let start = self.ascii.len();
-        self.ascii.vec().extend_from_slice(text);
+        self.ascii.vec_mut().extend_from_slice(text);
         self.spans
-            .vec()
+            .vec_mut()
             .push(TitleSpan::new(start, text.len() as u32, false));
-        self.masks.vec().push(Chars::ascii(text, mask));
+        self.masks.vec_mut().push(Chars::ascii(text, mask));
     }
 
     /// Adds title `i` of `other` as it is there (text and masks), or
@@ -131,18 +131,18 @@ impl Items {
                 return false;
             };
             let start = self.ascii.len();
-            self.ascii.vec().extend_from_slice(text);
+            self.ascii.vec_mut().extend_from_slice(text);
             TitleSpan::new(start, s.len, false)
         };
-        self.spans.vec().push(span);
-        self.masks.vec().push(mask);
+        self.spans.vec_mut().push(span);
+        self.masks.vec_mut().push(mask);
         true
     }
 
     pub(super) fn push_plain(&mut self, plain: &str) {
         let (span, mask) = self.store_plain(plain);
-        self.spans.vec().push(span);
-        self.masks.vec().push(mask);
+        self.spans.vec_mut().push(span);
+        self.masks.vec_mut().push(mask);
     }
 
     /// Replaces title `i` (its old text stays in the buffer unused:
@@ -150,7 +150,7 @@ impl Items {
     pub(super) fn set(&mut self, i: usize, title: &str) {
         if i < self.len() {
             let (span, mask) = self.store(title);
-            (self.spans.vec()[i], self.masks.vec()[i]) = (span, mask);
+            (self.spans.vec_mut()[i], self.masks.vec_mut()[i]) = (span, mask);
         }
     }
 
@@ -191,28 +191,28 @@ impl Items {
         let n = self.len() + other.len();
         if papers > n {
             let room = papers + papers / 20;
-            if self.spans.vec().capacity() < n {
+            if self.spans.vec_mut().capacity() < n {
                 let have = self.len();
-                self.spans.vec().reserve_exact(room - have);
-                self.masks.vec().reserve_exact(room - have);
+                self.spans.vec_mut().reserve_exact(room - have);
+                self.masks.vec_mut().reserve_exact(room - have);
             }
             let bytes = self.ascii.len() + other.ascii.len();
-            if self.ascii.vec().capacity() < bytes {
+            if self.ascii.vec_mut().capacity() < bytes {
                 let want = (bytes as f64 / n as f64 * room as f64) as usize;
                 let have = self.ascii.len();
-                self.ascii.vec().reserve_exact(want.max(bytes) - have);
+                self.ascii.vec_mut().reserve_exact(want.max(bytes) - have);
             }
         }
         let (ascii, wide) = (self.ascii.len(), self.wide.len());
         self.spans
-            .vec()
+            .vec_mut()
             .extend(other.spans.iter().map(|s| TitleSpan {
                 start: s.start + if s.wide() { wide } else { ascii },
                 ..*s
             }));
-        self.ascii.vec().extend_from_slice(&other.ascii);
+        self.ascii.vec_mut().extend_from_slice(&other.ascii);
         self.wide.extend_from_slice(&other.wide);
-        self.masks.vec().extend_from_slice(&other.masks);
+        self.masks.vec_mut().extend_from_slice(&other.masks);
     }
 }
 
@@ -289,9 +289,9 @@ impl Prepared {
     /// index reads of them when `index`.
     pub(super) fn with_room(n: usize, bytes: usize, index: bool) -> Prepared {
         let mut items = Items::default();
-        items.spans.vec().reserve_exact(n);
-        items.masks.vec().reserve_exact(n);
-        items.ascii.vec().reserve_exact(bytes);
+        items.spans.vec_mut().reserve_exact(n);
+        items.masks.vec_mut().reserve_exact(n);
+        items.ascii.vec_mut().reserve_exact(bytes);
         let n = if index { n } else { 0 };
         Prepared {
             items,

@@ -44,7 +44,7 @@
 //! syntax, the fuzzy scorer and the word index; `titles` keeps titles
 //! without their papers.
 
-mod buf;
+mod array;
 pub mod fields;
 pub mod fuzzy;
 pub mod index;

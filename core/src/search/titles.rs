@@ -36,17 +36,17 @@ impl TitleIndex {
 
     /// Room for `more` titles of `bytes` in all.
     pub fn reserve(&mut self, more: usize, bytes: usize) {
-        self.items.spans.vec().reserve(more);
-        self.items.masks.vec().reserve(more);
-        self.items.ascii.vec().reserve(bytes);
+        self.items.spans.vec_mut().reserve(more);
+        self.items.masks.vec_mut().reserve(more);
+        self.items.ascii.vec_mut().reserve(bytes);
     }
 
     /// Room for `more` titles of `bytes` in all, exactly: for a list
     /// told how long it will be.
     pub fn reserve_exact(&mut self, more: usize, bytes: usize) {
-        self.items.spans.vec().reserve_exact(more);
-        self.items.masks.vec().reserve_exact(more);
-        self.items.ascii.vec().reserve_exact(bytes);
+        self.items.spans.vec_mut().reserve_exact(more);
+        self.items.masks.vec_mut().reserve_exact(more);
+        self.items.ascii.vec_mut().reserve_exact(bytes);
     }
 
     /// How many titles there is room for without growing.
@@ -84,11 +84,11 @@ impl TitleIndex {
                 Err(_) => "",
             }
         } else {
+            // `ascii` holds only the bytes of ASCII titles (see
+            // `Items::store_plain`); bytes read back from the cache are
+            // checked again here, a word at a time.
             let bytes = &self.items.ascii[s.start..][..s.len as usize];
-            debug_assert!(bytes.is_ascii());
-            // SAFETY: `ascii` holds only the bytes of ASCII titles (see
-            // `Items::store_plain`), and ASCII is UTF-8.
-            unsafe { std::str::from_utf8_unchecked(bytes) }
+            crate::simd::ascii_str(bytes).unwrap_or_default()
         }
     }
 
@@ -117,7 +117,7 @@ impl TitleIndex {
         let wide = (!plain.is_ascii()).then(|| plain.into());
         set_sparse(&mut self.wide_at, &mut self.wide_text, i, wide);
         let (span, mask) = self.items.store_plain(plain);
-        (self.items.spans.vec()[i], self.items.masks.vec()[i]) = (span, mask);
+        (self.items.spans.vec_mut()[i], self.items.masks.vec_mut()[i]) = (span, mask);
     }
 
     pub(super) fn items(&self) -> &Items {
@@ -127,8 +127,8 @@ impl TitleIndex {
     /// Keeps only the titles `keep` says (the others' text stays in the
     /// buffer unused: repeats are few).
     pub fn retain(&mut self, keep: &[bool]) {
-        retain_kept(self.items.spans.vec(), keep);
-        retain_kept(self.items.masks.vec(), keep);
+        retain_kept(self.items.spans.vec_mut(), keep);
+        retain_kept(self.items.masks.vec_mut(), keep);
         retain_sparse(&mut self.wide_at, &mut self.wide_text, keep);
     }
 }
@@ -179,18 +179,7 @@ pub fn retain_sparse<T: Default>(at: &mut Vec<u32>, values: &mut Vec<T>, keep: &
     values.truncate(out);
 }
 
-/// Asks the CPU to start fetching the cache line at `p`; only a hint.
-pub fn prefetch<T>(p: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch reads nothing the program sees and cannot fault;
-    // SSE, which it needs, is part of x86-64.
-    unsafe {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>((p as *const T).cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
-}
+pub use crate::simd::prefetch;
 
 #[cfg(test)]
 mod tests {

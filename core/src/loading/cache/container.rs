@@ -250,10 +250,7 @@ impl Entry {
     /// recently used entries are removed first.
     pub(super) fn open(path: &Path, kind: u32) -> Option<Entry> {
         let file = open_regular(path)?;
-        // SAFETY: entries are only ever replaced (renamed over) or
-        // removed, never changed in place, which leaves this mapping as
-        // it is; every byte is bounds-checked and checksummed before use.
-        let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
+        let map = crate::sys::map(&file).ok()?;
         let entry = Entry::parse(map, kind)?;
         if !entry.verified(0..1) {
             return None;
@@ -270,8 +267,7 @@ impl Entry {
         let Some(file) = open_regular(path) else {
             return false;
         };
-        // SAFETY: as in `Entry::open`.
-        let Some(map) = unsafe { memmap2::Mmap::map(&file) }.ok() else {
+        let Some(map) = crate::sys::map(&file).ok() else {
             return false;
         };
         Entry::parse(map, kind).is_some_and(|e| e.verified(0..1) && e.section(0) == key)
@@ -432,13 +428,8 @@ impl Entry {
     /// process's share of it goes, the page cache keeps it.
     pub(super) fn release(&self, i: usize) {
         if let Some(&(s, l)) = self.sections.get(i) {
-            // SAFETY: a read-only file mapping given up this way reads
-            // again from the file if touched; nothing decoded refers into
-            // it (papers own their text).
-            let _ = unsafe {
-                self.map
-                    .unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, s, l)
-            };
+            // Nothing decoded refers into it (papers own their text).
+            crate::sys::release(&self.map, s..s + l);
         }
     }
 }

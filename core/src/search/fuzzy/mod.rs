@@ -12,6 +12,8 @@
 
 use std::cell::RefCell;
 
+use crate::simd;
+
 mod pairs;
 
 use pairs::{BOUND_TABLE_MOST, BoundTable, mask_bit};
@@ -173,7 +175,10 @@ thread_local! {
 }
 
 /// Sets in `set` (a bit per byte of `hay`, cleared) where `c` occurs,
-/// ASCII case folded when `ignore_case`; sixteen bytes at a time on x86-64.
+/// ASCII case folded when `ignore_case`; sixteen bytes at a time
+/// ([`simd::equal_folded`]). A title's last few bytes are read as the last
+/// sixteen (they overlap the sixteen before): copying them out to read
+/// them stalled on every title.
 fn occurrences(set: &mut [u64], hay: &[u8], c: u8, ignore_case: bool) {
     // Upper- and lower-case letters differ only in bit 5, and no other
     // byte lands on a lower-case letter with it set.
@@ -182,34 +187,7 @@ fn occurrences(set: &mut [u64], hay: &[u8], c: u8, ignore_case: bool) {
     } else {
         0
     };
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: SSE2 is part of every x86-64 processor (the target's
-    // baseline), which is all that `occurrences_sse2` asks for.
-    unsafe {
-        occurrences_sse2(set, hay, c, fold);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    for (k, &b) in hay.iter().enumerate() {
-        set[k / 64] |= u64::from(b | fold == c) << (k % 64);
-    }
-}
-
-/// [`occurrences`] with SSE2. A title's last few bytes are read as the
-/// last sixteen (they overlap the sixteen before): copying them out to
-/// read them stalled on every title.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "sse2")]
-fn occurrences_sse2(set: &mut [u64], hay: &[u8], c: u8, fold: u8) {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-    };
-    let pat = _mm_set1_epi8(c as i8);
-    let fold = _mm_set1_epi8(fold as i8);
-    let bits = |sixteen: &[u8; 16]| {
-        // SAFETY: `sixteen` is 16 readable bytes; the load is unaligned.
-        let v = unsafe { _mm_loadu_si128(sixteen.as_ptr().cast::<__m128i>()) };
-        u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(v, fold), pat)) as u16)
-    };
+    let bits = |sixteen: &[u8; 16]| u64::from(simd::equal_folded(sixteen, c, fold));
     let n = hay.len();
     let chunks = hay.chunks_exact(16);
     let tail = chunks.remainder().len();
@@ -412,11 +390,8 @@ impl Needle {
         if needle.len() >= hay.len() {
             return None;
         }
-        #[cfg(target_arch = "x86_64")]
         if hay.len() >= 16 {
-            // SAFETY: SSE2 is part of every x86-64 processor (the target's
-            // baseline), and `hay` is sixteen bytes or more.
-            return Some(unsafe { self.subsequence_sse2(hay) });
+            return Some(self.subsequence_by_sixteen(hay));
         }
         // Each needle character after the one before (the first one's
         // place at most `n - m` follows: the rest must fit after it).
@@ -424,16 +399,11 @@ impl Needle {
         Some(needle.iter().all(|&c| rest.any(|&b| self.same(b, c))))
     }
 
-    /// [`Needle::matches`] sixteen bytes at a time: each needle character
-    /// is looked for from just after the one before, which is most often
-    /// within the same sixteen. `hay` is sixteen bytes or more.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "sse2")]
-    fn subsequence_sse2(&self, hay: &[u8]) -> bool {
-        use std::arch::x86_64::{
-            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
-            _mm_set1_epi8,
-        };
+    /// [`Needle::matches`] sixteen bytes at a time
+    /// ([`simd::equal_folded`]): each needle character is looked for from
+    /// just after the one before, which is most often within the same
+    /// sixteen. `hay` is sixteen bytes or more.
+    fn subsequence_by_sixteen(&self, hay: &[u8]) -> bool {
         let n = hay.len();
         let mut from = 0;
         for &c in &self.bytes[..] {
@@ -442,21 +412,16 @@ impl Needle {
             } else {
                 0
             };
-            let (pat, fold) = (_mm_set1_epi8(c as i8), _mm_set1_epi8(fold as i8));
             loop {
                 if from >= n {
                     return false;
                 }
                 // The last sixteen bytes where fewer are left.
                 let at = from.min(n - 16);
-                let Some(sixteen) = hay.get(at..at + 16) else {
+                let Some(sixteen) = hay.get(at..at + 16).and_then(|s| s.try_into().ok()) else {
                     return false;
                 };
-                // SAFETY: `sixteen` is 16 readable bytes; the load is
-                // unaligned.
-                let v = unsafe { _mm_loadu_si128(sixteen.as_ptr().cast::<__m128i>()) };
-                let found = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(v, fold), pat)) as u32;
-                let found = found & (!0u32 << (from - at));
+                let found = simd::equal_folded(sixteen, c, fold) & (!0u32 << (from - at));
                 if found != 0 {
                     from = at + found.trailing_zeros() as usize + 1;
                     break;

@@ -9,7 +9,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::TitleIndex;
-use super::buf::Buf;
+use super::array::Arr;
 use crate::corpus::{
     Paper, Record, colliding_derived, content_hash, hash_id_key, hex16, id_key, shortest_unique,
 };
@@ -61,8 +61,8 @@ impl From<IdSlot> for Slot {
 #[derive(Debug, Default)]
 struct Names {
     /// Where each ends in `text`.
-    ends: Buf<u64>,
-    text: Buf<u8>,
+    ends: Arr<u64>,
+    text: Arr<u8>,
 }
 
 impl Names {
@@ -72,9 +72,9 @@ impl Names {
 
     /// Adds `name`; its place.
     fn push(&mut self, name: &str) -> u32 {
-        self.text.vec().extend_from_slice(name.as_bytes());
+        self.text.vec_mut().extend_from_slice(name.as_bytes());
         let end = self.text.len() as u64;
-        self.ends.vec().push(end);
+        self.ends.vec_mut().push(end);
         (self.ends.len() - 1) as u32
     }
 
@@ -133,7 +133,7 @@ pub struct TitleList {
 #[derive(Debug, Default)]
 struct TitlePart {
     titles: TitleIndex,
-    ids: Buf<Slot>,
+    ids: Arr<Slot>,
     names: Names,
     derived: Vec<bool>,
     /// The titles whose text as given differs from their readable text
@@ -156,7 +156,7 @@ impl TitlePart {
         }
         self.titles.push(&plain);
         self.derived.push(derived);
-        self.ids.vec().push(id.into());
+        self.ids.vec_mut().push(id.into());
     }
 
     fn push_paper(&mut self, p: Paper) {
@@ -172,7 +172,7 @@ impl TitlePart {
             // title line.
             self.titles.push_plain_ascii(&p.title, mask);
             self.derived.push(p.title_derived);
-            self.ids.vec().push(id.into());
+            self.ids.vec_mut().push(id.into());
         } else {
             self.push(&p.title, p.title_derived, id);
         }
@@ -206,7 +206,7 @@ impl TitlePart {
     /// Keeps only the papers `keep` says.
     fn retain(&mut self, keep: &[bool]) {
         self.titles.retain(keep);
-        super::retain_kept(self.ids.vec(), keep);
+        super::retain_kept(self.ids.vec_mut(), keep);
         super::retain_kept(&mut self.derived, keep);
         super::retain_sparse(&mut self.marked_at, &mut self.marked, keep);
     }
@@ -271,7 +271,7 @@ impl TitleList {
             // Shown as it is (most titles): one pass decided it.
             part.titles.push_plain_ascii(line, mask);
             part.derived.push(false);
-            part.ids.vec().push(IdSlot::Hash(hash).into());
+            part.ids.vec_mut().push(IdSlot::Hash(hash).into());
         } else {
             let clean = sanitize::line_cow(line);
             if clean.is_empty() {
@@ -287,7 +287,7 @@ impl TitleList {
     pub fn reserve(&mut self, more: usize, bytes: usize) {
         let part = self.last();
         part.titles.reserve(more, bytes);
-        part.ids.vec().reserve(more);
+        part.ids.vec_mut().reserve(more);
         part.derived.reserve(more);
     }
 
@@ -312,7 +312,7 @@ impl TitleList {
         // address space, never faulted in.
         let each = part.titles.ascii_bytes().div_ceil(n.max(1)).max(64);
         part.titles.reserve_exact(more, more * each);
-        part.ids.vec().reserve_exact(more);
+        part.ids.vec_mut().reserve_exact(more);
         part.derived.reserve_exact(more);
     }
 
@@ -342,7 +342,7 @@ impl TitleList {
     pub fn set_hash_id(&mut self, i: usize, hash: u64) {
         let k = self.starts.partition_point(|&s| s <= i) - 1;
         let j = i - self.starts[k];
-        self.parts[k].ids.vec()[j] = IdSlot::Hash(hash).into();
+        self.parts[k].ids.vec_mut()[j] = IdSlot::Hash(hash).into();
     }
 
     /// Where paper `i` is: its part and its index there.

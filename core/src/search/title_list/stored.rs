@@ -14,7 +14,7 @@
 use std::io::{self, Write};
 
 use super::{IdSlot, Names, Slot, TitleList, TitlePart};
-use crate::search::buf::Buf;
+use crate::search::array::Arr;
 use crate::search::index::Chars;
 use crate::search::items::{Items, TitleSpan};
 use crate::search::words::{In, Out, Shared};
@@ -65,12 +65,12 @@ fn read_strings(r: &mut In, what: &str) -> Result<Vec<Box<str>>, String> {
 }
 
 /// Reads an array of exactly `n` items, where it lies when it can.
-fn exactly<T: bytemuck::Pod>(r: &mut In, what: &str, n: usize) -> Result<Buf<T>, String> {
+fn exactly<T: bytemuck::Pod>(r: &mut In, what: &str, n: usize) -> Result<Arr<T>, String> {
     let arr = r.array::<T>(what)?;
     if arr.len() != n {
         return Err(format!("{what}: {} items for {n}", arr.len()));
     }
-    Ok(arr.into())
+    Ok(arr)
 }
 
 /// Reads ascending places below `n`.
@@ -159,7 +159,7 @@ impl TitleList {
         }
         let n = usize::try_from(len).map_err(|_| "too many titles".to_string())?;
         let short_len = short_len.min(16) as usize;
-        let ascii: Buf<u8> = r.array::<u8>("ASCII titles")?.into();
+        let ascii: Arr<u8> = r.array::<u8>("ASCII titles")?;
         if !ascii.is_ascii() {
             // Read back as text unchecked: see `TitleIndex::text`.
             return Err("ASCII titles: a byte that is not ASCII".to_string());
@@ -184,8 +184,8 @@ impl TitleList {
         // Names and ids need no check: a name that is not there, or not
         // whole, reads as "" (see `Names::get`).
         let names = Names {
-            ends: r.array::<u64>("name ends")?.into(),
-            text: r.array::<u8>("names")?.into(),
+            ends: r.array::<u64>("name ends")?,
+            text: r.array::<u8>("names")?,
         };
         let ids = exactly::<Slot>(&mut r, "ids", n)?;
         let derived = exactly::<u8>(&mut r, "derived", n)?

@@ -23,83 +23,18 @@
 //! wrong value gives a wrong score, never a panic.
 
 use std::io::{self, BufWriter, Write};
-use std::ops::{Deref, Range};
-use std::sync::Arc;
+use std::ops::Range;
 
 use bytemuck::Pod;
 
-/// Bytes shared between threads: a memory map or a `Vec`.
-pub type Shared = Arc<dyn AsRef<[u8]> + Send + Sync>;
+pub(in crate::search) use crate::search::array::Arr;
+
+pub use crate::search::array::Shared;
 
 const MAGIC: &[u8; 8] = b"PBWORDIX";
 /// Changed whenever the layout changes: an index of another layout is
 /// refused, not misread.
 const VERSION: u32 = 1;
-
-/// An array the index holds: its own, or a view of bytes it was read from
-/// (taken only where the bytes are aligned for `T`; else they are copied
-/// when read).
-pub(in crate::search) enum Arr<T> {
-    Owned(Vec<T>),
-    View {
-        bytes: Shared,
-        start: usize,
-        len: usize,
-    },
-}
-
-impl<T> Default for Arr<T> {
-    fn default() -> Self {
-        Arr::Owned(Vec::new())
-    }
-}
-
-impl<T: Pod> Arr<T> {
-    pub(in crate::search) fn as_slice(&self) -> &[T] {
-        match self {
-            Arr::Owned(v) => v,
-            Arr::View { bytes, start, len } => data(bytes)
-                .get(*start..*start + len * size_of::<T>())
-                .and_then(|b| bytemuck::try_cast_slice(b).ok())
-                .unwrap_or(&[]),
-        }
-    }
-
-    /// The array as a `Vec` to change, copied out of the bytes first if
-    /// it is a view.
-    pub(super) fn vec_mut(&mut self) -> &mut Vec<T> {
-        if let Arr::View { .. } = self {
-            *self = Arr::Owned(self.as_slice().to_vec());
-        }
-        match self {
-            Arr::Owned(v) => v,
-            Arr::View { .. } => unreachable!("made owned above"),
-        }
-    }
-
-    /// Heap bytes of its own (a view has none).
-    pub(super) fn owned_bytes(&self) -> usize {
-        match self {
-            Arr::Owned(v) => v.capacity() * size_of::<T>(),
-            Arr::View { .. } => 0,
-        }
-    }
-
-    /// Bytes it reads where they lie.
-    pub(super) fn viewed_bytes(&self) -> usize {
-        match self {
-            Arr::Owned(_) => 0,
-            Arr::View { len, .. } => len * size_of::<T>(),
-        }
-    }
-}
-
-impl<T: Pod> Deref for Arr<T> {
-    type Target = [T];
-    fn deref(&self) -> &[T] {
-        self.as_slice()
-    }
-}
 
 fn data(bytes: &Shared) -> &[u8] {
     (**bytes).as_ref()
@@ -423,19 +358,8 @@ impl In {
             return Err(format!("{what}: the index ends inside its padding"));
         }
         self.at = padded;
-        let slice = &data(&self.bytes)[start..end];
-        Ok(match bytemuck::try_cast_slice::<u8, T>(slice) {
-            Ok(_) => Arr::View {
-                bytes: self.bytes.clone(),
-                start,
-                len: (end - start) / size,
-            },
-            Err(_) => {
-                let mut v = vec![T::zeroed(); (end - start) / size];
-                bytemuck::cast_slice_mut::<T, u8>(&mut v).copy_from_slice(slice);
-                Arr::Owned(v)
-            }
-        })
+        Arr::of_bytes(self.bytes.clone(), start..end)
+            .ok_or_else(|| format!("{what}: {bytes} bytes, not read"))
     }
 
     /// One field's words (`what` names it in errors), checked.

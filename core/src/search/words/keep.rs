@@ -14,6 +14,7 @@ use levenshtein_automata::DFA;
 
 use super::super::fields::{fold, for_each_word};
 use super::{typo_automaton, within};
+use crate::simd::{self, Candidates};
 
 /// The folded prefixes a query-only index posts.
 pub(super) struct Keep {
@@ -188,7 +189,7 @@ impl Keep {
     /// as `for_each_word` with `keeps_raw` do. Sixty-four bytes at a
     /// time: a mask of the letters and digits gives where words start
     /// (their number is its bits), and only the words starting with a
-    /// prefix's first two bytes (or first letter: [`By`]) are cut out and
+    /// prefix's first two bytes (or first letter: [`Candidates`]) are cut out and
     /// compared. An abstract's other words (most of them) cost no branch
     /// of their own.
     ///
@@ -202,34 +203,26 @@ impl Keep {
         f: impl FnMut(&str),
     ) -> usize {
         debug_assert!(text.is_ascii());
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("popcnt")
-        {
-            // SAFETY: the processor has AVX2 and POPCNT, just checked.
-            return unsafe { self.kept_avx2::<ESCAPED>(text, f) };
+        // Where the processor has AVX2, the masks are made thirty-two
+        // bytes at a time, and each block's words counted by one
+        // instruction (not a dozen).
+        match simd::Avx2::detect() {
+            Some(avx2) => simd::with_avx2(avx2, |avx2| {
+                self.kept_by::<ESCAPED>(text, f, |block, next, by| {
+                    simd::word_masks_avx2::<ESCAPED>(avx2, block, next, by)
+                })
+            }),
+            None => self.kept_by::<ESCAPED>(text, f, simd::word_masks::<ESCAPED>),
         }
-        self.kept_by::<ESCAPED>(text, f, masks::<ESCAPED>)
-    }
-
-    /// [`Keep::each_kept_ascii`] with the masks made thirty-two bytes at a
-    /// time, and each block's words counted by one instruction (not a
-    /// dozen).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,popcnt")]
-    fn kept_avx2<const ESCAPED: bool>(&self, text: &str, f: impl FnMut(&str)) -> usize {
-        self.kept_by::<ESCAPED>(text, f, |block, next, by| {
-            masks_avx2::<ESCAPED>(block, next, by)
-        })
     }
 
     /// How a block's word starts are told to be candidates.
-    fn told_by(&self) -> By<'_> {
+    fn told_by(&self) -> Candidates<'_> {
         match &self.pairs {
-            _ if self.all || !self.typos.is_empty() => By::Every,
-            Some(pairs) => By::Pairs(pairs),
-            None if self.firsts.len() <= MAX_FIRSTS => By::Firsts(&self.firsts),
-            None => By::Every,
+            _ if self.all || !self.typos.is_empty() => Candidates::Every,
+            Some(pairs) => Candidates::Pairs(pairs),
+            None if self.firsts.len() <= MAX_FIRSTS => Candidates::Firsts(&self.firsts),
+            None => Candidates::Every,
         }
     }
 
@@ -240,7 +233,7 @@ impl Keep {
         &self,
         text: &str,
         mut f: impl FnMut(&str),
-        masks: impl Fn(&[u8; 64], &[u8; 64], By<'_>) -> (u64, u64, u64),
+        masks: impl Fn(&[u8; 64], &[u8; 64], Candidates<'_>) -> (u64, u64, u64),
     ) -> usize {
         let bytes = text.as_bytes();
         let by = self.told_by();
@@ -299,192 +292,11 @@ impl Keep {
     }
 }
 
-/// Which word starts of a block are candidates, to be checked one by one:
-/// every one, those that are one of these bytes (lower-case letters or
-/// digits) whatever their case, or those that are a pair's first byte
-/// followed by its second, whatever their case.
-#[derive(Clone, Copy, Debug)]
-enum By<'a> {
-    Every,
-    Firsts(&'a [u8]),
-    Pairs(&'a [[u8; 2]]),
-}
-
 /// Whether `word` (as written), folded, starts with one of `keep`'s
 /// prefixes.
 fn keeps_word(keep: &Keep, word: &str) -> bool {
     keep.keeps_raw(word)
         .unwrap_or_else(|| keep.keeps(&fold(word)))
-}
-
-/// For 64 ASCII bytes `block`, and `next`, the 64 bytes one on from
-/// them: a bit per byte that is a letter or digit, a bit per byte that
-/// `by` makes a candidate, and (when `SLASHES`) a bit per backslash.
-#[inline]
-fn masks<const SLASHES: bool>(block: &[u8; 64], next: &[u8; 64], by: By<'_>) -> (u64, u64, u64) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: SSE2 is part of every x86-64 processor (the target's
-        // baseline).
-        unsafe { masks_sse2::<SLASHES>(block, next, by) }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    masks_scalar::<SLASHES>(block, next, by)
-}
-
-/// [`masks`] a byte at a time.
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-fn masks_scalar<const SLASHES: bool>(
-    block: &[u8; 64],
-    next: &[u8; 64],
-    by: By<'_>,
-) -> (u64, u64, u64) {
-    let (mut alnum, mut candidate, mut slashes) = (0u64, 0u64, 0u64);
-    for (i, (&b, &n)) in block.iter().zip(next).enumerate() {
-        alnum |= u64::from(b.is_ascii_alphanumeric()) << i;
-        slashes |= u64::from(SLASHES && b == b'\\') << i;
-        let is = match by {
-            By::Every => true,
-            By::Firsts(firsts) => firsts.contains(&(b | 0x20)),
-            By::Pairs(pairs) => pairs.contains(&[b | 0x20, n | 0x20]),
-        };
-        candidate |= u64::from(is) << i;
-    }
-    (alnum, candidate, slashes)
-}
-
-/// [`masks`] sixteen bytes at a time. The bytes are ASCII (below 0x80),
-/// so SSE2's signed byte comparisons order them as unsigned ones would.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "sse2")]
-#[inline]
-fn masks_sse2<const SLASHES: bool>(
-    block: &[u8; 64],
-    next: &[u8; 64],
-    by: By<'_>,
-) -> (u64, u64, u64) {
-    use std::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_loadu_si128, _mm_movemask_epi8,
-        _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128,
-    };
-    let splat = |b: u8| _mm_set1_epi8(b as i8);
-    let (mut alnum, mut candidate, mut slashes) = (0u64, 0u64, 0u64);
-    for k in 0..4 {
-        // SAFETY: `block` and `next` are 64 readable bytes each; the loads
-        // are unaligned.
-        let (v, n) = unsafe {
-            (
-                _mm_loadu_si128(block.as_ptr().add(16 * k).cast::<__m128i>()),
-                _mm_loadu_si128(next.as_ptr().add(16 * k).cast::<__m128i>()),
-            )
-        };
-        let lower = _mm_or_si128(v, splat(0x20));
-        let letter = _mm_and_si128(
-            _mm_cmpgt_epi8(lower, splat(b'a' - 1)),
-            _mm_cmpgt_epi8(splat(b'z' + 1), lower),
-        );
-        let digit = _mm_and_si128(
-            _mm_cmpgt_epi8(v, splat(b'0' - 1)),
-            _mm_cmpgt_epi8(splat(b'9' + 1), v),
-        );
-        let hit = match by {
-            By::Every => splat(0xff),
-            By::Firsts(firsts) => firsts.iter().fold(_mm_setzero_si128(), |m, &c| {
-                _mm_or_si128(m, _mm_cmpeq_epi8(lower, splat(c)))
-            }),
-            By::Pairs(pairs) => {
-                let second = _mm_or_si128(n, splat(0x20));
-                pairs.iter().fold(_mm_setzero_si128(), |m, &[a, b]| {
-                    let both = _mm_and_si128(
-                        _mm_cmpeq_epi8(lower, splat(a)),
-                        _mm_cmpeq_epi8(second, splat(b)),
-                    );
-                    _mm_or_si128(m, both)
-                })
-            }
-        };
-        let bits = |x: __m128i| u64::from(_mm_movemask_epi8(x) as u32 as u16) << (16 * k);
-        alnum |= bits(_mm_or_si128(letter, digit));
-        candidate |= bits(hit);
-        if SLASHES {
-            slashes |= bits(_mm_cmpeq_epi8(v, splat(b'\\')));
-        }
-    }
-    (alnum, candidate, slashes)
-}
-
-/// `x`, which the compiler cannot see into. A mask of 64 bits made of
-/// two 32-bit vector masks is otherwise taken for a vector of 64 bits,
-/// and shifting it by one (as word starts are found) became a vector
-/// shuffle done bit by bit, slower than SSE2's masks.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn opaque(mut x: u64) -> u64 {
-    // SAFETY: an empty instruction sequence, which reads and writes
-    // nothing but the register holding `x`.
-    unsafe {
-        std::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags))
-    };
-    x
-}
-
-/// [`masks`] thirty-two bytes at a time (as [`masks_sse2`] does).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-fn masks_avx2<const SLASHES: bool>(
-    block: &[u8; 64],
-    next: &[u8; 64],
-    by: By<'_>,
-) -> (u64, u64, u64) {
-    use std::arch::x86_64::{
-        __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_loadu_si256,
-        _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_setzero_si256,
-    };
-    let splat = |b: u8| _mm256_set1_epi8(b as i8);
-    let (mut alnum, mut candidate, mut slashes) = (0u64, 0u64, 0u64);
-    for k in 0..2 {
-        // SAFETY: `block` and `next` are 64 readable bytes each; the loads
-        // are unaligned.
-        let (v, n) = unsafe {
-            (
-                _mm256_loadu_si256(block.as_ptr().add(32 * k).cast::<__m256i>()),
-                _mm256_loadu_si256(next.as_ptr().add(32 * k).cast::<__m256i>()),
-            )
-        };
-        let lower = _mm256_or_si256(v, splat(0x20));
-        let letter = _mm256_and_si256(
-            _mm256_cmpgt_epi8(lower, splat(b'a' - 1)),
-            _mm256_cmpgt_epi8(splat(b'z' + 1), lower),
-        );
-        let digit = _mm256_and_si256(
-            _mm256_cmpgt_epi8(v, splat(b'0' - 1)),
-            _mm256_cmpgt_epi8(splat(b'9' + 1), v),
-        );
-        let hit = match by {
-            By::Every => splat(0xff),
-            By::Firsts(firsts) => firsts.iter().fold(_mm256_setzero_si256(), |m, &c| {
-                _mm256_or_si256(m, _mm256_cmpeq_epi8(lower, splat(c)))
-            }),
-            By::Pairs(pairs) => {
-                let second = _mm256_or_si256(n, splat(0x20));
-                pairs.iter().fold(_mm256_setzero_si256(), |m, &[a, b]| {
-                    let both = _mm256_and_si256(
-                        _mm256_cmpeq_epi8(lower, splat(a)),
-                        _mm256_cmpeq_epi8(second, splat(b)),
-                    );
-                    _mm256_or_si256(m, both)
-                })
-            }
-        };
-        let bits = |x: __m256i| opaque(u64::from(_mm256_movemask_epi8(x) as u32)) << (32 * k);
-        alnum |= bits(_mm256_or_si256(letter, digit));
-        candidate |= bits(hit);
-        if SLASHES {
-            slashes |= bits(_mm256_cmpeq_epi8(v, splat(b'\\')));
-        }
-    }
-    (alnum, candidate, slashes)
 }
 
 #[cfg(test)]
@@ -513,7 +325,7 @@ mod tests {
     /// same with the masks made sixteen bytes at a time as with the
     /// processor's best.
     fn kept_ascii<const ESCAPED: bool>(keep: &Keep, text: &str) -> (Vec<String>, usize) {
-        let sixteen = collect(|f| keep.kept_by::<ESCAPED>(text, f, masks::<ESCAPED>));
+        let sixteen = collect(|f| keep.kept_by::<ESCAPED>(text, f, simd::word_masks::<ESCAPED>));
         let best = collect(|f| keep.each_kept_ascii::<ESCAPED>(text, f));
         assert_eq!(best, sixteen, "{text:?}");
         best
@@ -559,70 +371,6 @@ mod tests {
             for t in &texts {
                 assert_eq!(fast(&keep, t), slow(&keep, t), "{t:?}");
             }
-        }
-    }
-
-    /// The masks of `bytes[..64]`, the next byte on `bytes[64]`, made
-    /// sixteen and thirty-two bytes at a time equal those made a byte at
-    /// a time, whichever way candidates are told.
-    fn check_masks(bytes: &[u8; 65]) {
-        let block: &[u8; 64] = bytes[..64].try_into().unwrap();
-        let next: &[u8; 64] = bytes[1..].try_into().unwrap();
-        let pairs = [*b"ab", *b"sp", *b"at", *b"9b", *b"x1"];
-        let ways = [
-            By::Every,
-            By::Firsts(b""),
-            By::Firsts(b"a"),
-            By::Firsts(b"s9z"),
-            By::Firsts(b"abcdefgh"),
-            By::Pairs(&[]),
-            By::Pairs(&pairs[..1]),
-            By::Pairs(&pairs),
-        ];
-        #[cfg(target_arch = "x86_64")]
-        let avx2 = std::arch::is_x86_feature_detected!("avx2");
-        for by in ways {
-            let want = masks_scalar::<true>(block, next, by);
-            assert_eq!(masks::<true>(block, next, by), want, "{by:?} {bytes:?}");
-            let plain = masks_scalar::<false>(block, next, by);
-            assert_eq!(masks::<false>(block, next, by), plain, "{by:?} {bytes:?}");
-            #[cfg(target_arch = "x86_64")]
-            if avx2 {
-                // SAFETY: the processor has AVX2, just checked.
-                let got = unsafe { masks_avx2::<true>(block, next, by) };
-                assert_eq!(got, want, "{by:?} {bytes:?}");
-                // SAFETY: as above.
-                let got = unsafe { masks_avx2::<false>(block, next, by) };
-                assert_eq!(got, plain, "{by:?} {bytes:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn masks_many_bytes_at_a_time_are_those_a_byte_at_a_time() {
-        let mut bytes = [0u8; 65];
-        for start in 0..2u8 {
-            for (i, b) in bytes.iter_mut().enumerate() {
-                *b = (start * 64 + i as u8) & 0x7f;
-            }
-            check_masks(&bytes);
-        }
-    }
-
-    proptest! {
-        /// Blocks of the bytes the candidates are told by, in either case,
-        /// among others.
-        #[test]
-        fn masks_of_any_block_are_those_a_byte_at_a_time(
-            bytes in proptest::collection::vec(
-                prop_oneof![
-                    proptest::sample::select(b"aAbBsSpPtT9x1Xz\\ \n".to_vec()),
-                    0u8..0x80,
-                ],
-                65,
-            ),
-        ) {
-            check_masks(bytes.as_slice().try_into().unwrap());
         }
     }
 

@@ -331,8 +331,7 @@ mod on_disk {
             let path = dir.path().join("words");
             std::fs::write(&path, &bytes).unwrap();
             let file = std::fs::File::open(&path).unwrap();
-            // SAFETY: the file is this test's own, and not changed while mapped.
-            let map = unsafe { memmap2::Mmap::map(&file) }.unwrap();
+            let map = crate::sys::map(&file).unwrap();
             let mapped = WordIndex::from_bytes(Arc::new(map)).unwrap();
             assert_eq!(mapped.heap_bytes(), 0);
             same(&built, &mapped, &probes);

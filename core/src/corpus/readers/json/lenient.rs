@@ -519,19 +519,16 @@ pub(super) fn name_lists_at(raw: &str, start: usize) -> Option<(JsonAuthors<'_>,
 
 /// The length of the JSON string whose text starts at `b[i]`, up to its
 /// closing quote, if no escape or control character comes before it.
-/// Sixteen bytes at a time by SSE2, then eight by integer tests: a name
-/// or a key is a few bytes, but a byte at a time, three tests each, it
-/// was nearly half of reading arXiv's author lists, and eight at a time
+/// Sixteen bytes at a time ([`crate::simd::string_stops`]), then eight by
+/// integer tests: a name or a key is a few bytes, but a byte at a time,
+/// three tests each, it was nearly half of reading arXiv's author lists, and eight at a time
 /// 7% of a cold search's instructions once every key and value of a line
 /// was found so (see `members.rs`).
 #[inline(always)]
 pub(super) fn plain_string_len(b: &[u8], i: usize) -> Option<usize> {
     let mut k = i;
-    #[cfg(target_arch = "x86_64")]
-    while k + 16 <= b.len() {
-        // SAFETY: the 16 bytes from `k` are in `b` (just checked), and
-        // SSE2 is part of every x86-64 processor (the target's baseline).
-        let stops = unsafe { stops_sse2(b.as_ptr().add(k)) };
+    while let Some(sixteen) = b.get(k..k + 16).and_then(|s| s.try_into().ok()) {
+        let stops = crate::simd::string_stops(sixteen);
         if stops != 0 {
             let at = k + stops.trailing_zeros() as usize;
             return (b[at] == b'"').then_some(at - i);
@@ -553,30 +550,6 @@ pub(super) fn plain_string_len(b: &[u8], i: usize) -> Option<usize> {
     (b[at] == b'"').then_some(at - i)
 }
 
-/// For the 16 bytes at `p`: a bit per quote, backslash or control
-/// character (below 0x20; bytes past ASCII are none).
-///
-/// # Safety
-/// `p` must point to 16 readable bytes.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "sse2")]
-unsafe fn stops_sse2(p: *const u8) -> u32 {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8,
-    };
-    // SAFETY: 16 readable bytes (the caller's promise); the load is
-    // unaligned.
-    let v = unsafe { _mm_loadu_si128(p.cast::<__m128i>()) };
-    // Unsigned: a byte is a control character when the larger of it and
-    // 0x1F is 0x1F.
-    let low = _mm_set1_epi8(0x1F);
-    let control = _mm_cmpeq_epi8(_mm_max_epu8(v, low), low);
-    let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
-    let slash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
-    (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, slash), control)) as u32) & 0xffff
-}
-
 /// The three strings' spans (their text) of the compact arXiv triple
 /// `["Last","First","Suffix"]` whose `[` is `b[i]`, and where it ends
 /// (past its `]`), when it is one: no white space, and no escape, control
@@ -588,7 +561,7 @@ fn compact_triple(b: &[u8], i: usize) -> Option<([(usize, usize); 3], usize)> {
     if w[0] != b'[' || w[1] != b'"' {
         return None;
     }
-    let (quotes, stops) = quotes_and_stops(w);
+    let (quotes, stops) = crate::simd::quotes_and_stops(w);
     // The quotes after the first: the three strings' ends and, between
     // them, the next ones' starts.
     let mut q = quotes & !0b11;
@@ -611,50 +584,6 @@ fn compact_triple(b: &[u8], i: usize) -> Option<([(usize, usize); 3], usize)> {
     }
     let spans = [(2, end1), (open2 + 1, end2), (open3 + 1, end3)].map(|(s, e)| (i + s, i + e));
     Some((spans, i + end3 + 2))
-}
-
-/// For 32 bytes: a bit per quote, and a bit per byte that no plain
-/// string holds as it is (a backslash, a control character, a byte past
-/// ASCII).
-fn quotes_and_stops(w: &[u8; 32]) -> (u32, u32) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: SSE2 is part of every x86-64 processor (the target's
-        // baseline).
-        unsafe { quotes_and_stops_sse2(w) }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let bits = |f: fn(u8) -> bool| (0..32).fold(0u32, |m, k| m | u32::from(f(w[k])) << k);
-        (
-            bits(|c| c == b'"'),
-            bits(|c| c == b'\\' || c < 0x20 || c >= 0x80),
-        )
-    }
-}
-
-/// [`quotes_and_stops`] sixteen bytes at a time.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "sse2")]
-fn quotes_and_stops_sse2(w: &[u8; 32]) -> (u32, u32) {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8,
-    };
-    let (mut quotes, mut stops) = (0u32, 0u32);
-    for k in 0..2 {
-        // SAFETY: `w` is 32 readable bytes; the load is unaligned.
-        let v = unsafe { _mm_loadu_si128(w.as_ptr().add(16 * k).cast::<__m128i>()) };
-        // Signed: bytes past ASCII are below 0x20 too.
-        let stop = _mm_or_si128(
-            _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8)),
-            _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
-        );
-        let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
-        quotes |= (_mm_movemask_epi8(quote) as u32 & 0xffff) << (16 * k);
-        stops |= (_mm_movemask_epi8(stop) as u32 & 0xffff) << (16 * k);
-    }
-    (quotes, stops)
 }
 
 /// Appends an arXiv triple's name (`[last, given, suffix]`) to `all` as
