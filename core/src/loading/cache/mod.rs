@@ -33,7 +33,7 @@ use super::Format;
 /// The version of the entries' layout and of what they hold: entries of
 /// another version are rebuilt. Raise it when `Paper`, a reader or the
 /// layout changes what a load makes.
-pub(crate) const VERSION: u32 = 6;
+pub(crate) const VERSION: u32 = 7;
 
 /// The cache's limit when none is set: the 2.7M-paper arXiv snapshot's
 /// papers and word index fit in it.
