@@ -14,6 +14,7 @@ mod container;
 mod key;
 mod papers;
 mod record;
+mod serial;
 mod stored;
 mod titles;
 #[cfg(test)]
@@ -137,9 +138,8 @@ pub fn stored_index_unverified(
     if entry.len() != 3 || entry.section(0) != key.bytes || !entry.verified_section(1) {
         return None;
     }
-    let papers = u64::from_le_bytes(entry.section(1).try_into().ok()?);
     Some(StoredIndex {
-        papers: usize::try_from(papers).ok()?,
+        papers: serial::decode(entry.section(1)).ok()?,
         entry: Arc::new(entry),
     })
 }
@@ -220,7 +220,7 @@ pub fn store_index(
     };
     let mut w = Writer::create(&cache.dir, INDEX_KIND)?;
     w.section(&key.bytes)?;
-    w.section(&(papers as u64).to_le_bytes())?;
+    w.section(&serial::encode(&papers))?;
     write(&mut SectionWrite(&mut w))?;
     w.end_section()?;
     let format_name = format.map_or("", Format::name);
