@@ -1,19 +1,16 @@
 //! Papers to bytes and back, as the parse made them: every field of a
 //! [`Paper`] but its position (the loader numbers papers as it hands them
-//! on). Each paper is a [`Record`] written as postcard (serde's derive:
-//! LEB128 numbers, strings length-first, a byte for each option); what
-//! serde cannot know is said around it: lists are few (a table per
-//! block, a paper names its lists by their place in it), and an abstract
-//! left in its file is two numbers, attached to a handle on the file when
-//! read back. Reading is bounds-checked at every step: bytes that do not
-//! decode are an error, never a panic.
+//! on). Written by hand, length-prefixed (LEB128 lengths and numbers,
+//! little-endian hashes, one flags byte for the optional fields), where
+//! the cache's small records are postcard: the same fields as a postcard
+//! struct made a warm `check` of 1M papers 40% slower and the entry 4.5%
+//! larger (docs/CACHE.md, "The encoding"). Lists are few (a table per
+//! block) and an abstract left in its file is two numbers. Reading is
+//! bounds-checked at every step: bytes that do not decode are an error,
+//! never a panic.
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
-use super::serial;
 use crate::corpus::abstracts::{Abstract, FileText};
 use crate::corpus::{Authors, More, Paper, PaperId, Variant};
 
@@ -21,95 +18,32 @@ use crate::corpus::{Authors, More, Paper, PaperId, Variant};
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Bad;
 
-/// A paper as it is kept.
-#[derive(Serialize, Deserialize)]
-struct Record<'a> {
-    id: &'a str,
-    title: &'a str,
-    derived: bool,
-    #[serde(borrow)]
-    text: Text<'a>,
-    /// The lists this paper is the first of its block to name, added to
-    /// the block's table in this order (the first is the input's own).
-    #[serde(borrow)]
-    new_lists: Vec<&'a str>,
-    /// Its list's place in the block's table.
-    list: u32,
-    authors: &'a str,
-    year: Option<i32>,
-    #[serde(borrow)]
-    venue: Option<&'a str>,
-    #[serde(borrow)]
-    links: Cow<'a, [String]>,
-    /// The places of the further lists it is in.
-    also_in: Vec<u32>,
-    #[serde(borrow)]
-    former: Option<&'a str>,
-    /// [`Variant::parts`], little-endian.
-    variant: Option<[u8; 16]>,
-    #[serde(borrow)]
-    more: Option<MoreRecord<'a>>,
-}
+const DERIVED: u8 = 1;
+const IN_FILE: u8 = 2;
+const YEAR: u8 = 4;
+const VENUE: u8 = 8;
+const FORMER: u8 = 16;
+const VARIANT: u8 = 32;
+const MORE: u8 = 64;
 
-/// An abstract as it is kept.
-#[derive(Serialize, Deserialize)]
-enum Text<'a> {
-    /// The text itself.
-    Here(&'a str),
-    /// A JSON string left in the file: where, and how long.
-    InFile { at: u64, len: u32 },
-}
-
-/// A paper's rare fields ([`More`]) as they are kept.
-#[derive(Serialize, Deserialize)]
-struct MoreRecord<'a> {
-    #[serde(borrow)]
-    keywords: Cow<'a, [String]>,
-    #[serde(borrow)]
-    categories: Cow<'a, [String]>,
-    #[serde(borrow)]
-    forum: Option<&'a str>,
-    #[serde(borrow)]
-    venue_id: Option<&'a str>,
-    #[serde(borrow)]
-    announce: Option<&'a str>,
-    #[serde(borrow)]
-    roles: Cow<'a, [(String, String)]>,
-}
-
-impl<'a> MoreRecord<'a> {
-    fn of(more: &'a More) -> MoreRecord<'a> {
-        MoreRecord {
-            keywords: Cow::Borrowed(&more.keywords),
-            categories: Cow::Borrowed(&more.categories),
-            forum: more.forum.as_deref(),
-            venue_id: more.venue_id.as_deref(),
-            announce: more.announce.as_deref(),
-            roles: Cow::Borrowed(&more.roles),
-        }
+/// Appends `n` as LEB128.
+pub(super) fn put_uint(buf: &mut Vec<u8>, mut n: u64) {
+    while n >= 0x80 {
+        buf.push((n as u8) | 0x80);
+        n >>= 7;
     }
+    buf.push(n as u8);
+}
 
-    /// The fields, owned: `Bad` for none at all (a paper without them
-    /// has no `More`).
-    fn made(self) -> Result<More, Bad> {
-        let more = More {
-            keywords: self.keywords.into_owned(),
-            categories: self.categories.into_owned(),
-            forum: self.forum.map(str::to_string),
-            venue_id: self.venue_id.map(str::to_string),
-            announce: self.announce.map(str::to_string),
-            roles: self.roles.into_owned(),
-        };
-        if more.is_empty() {
-            return Err(Bad);
-        }
-        Ok(more)
-    }
+/// Appends a length-prefixed string.
+pub(super) fn put_str(buf: &mut Vec<u8>, s: &str) {
+    put_uint(buf, s.len() as u64);
+    buf.extend_from_slice(s.as_bytes());
 }
 
 /// The bytes an arXiv paper whose abstract is left in its file takes
-/// encoded, a little over (about 160 on average in the snapshot).
-const PAPER_ROOM: usize = 200;
+/// encoded, a little over (154 on average in the snapshot).
+const PAPER_ROOM: usize = 192;
 
 /// Papers of one piece, encoded as they are parsed.
 pub(crate) struct Encoder {
@@ -143,69 +77,115 @@ impl Encoder {
         }
     }
 
-    /// The place of `list` in the table, added to it (and to `new`) when
-    /// it is not there yet.
-    fn list<'a>(&mut self, list: &'a Arc<str>, new: &mut Vec<&'a str>) -> u32 {
-        let at = self
+    fn list(&mut self, list: &Arc<str>) {
+        match self
             .lists
             .iter()
             .position(|l| Arc::ptr_eq(l, list) || **l == **list)
-            .unwrap_or_else(|| {
-                new.push(list);
+        {
+            Some(i) => put_uint(&mut self.bytes, i as u64 + 1),
+            None => {
+                put_uint(&mut self.bytes, 0);
+                put_str(&mut self.bytes, list);
                 self.lists.push(list.clone());
-                self.lists.len() - 1
-            });
-        at as u32
+            }
+        }
     }
 
     /// Appends `p`.
     pub(crate) fn paper(&mut self, p: &Paper) {
         self.count += 1;
-        let mut new_lists = Vec::new();
-        let list = self.list(&p.source, &mut new_lists);
-        let also_in = p
-            .also_in
-            .iter()
-            .map(|l| self.list(l, &mut new_lists))
-            .collect();
-        let text = match &p.abstract_text {
-            Abstract::Text(t) => Text::Here(t),
+        let b = &mut self.bytes;
+        put_str(b, p.id.as_str());
+        put_str(b, &p.title);
+        let mut flags = 0;
+        if p.title_derived {
+            flags |= DERIVED;
+        }
+        if matches!(p.abstract_text, Abstract::Json { .. }) {
+            flags |= IN_FILE;
+            self.in_file = true;
+        }
+        if p.year.is_some() {
+            flags |= YEAR;
+        }
+        if p.venue.is_some() {
+            flags |= VENUE;
+        }
+        if p.former_id.is_some() {
+            flags |= FORMER;
+            self.former = true;
+        }
+        if !p.variant.is_empty() {
+            flags |= VARIANT;
+        }
+        if p.more.is_some() {
+            flags |= MORE;
+        }
+        b.push(flags);
+        match &p.abstract_text {
+            Abstract::Text(t) => put_str(b, t),
             Abstract::Json { at, len, .. } => {
-                self.in_file = true;
-                Text::InFile { at: *at, len: *len }
+                put_uint(b, *at);
+                put_uint(b, u64::from(*len));
             }
-        };
-        self.former |= p.former_id.is_some();
-        let variant = (!p.variant.is_empty()).then(|| {
+        }
+        self.list(&p.source);
+        let b = &mut self.bytes;
+        put_str(b, p.authors.encoded());
+        if let Some(y) = p.year {
+            // Zigzag: small negative years stay short.
+            put_uint(b, ((y << 1) ^ (y >> 31)) as u32 as u64);
+        }
+        if let Some(v) = &p.venue {
+            put_str(b, v);
+        }
+        put_uint(b, p.record_links.len() as u64);
+        for l in &p.record_links {
+            put_str(b, l);
+        }
+        put_uint(b, p.also_in.len() as u64);
+        for l in &p.also_in {
+            self.list(l);
+        }
+        let b = &mut self.bytes;
+        if let Some(f) = &p.former_id {
+            put_str(b, f.as_str());
+        }
+        if flags & VARIANT != 0 {
             let (key, fields) = p.variant.parts();
-            let mut b = [0; 16];
-            b[..8].copy_from_slice(&key.to_le_bytes());
-            b[8..].copy_from_slice(&fields.to_le_bytes());
-            b
-        });
-        let record = Record {
-            id: p.id.as_str(),
-            title: &p.title,
-            derived: p.title_derived,
-            text,
-            new_lists,
-            list,
-            authors: p.authors.encoded(),
-            year: p.year,
-            venue: p.venue.as_deref(),
-            links: Cow::Borrowed(&p.record_links),
-            also_in,
-            former: p.former_id.as_ref().map(PaperId::as_str),
-            variant,
-            more: p.more.as_deref().map(MoreRecord::of),
-        };
-        serial::append(&record, &mut self.bytes);
+            b.extend_from_slice(&key.to_le_bytes());
+            b.extend_from_slice(&fields.to_le_bytes());
+        }
+        if let Some(more) = &p.more {
+            put_more(b, more);
+        }
     }
 }
 
-/// Reads what [`Encoder`] wrote.
+/// Appends a paper's rare fields: two lists, then three strings (empty
+/// for none: what they hold is never empty).
+fn put_more(b: &mut Vec<u8>, more: &More) {
+    for list in [&more.keywords, &more.categories] {
+        put_uint(b, list.len() as u64);
+        for s in list {
+            put_str(b, s);
+        }
+    }
+    for one in [&more.forum, &more.venue_id, &more.announce] {
+        put_str(b, one.as_deref().unwrap_or(""));
+    }
+    put_uint(b, more.roles.len() as u64);
+    for (role, name) in &more.roles {
+        put_str(b, role);
+        put_str(b, name);
+    }
+}
+
+/// Reads what [`Encoder`] and [`put_uint`], [`put_str`] wrote.
 pub(crate) struct Decoder<'a> {
     bytes: &'a [u8],
+    at: usize,
     lists: Vec<Arc<str>>,
     /// The file abstracts left in it are read back from, and its length.
     file: Option<(&'a Arc<FileText>, u64)>,
@@ -219,6 +199,7 @@ impl<'a> Decoder<'a> {
     ) -> Decoder<'a> {
         Decoder {
             bytes,
+            at: 0,
             lists: vec![list.clone()],
             file,
         }
@@ -226,70 +207,230 @@ impl<'a> Decoder<'a> {
 
     /// True when every byte is read.
     pub(crate) fn done(&self) -> bool {
-        self.bytes.is_empty()
+        self.at == self.bytes.len()
     }
 
-    /// The next record, the lists it names first added to the table.
-    fn record(&mut self) -> Result<Record<'a>, Bad> {
-        let (r, rest): (Record<'a>, _) = serial::decode_head(self.bytes)?;
-        self.bytes = rest;
-        self.lists.extend(r.new_lists.iter().map(|&l| Arc::from(l)));
-        Ok(r)
+    fn take(&mut self, n: usize) -> Result<&'a [u8], Bad> {
+        let end = self.at.checked_add(n).ok_or(Bad)?;
+        let out = self.bytes.get(self.at..end).ok_or(Bad)?;
+        self.at = end;
+        Ok(out)
     }
 
-    /// The list at `at` in the table.
-    fn list(&self, at: u32) -> Result<Arc<str>, Bad> {
-        self.lists.get(at as usize).cloned().ok_or(Bad)
+    fn byte(&mut self) -> Result<u8, Bad> {
+        Ok(self.take(1)?[0])
+    }
+
+    pub(crate) fn uint(&mut self) -> Result<u64, Bad> {
+        let mut n = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            n |= u64::from(b & 0x7f).checked_shl(shift).ok_or(Bad)?;
+            if b & 0x80 == 0 {
+                return Ok(n);
+            }
+        }
+        Err(Bad)
+    }
+
+    /// A count of things each at least `least` bytes long: never more than
+    /// the bytes left could hold (so that garbage reserves no memory).
+    pub(crate) fn count(&mut self, least: usize) -> Result<usize, Bad> {
+        let n = usize::try_from(self.uint()?).map_err(|_| Bad)?;
+        if n.saturating_mul(least.max(1)) > self.bytes.len() - self.at {
+            return Err(Bad);
+        }
+        Ok(n)
+    }
+
+    pub(crate) fn str(&mut self) -> Result<&'a str, Bad> {
+        let n = usize::try_from(self.uint()?).map_err(|_| Bad)?;
+        let bytes = self.take(n)?;
+        if bytes.is_ascii() {
+            // SAFETY: ASCII is UTF-8. Most strings here are ASCII, which
+            // `is_ascii` tells a word at a time, where `from_utf8` took
+            // more than twice the instructions on strings this short.
+            return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+        }
+        std::str::from_utf8(bytes).map_err(|_| Bad)
+    }
+
+    fn u64_le(&mut self) -> Result<u64, Bad> {
+        let b = self.take(8)?;
+        Ok(u64::from_le_bytes(b.try_into().map_err(|_| Bad)?))
+    }
+
+    fn list(&mut self) -> Result<Arc<str>, Bad> {
+        match self.uint()? {
+            0 => {
+                let l: Arc<str> = self.str()?.into();
+                self.lists.push(l.clone());
+                Ok(l)
+            }
+            k => self
+                .lists
+                .get(usize::try_from(k - 1).map_err(|_| Bad)?)
+                .cloned()
+                .ok_or(Bad),
+        }
     }
 
     /// Passes the next paper by, as [`Decoder::paper`] reads it but
     /// making nothing of it (the lists it names are learnt, as later
-    /// papers may name them by place): to read one paper of a block.
+    /// papers may name them by number): to read one paper of a block.
     pub(crate) fn skip_paper(&mut self) -> Result<(), Bad> {
-        self.record().map(drop)
+        let skip_str = |d: &mut Self| -> Result<(), Bad> {
+            let n = usize::try_from(d.uint()?).map_err(|_| Bad)?;
+            d.take(n).map(|_| ())
+        };
+        skip_str(self)?;
+        skip_str(self)?;
+        let flags = self.byte()?;
+        if flags >= MORE << 1 {
+            return Err(Bad);
+        }
+        if flags & IN_FILE != 0 {
+            self.uint()?;
+            self.uint()?;
+        } else {
+            skip_str(self)?;
+        }
+        self.list()?;
+        skip_str(self)?;
+        if flags & YEAR != 0 {
+            self.uint()?;
+        }
+        if flags & VENUE != 0 {
+            skip_str(self)?;
+        }
+        for _ in 0..self.count(1)? {
+            skip_str(self)?;
+        }
+        for _ in 0..self.count(1)? {
+            self.list()?;
+        }
+        if flags & FORMER != 0 {
+            skip_str(self)?;
+        }
+        if flags & VARIANT != 0 {
+            self.take(16)?;
+        }
+        if flags & MORE != 0 {
+            self.more()?;
+        }
+        Ok(())
+    }
+
+    /// What [`put_more`] wrote.
+    fn more(&mut self) -> Result<More, Bad> {
+        let list = |d: &mut Self| -> Result<Vec<String>, Bad> {
+            let n = d.count(1)?;
+            (0..n).map(|_| Ok(d.str()?.to_string())).collect()
+        };
+        let keywords = list(self)?;
+        let categories = list(self)?;
+        let mut one = || -> Result<Option<String>, Bad> {
+            Ok(Some(self.str()?.to_string()).filter(|s| !s.is_empty()))
+        };
+        let (forum, venue_id, announce) = (one()?, one()?, one()?);
+        let n = self.count(2)?;
+        let mut roles = Vec::with_capacity(n);
+        for _ in 0..n {
+            roles.push((self.str()?.to_string(), self.str()?.to_string()));
+        }
+        let more = More {
+            keywords,
+            categories,
+            forum,
+            venue_id,
+            announce,
+            roles,
+        };
+        if more.is_empty() {
+            return Err(Bad);
+        }
+        Ok(more)
     }
 
     /// The next paper (at position 0).
     pub(crate) fn paper(&mut self) -> Result<Paper, Bad> {
-        let r = self.record()?;
-        let abstract_text = match r.text {
-            Text::Here(t) => Abstract::Text(t.into()),
-            Text::InFile { at, len } => {
-                let (file, size) = self.file.ok_or(Bad)?;
-                if at.checked_add(u64::from(len)).is_none_or(|end| end > size) {
-                    return Err(Bad);
-                }
-                Abstract::Json {
-                    file: file.clone(),
-                    at,
-                    len,
-                    words: None,
-                }
+        let id = PaperId::parse(self.str()?);
+        let title = self.str()?.to_string();
+        let flags = self.byte()?;
+        if flags >= MORE << 1 {
+            return Err(Bad);
+        }
+        let abstract_text = if flags & IN_FILE != 0 {
+            let at = self.uint()?;
+            let len = u32::try_from(self.uint()?).map_err(|_| Bad)?;
+            let (file, size) = self.file.ok_or(Bad)?;
+            if at.checked_add(u64::from(len)).is_none_or(|end| end > size) {
+                return Err(Bad);
             }
+            Abstract::Json {
+                file: file.clone(),
+                at,
+                len,
+                words: None,
+            }
+        } else {
+            Abstract::Text(self.str()?.into())
         };
-        let variant = r.variant.map_or_else(Variant::default, |b| {
-            let half = |k: usize| u64::from_le_bytes(b[k..k + 8].try_into().unwrap_or([0; 8]));
-            Variant::from_parts(half(0), half(8))
-        });
+        let source = self.list()?;
+        let authors = Authors::from_encoded(self.str()?.to_string());
+        let year = if flags & YEAR != 0 {
+            let z = u32::try_from(self.uint()?).map_err(|_| Bad)?;
+            Some(((z >> 1) as i32) ^ -((z & 1) as i32))
+        } else {
+            None
+        };
+        let venue = if flags & VENUE != 0 {
+            Some(self.str()?.to_string())
+        } else {
+            None
+        };
+        let n = self.count(1)?;
+        let mut record_links = Vec::with_capacity(n);
+        for _ in 0..n {
+            record_links.push(self.str()?.to_string());
+        }
+        let n = self.count(1)?;
+        let mut also_in = Vec::with_capacity(n);
+        for _ in 0..n {
+            also_in.push(self.list()?);
+        }
+        let former_id = if flags & FORMER != 0 {
+            Some(PaperId::parse(self.str()?))
+        } else {
+            None
+        };
+        let variant = if flags & VARIANT != 0 {
+            let key = self.u64_le()?;
+            let fields = self.u64_le()?;
+            Variant::from_parts(key, fields)
+        } else {
+            Variant::default()
+        };
+        let more = if flags & MORE != 0 {
+            Some(Box::new(self.more()?))
+        } else {
+            None
+        };
         Ok(Paper {
-            id: PaperId::parse(r.id),
-            title: r.title.to_string(),
-            title_derived: r.derived,
+            id,
+            title,
+            title_derived: flags & DERIVED != 0,
             abstract_text,
-            source: self.list(r.list)?,
+            source,
             position: 0,
-            authors: Authors::from_encoded(r.authors.to_string()),
-            year: r.year,
-            venue: r.venue.map(str::to_string),
-            record_links: r.links.into_owned(),
-            also_in: r
-                .also_in
-                .iter()
-                .map(|&l| self.list(l))
-                .collect::<Result<_, _>>()?,
-            former_id: r.former.map(PaperId::parse),
+            authors,
+            year,
+            venue,
+            record_links,
+            also_in,
+            former_id,
             variant,
-            more: r.more.map(MoreRecord::made).transpose()?.map(Box::new),
+            more,
         })
     }
 }
@@ -439,6 +580,9 @@ mod tests {
         let read = |size: u64| Decoder::new(&enc.bytes, &list, Some((&file, size))).paper();
         assert_eq!(read(6).map(|p| p.abstract_text), Ok(in_file.abstract_text));
         assert_eq!(read(4).err(), Some(Bad), "past the file's end");
-        assert_eq!(Decoder::new(&enc.bytes, &list, None).paper().err(), Some(Bad));
+        assert_eq!(
+            Decoder::new(&enc.bytes, &list, None).paper().err(),
+            Some(Bad)
+        );
     }
 }
