@@ -16,13 +16,6 @@ pub(super) fn encode<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
     postcard::to_stdvec(value).unwrap_or_default()
 }
 
-/// `value` as postcard, appended to `out`.
-pub(super) fn append<T: Serialize + ?Sized>(value: &T, out: &mut Vec<u8>) {
-    let bytes = std::mem::take(out);
-    // As in `encode`: a `Vec` takes every byte.
-    *out = postcard::to_extend(value, bytes).unwrap_or_default();
-}
-
 /// A `T` read from the whole of `bytes`: bytes left over are an error too.
 pub(super) fn decode<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, Bad> {
     match postcard::take_from_bytes(bytes) {
@@ -58,9 +51,6 @@ mod tests {
         };
         let bytes = encode(&s);
         assert_eq!(decode::<Sample>(&bytes), Ok(s));
-        let mut appended = b"head".to_vec();
-        append(&3u8, &mut appended);
-        assert_eq!(appended, b"head\x03");
         for cut in 0..bytes.len() {
             assert_eq!(decode::<Sample>(&bytes[..cut]), Err(Bad), "{cut}");
         }
