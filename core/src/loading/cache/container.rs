@@ -1,8 +1,11 @@
 //! The file an entry is kept in: a header (magic, version, kind, where
 //! the section table is, and checksums of the header and the table), then
 //! the sections, each 8-byte aligned, then the table (offset, length and
-//! checksum of each section, then the checksum of each stripe of the
-//! sections cut in stripes, see [`STRIPE`]). Written to a temporary file
+//! checksum of each section, and the checksum of each of its stripes when
+//! it is cut in stripes, see [`STRIPE`]; postcard). The one format of
+//! every entry, papers, word index or titles, and its one validator: what
+//! a section holds is that kind's layout of this version, trusted once
+//! its checksum holds (docs/CACHE.md, "The container"). Written to a temporary file
 //! in the cache directory and renamed into place (not synced: see
 //! `Writer::finish`); read through a read-only map, every bound checked
 //! and every section's checksum verified before a byte of it is trusted
@@ -16,7 +19,10 @@ use std::fs::File;
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
 
+use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::{Xxh3, xxh3_64};
+
+use super::serial;
 
 const MAGIC: &[u8; 8] = b"PBOATCA\n";
 const HEADER: usize = 48;
@@ -36,7 +42,14 @@ const STRIPE: usize = 4 << 10;
 struct Sum {
     stripe: Xxh3,
     in_stripe: usize,
-    stripes: Vec<u8>,
+    stripes: Vec<u64>,
+}
+
+/// The checksum of a section cut in `stripes`: the xxh3-64 of theirs,
+/// little-endian, end to end.
+fn sum_of_stripes(stripes: &[u64]) -> u64 {
+    let bytes: Vec<u8> = stripes.iter().flat_map(|s| s.to_le_bytes()).collect();
+    xxh3_64(&bytes)
 }
 
 impl Sum {
@@ -47,8 +60,7 @@ impl Sum {
             self.in_stripe += n;
             bytes = &bytes[n..];
             if self.in_stripe == STRIPE {
-                self.stripes
-                    .extend_from_slice(&self.stripe.digest().to_le_bytes());
+                self.stripes.push(self.stripe.digest());
                 self.stripe.reset();
                 self.in_stripe = 0;
             }
@@ -57,16 +69,28 @@ impl Sum {
 
     /// The section's checksum, and its stripes' (empty for a section of
     /// one stripe).
-    fn finish(mut self, len: u64) -> (u64, Vec<u8>) {
+    fn finish(mut self, len: u64) -> (u64, Vec<u64>) {
         if len <= STRIPE as u64 {
             return (self.stripe.digest(), Vec::new());
         }
         if self.in_stripe > 0 {
-            self.stripes
-                .extend_from_slice(&self.stripe.digest().to_le_bytes());
+            self.stripes.push(self.stripe.digest());
         }
-        (xxh3_64(&self.stripes), self.stripes)
+        (sum_of_stripes(&self.stripes), self.stripes)
     }
+}
+
+/// A section as the table gives it.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+struct Row {
+    /// Where it starts in the file (8-byte aligned) and its bytes.
+    offset: u64,
+    len: u64,
+    /// Its checksum ([`Sum`]).
+    sum: u64,
+    /// Its stripes' checksums, when it is longer than a [`STRIPE`] (else
+    /// none).
+    stripes: Vec<u64>,
 }
 
 /// The stripes a section of `len` bytes is cut in: one for a section of
@@ -95,10 +119,7 @@ pub(super) struct Writer {
     out: BufWriter<Small<tempfile::NamedTempFile>>,
     at: u64,
     kind: u32,
-    table: Vec<(u64, u64, u64)>,
-    /// The checksums of the stripes of the sections cut in stripes, in
-    /// their order (little-endian).
-    stripes: Vec<u8>,
+    table: Vec<Row>,
     /// The section being written: where it starts and its checksum so far.
     open: Option<(u64, Sum)>,
 }
@@ -117,7 +138,6 @@ impl Writer {
             at: HEADER as u64,
             kind,
             table: Vec::new(),
-            stripes: Vec::new(),
             open: None,
         })
     }
@@ -136,8 +156,12 @@ impl Writer {
         let (start, sum) = self.open.take().unwrap_or((self.at, Sum::default()));
         let len = self.at - start;
         let (sum, stripes) = sum.finish(len);
-        self.table.push((start, len, sum));
-        self.stripes.extend_from_slice(&stripes);
+        self.table.push(Row {
+            offset: start,
+            len,
+            sum,
+            stripes,
+        });
         let pad = (8 - self.at % 8) % 8;
         self.out.write_all(&[0; 8][..pad as usize])?;
         self.at += pad;
@@ -160,29 +184,32 @@ impl Writer {
         if self.open.is_some() {
             self.end_section()?;
         }
-        let mut table = Vec::with_capacity(self.table.len() * 24);
-        for (o, l, s) in &self.table {
-            table.extend_from_slice(&o.to_le_bytes());
-            table.extend_from_slice(&l.to_le_bytes());
-            table.extend_from_slice(&s.to_le_bytes());
-        }
-        table.extend_from_slice(&self.stripes);
+        let table = serial::encode(&self.table);
         self.out.write_all(&table)?;
-        let mut header = Vec::with_capacity(HEADER);
-        header.extend_from_slice(MAGIC);
-        header.extend_from_slice(&super::VERSION.to_le_bytes());
-        header.extend_from_slice(&self.kind.to_le_bytes());
-        header.extend_from_slice(&self.at.to_le_bytes());
-        header.extend_from_slice(&(self.table.len() as u64).to_le_bytes());
-        header.extend_from_slice(&xxh3_64(&table).to_le_bytes());
-        let sum = xxh3_64(&header);
-        header.extend_from_slice(&sum.to_le_bytes());
+        let header = header(self.kind, self.at, &table);
         let Small(mut tmp) = self.out.into_inner().map_err(|e| e.into_error())?;
         tmp.seek(SeekFrom::Start(0))?;
         tmp.write_all(&header)?;
         tmp.persist(to).map_err(|e| e.error)?;
         Ok(())
     }
+}
+
+/// The header of an entry of `kind` whose table is `table`, at `table_at`.
+/// Written by hand, not as postcard: it is written last, over the
+/// [`HEADER`] bytes kept for it at the start, so its length cannot depend
+/// on its values.
+fn header(kind: u32, table_at: u64, table: &[u8]) -> Vec<u8> {
+    let mut header = Vec::with_capacity(HEADER);
+    header.extend_from_slice(MAGIC);
+    header.extend_from_slice(&super::VERSION.to_le_bytes());
+    header.extend_from_slice(&kind.to_le_bytes());
+    header.extend_from_slice(&table_at.to_le_bytes());
+    header.extend_from_slice(&(table.len() as u64).to_le_bytes());
+    header.extend_from_slice(&xxh3_64(table).to_le_bytes());
+    let sum = xxh3_64(&header);
+    header.extend_from_slice(&sum.to_le_bytes());
+    header
 }
 
 /// The most an entry's file is handed in one write. A write of a
@@ -288,52 +315,32 @@ impl Entry {
             return None;
         }
         let table_at = usize::try_from(u64_at(16)?).ok()?;
-        let count = usize::try_from(u64_at(24)?).ok()?;
-        let rows = map.get(table_at..table_at.checked_add(count.checked_mul(24)?)?)?;
-        let mut sections = Vec::with_capacity(count);
-        let mut whole = Vec::with_capacity(count);
-        for row in rows.chunks_exact(24) {
-            let field = |k: usize| u64::from_le_bytes(row[k..k + 8].try_into().unwrap_or([0; 8]));
-            let start = usize::try_from(field(0)).ok()?;
-            let len = usize::try_from(field(8)).ok()?;
-            if start % 8 != 0 || start < HEADER || start.checked_add(len)? > table_at {
-                return None;
-            }
-            sections.push((start, len));
-            whole.push(field(16));
-        }
-        // Every section lies before the table: these are fewer than the
-        // map has bytes.
-        let striped: usize = sections
-            .iter()
-            .map(|&(_, l)| if l > STRIPE { stripes_of(l) } else { 0 })
-            .sum();
-        let table_len = rows.len().checked_add(striped.checked_mul(8)?)?;
+        let table_len = usize::try_from(u64_at(24)?).ok()?;
         let table = map.get(table_at..table_at.checked_add(table_len)?)?;
         if xxh3_64(table) != u64_at(32)? {
             return None;
         }
-        let mut stripes = table[rows.len()..].chunks_exact(8);
-        let mut sums = Vec::with_capacity(count);
-        for (&(_, len), &sum) in sections.iter().zip(&whole) {
-            if len <= STRIPE {
-                sums.push(vec![sum]);
-                continue;
-            }
-            let mine: Vec<u8> = stripes
-                .by_ref()
-                .take(stripes_of(len))
-                .flatten()
-                .copied()
-                .collect();
-            if xxh3_64(&mine) != sum {
+        let rows: Vec<Row> = serial::decode(table).ok()?;
+        let mut sections = Vec::with_capacity(rows.len());
+        let mut sums = Vec::with_capacity(rows.len());
+        for row in rows {
+            let start = usize::try_from(row.offset).ok()?;
+            let len = usize::try_from(row.len).ok()?;
+            if start % 8 != 0 || start < HEADER || start.checked_add(len)? > table_at {
                 return None;
             }
-            let mine = mine
-                .chunks_exact(8)
-                .map(|b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8])))
-                .collect();
-            sums.push(mine);
+            sections.push((start, len));
+            if len <= STRIPE {
+                if !row.stripes.is_empty() {
+                    return None;
+                }
+                sums.push(vec![row.sum]);
+            } else {
+                if row.stripes.len() != stripes_of(len) || sum_of_stripes(&row.stripes) != row.sum {
+                    return None;
+                }
+                sums.push(row.stripes);
+            }
         }
         Some(Entry {
             map,
@@ -580,18 +587,21 @@ mod tests {
         // header's checksums made to agree: the section's checksum does
         // not.
         let u64_at = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
-        let table_at = u64_at(&bytes, 16) as usize;
+        let (table_at, table_len) = (u64_at(&bytes, 16), u64_at(&bytes, 24));
+        let table = &bytes[table_at as usize..][..table_len as usize];
+        let mut rows: Vec<Row> = serial::decode(table).unwrap();
+        assert_eq!(rows.len(), 3);
+        assert_eq!(rows[1].stripes.len(), 4, "{:?}", rows[1]);
+        rows[1].stripes[2] ^= 1 << 40;
+        let changed = serial::encode(&rows);
+        assert_eq!(changed.len(), table.len());
         let mut b = bytes.clone();
-        b[table_at + 3 * 24 + 8] ^= 1;
-        let table = xxh3_64(&b[table_at..]);
-        b[32..40].copy_from_slice(&table.to_le_bytes());
-        let head = xxh3_64(&b[..40]);
-        b[40..48].copy_from_slice(&head.to_le_bytes());
+        b[table_at as usize..].copy_from_slice(&changed);
+        b[..HEADER].copy_from_slice(&header(9, table_at, &changed));
         std::fs::write(&path, &b).unwrap();
         assert!(Entry::open(&path, 9).is_none());
-        // The same with the table left as it was: its checksum refuses it.
-        let mut b = bytes.clone();
-        b[table_at + 3 * 24 + 8] ^= 1;
+        // The same with the table's checksum left as it was: refused.
+        b[..HEADER].copy_from_slice(&bytes[..HEADER]);
         std::fs::write(&path, &b).unwrap();
         assert!(Entry::open(&path, 9).is_none());
     }

@@ -4,13 +4,16 @@
 //! list gets, and the cache version. Any change to the file changes its
 //! time or length (and a file replaced by another, its inode), and a
 //! tool that puts the time back would still have to keep both ends the
-//! same: the entry is then of another file and is not used.
+//! same: the entry is then of another file and is not used. (The
+//! cache's version is in every entry's header.)
 
 use std::fs::File;
 use std::io;
 use std::path::Path;
 
-use super::papers::{Decoder, put_str, put_uint};
+use serde::{Deserialize, Serialize};
+
+use super::serial;
 
 /// Bytes hashed at each end of the file.
 const END: u64 = 64 << 10;
@@ -27,11 +30,13 @@ pub(crate) struct Key {
     pub(super) len: u64,
 }
 
-/// The parts of a key that say whether a file only grew since.
-#[derive(PartialEq, Eq, Debug)]
+/// What a key holds, as an entry's first section holds it.
+#[derive(Serialize, Deserialize, PartialEq, Eq, Debug)]
 struct Parts<'a> {
     path: &'a str,
     len: u64,
+    /// The modification time, in nanoseconds since the epoch.
+    modified: u128,
     dev: u64,
     ino: u64,
     head: u64,
@@ -42,26 +47,7 @@ struct Parts<'a> {
 
 impl Parts<'_> {
     fn of(bytes: &[u8]) -> Option<Parts<'_>> {
-        let list: std::sync::Arc<str> = "".into();
-        let mut d = Decoder::new(bytes, &list, None);
-        if d.uint().ok()? != u64::from(super::VERSION) {
-            return None;
-        }
-        let path = d.str().ok()?;
-        let len = d.uint().ok()?;
-        for _ in 0..16 {
-            d.uint().ok().filter(|&b| b < 256)?;
-        }
-        Some(Parts {
-            path,
-            len,
-            dev: d.uint().ok()?,
-            ino: d.uint().ok()?,
-            head: d.uint().ok()?,
-            tail: d.uint().ok()?,
-            format: d.str().ok()?,
-            list: d.str().ok()?,
-        })
+        serial::decode(bytes).ok()
     }
 }
 
@@ -101,19 +87,17 @@ pub(crate) fn of(file: &File, path: &Path, format: &str, list: &str) -> io::Resu
     let (dev, ino) = identity(&meta);
     let head = read_at(file, 0, len.min(END))?;
     let tail = read_at(file, len.saturating_sub(END), len.min(END))?;
-    let mut bytes = Vec::new();
-    put_uint(&mut bytes, u64::from(super::VERSION));
-    put_str(&mut bytes, &canonical);
-    put_uint(&mut bytes, len);
-    for b in nanos.to_le_bytes() {
-        put_uint(&mut bytes, u64::from(b));
-    }
-    put_uint(&mut bytes, dev);
-    put_uint(&mut bytes, ino);
-    put_uint(&mut bytes, xxhash_rust::xxh3::xxh3_64(&head));
-    put_uint(&mut bytes, xxhash_rust::xxh3::xxh3_64(&tail));
-    put_str(&mut bytes, format);
-    put_str(&mut bytes, list);
+    let bytes = serial::encode(&Parts {
+        path: &canonical,
+        len,
+        modified: nanos,
+        dev,
+        ino,
+        head: xxhash_rust::xxh3::xxh3_64(&head),
+        tail: xxhash_rust::xxh3::xxh3_64(&tail),
+        format,
+        list,
+    });
     let mut named = canonical.as_bytes().to_vec();
     named.push(0);
     named.extend_from_slice(format.as_bytes());

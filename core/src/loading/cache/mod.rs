@@ -14,6 +14,7 @@ mod container;
 mod key;
 mod papers;
 mod record;
+mod serial;
 mod stored;
 mod titles;
 #[cfg(test)]
@@ -30,10 +31,13 @@ pub(super) use self::record::{Lookup, Replay, lookup};
 pub(super) use self::titles::{Pending, Titles, titles};
 use super::Format;
 
-/// The version of the entries' layout and of what they hold: entries of
-/// another version are rebuilt. Raise it when `Paper`, a reader or the
-/// layout changes what a load makes.
-pub(crate) const VERSION: u32 = 6;
+/// The version of the entries' layout and of what they hold, the one
+/// version of every section (papers, word index, titles): entries of
+/// another version are rebuilt. Raise it when `Paper`, a reader, the word
+/// index, the title list or a layout changes what a load makes or how it
+/// is written (`tests::the_layouts_are_this_versions` sees the bytes
+/// change).
+pub(crate) const VERSION: u32 = 7;
 
 /// The cache's limit when none is set: the 2.7M-paper arXiv snapshot's
 /// papers and word index fit in it.
@@ -137,9 +141,8 @@ pub fn stored_index_unverified(
     if entry.len() != 3 || entry.section(0) != key.bytes || !entry.verified_section(1) {
         return None;
     }
-    let papers = u64::from_le_bytes(entry.section(1).try_into().ok()?);
     Some(StoredIndex {
-        papers: usize::try_from(papers).ok()?,
+        papers: serial::decode(entry.section(1)).ok()?,
         entry: Arc::new(entry),
     })
 }
@@ -220,7 +223,7 @@ pub fn store_index(
     };
     let mut w = Writer::create(&cache.dir, INDEX_KIND)?;
     w.section(&key.bytes)?;
-    w.section(&(papers as u64).to_le_bytes())?;
+    w.section(&serial::encode(&papers))?;
     write(&mut SectionWrite(&mut w))?;
     w.end_section()?;
     let format_name = format.map_or("", Format::name);
@@ -378,6 +381,64 @@ mod tests {
         assert!(clear(&cache.dir).unwrap() > 0);
         assert_eq!((*got).as_ref(), b"index bytes");
         assert_eq!(usage(&cache.dir).unwrap(), Usage::default());
+    }
+
+    /// An entry holding, as sections, papers encoded, a finished title
+    /// list and a word index over the same papers: its bytes say whether
+    /// any layout or what goes into one changed.
+    fn sample_entry() -> Vec<u8> {
+        use crate::corpus::{Authors, Record};
+        let list: Arc<str> = "a.jsonl".into();
+        let papers: Vec<_> = (0..12)
+            .map(|k| {
+                Record {
+                    title: Some(format!("Sparse <i>attention</i> {k}, naïve")),
+                    abstract_text: (k % 3 > 0).then(|| format!("We study {k} heads.")),
+                    authors: ["Ada Lovelace", "Alan Turing"]
+                        .into_iter()
+                        .collect::<Authors>(),
+                    year: (k % 2 == 0).then_some(2000 + k),
+                    venue: (k % 4 == 0).then(|| "ICML".to_string()),
+                    arxiv: (k % 5 > 0).then(|| format!("2401.{k:05}")),
+                    ..Record::default()
+                }
+                .into_paper(&list, k as u32)
+                .unwrap()
+            })
+            .collect();
+        let mut enc = Encoder::new(&list);
+        papers.iter().for_each(|p| enc.paper(p));
+        let mut titles = crate::search::TitleList::default();
+        titles.push(papers.clone());
+        titles.finish();
+        let index = crate::search::index_papers(&papers);
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = Writer::create(dir.path(), PAPERS_KIND).unwrap();
+        w.section(&enc.bytes).unwrap();
+        titles.write_to(&mut SectionWrite(&mut w)).unwrap();
+        w.end_section().unwrap();
+        index.write_to(&mut SectionWrite(&mut w)).unwrap();
+        w.end_section().unwrap();
+        w.finish(&dir.path().join("e")).unwrap();
+        std::fs::read(dir.path().join("e")).unwrap()
+    }
+
+    /// The bytes a build writes are those of its [`VERSION`]: a change to
+    /// a layout, or to what is kept of a paper, a title or a word, must
+    /// come with a new version, or entries written before it would be
+    /// read as if they were of the new layout (or, for a change of what
+    /// goes in, used stale).
+    #[test]
+    fn the_layouts_are_this_versions() {
+        let entry = sample_entry();
+        assert_eq!(entry, sample_entry(), "written the same each time");
+        let hash = xxhash_rust::xxh3::xxh3_64(&entry);
+        assert_eq!(
+            (VERSION, format!("{hash:016x}")),
+            (7, "6350d1eb20001f1e".to_string()),
+            "what the cache writes changed: raise cache::VERSION and put \
+             the new version and hash here"
+        );
     }
 
     #[test]

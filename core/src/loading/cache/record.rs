@@ -7,20 +7,24 @@
 //! of the chunk it ends and the invalid UTF-8 in that chunk, its skipped
 //! records, its papers), then what the load says of the whole input.
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use serde::{Deserialize, Serialize};
+
 use super::container::{Entry, Writer};
 use super::key::{self, Key};
-use super::papers::{Bad, Decoder, Encoder, put_str, put_uint};
+use super::papers::{Bad, Decoder, Encoder};
+use super::serial;
 use super::{CacheOptions, MIN_SIZE, PAPERS_EXT, PAPERS_KIND, evict};
 use crate::corpus::abstracts::{FileText, read_exact_at};
 use crate::loading::chunks::{FILE_FROM, Piece};
 use crate::loading::{Format, Input};
 
 /// What an input's entry says of the whole input.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 struct Meta {
     line_oriented: bool,
     repaired: usize,
@@ -43,64 +47,40 @@ struct Meta {
 
 impl Meta {
     fn write(&self) -> Vec<u8> {
-        let mut b = Vec::new();
-        put_uint(&mut b, u64::from(self.line_oriented));
-        put_uint(&mut b, self.repaired as u64);
-        put_uint(&mut b, self.blocks as u64);
-        put_uint(&mut b, u64::from(self.in_file));
-        put_uint(&mut b, self.lines as u64);
-        put_uint(&mut b, u64::from(self.distinct));
-        put_uint(&mut b, u64::from(self.former));
-        match &self.content {
-            Some(pieces) => {
-                put_uint(&mut b, 1);
-                put_uint(&mut b, pieces.len() as u64);
-                for &(len, hash) in pieces {
-                    put_uint(&mut b, len);
-                    put_uint(&mut b, hash);
-                }
-            }
-            None => put_uint(&mut b, 0),
-        }
-        b
+        serial::encode(self)
     }
 
     fn read(bytes: &[u8]) -> Result<Meta, Bad> {
-        let list: Arc<str> = "".into();
-        let mut d = Decoder::new(bytes, &list, None);
-        let flag = |n: u64| match n {
-            0 => Ok(false),
-            1 => Ok(true),
-            _ => Err(Bad),
-        };
-        let meta = Meta {
-            line_oriented: flag(d.uint()?)?,
-            repaired: usize::try_from(d.uint()?).map_err(|_| Bad)?,
-            blocks: usize::try_from(d.uint()?).map_err(|_| Bad)?,
-            in_file: flag(d.uint()?)?,
-            lines: usize::try_from(d.uint()?).map_err(|_| Bad)?,
-            distinct: flag(d.uint()?)?,
-            former: flag(d.uint()?)?,
-            content: if flag(d.uint()?)? {
-                let n = usize::try_from(d.uint()?).map_err(|_| Bad)?;
-                // Two numbers of a byte or more each: a count past what is
-                // left is refused before anything is reserved.
-                if n > bytes.len() / 2 {
-                    return Err(Bad);
-                }
-                let mut pieces = Vec::with_capacity(n);
-                for _ in 0..n {
-                    pieces.push((d.uint()?, d.uint()?));
-                }
-                Some(pieces)
-            } else {
-                None
-            },
-        };
-        if !d.done() {
+        serial::decode(bytes)
+    }
+}
+
+/// What a block holds before its papers: for the last piece of a chunk,
+/// the chunk's invalid UTF-8 sequences and bytes (0 for the others), the
+/// piece's skipped records (numbered in the file), and how many papers
+/// follow.
+#[derive(Serialize, Deserialize)]
+pub(super) struct Head<'a> {
+    pub(super) invalid: usize,
+    pub(super) consumed: u64,
+    pub(super) skipped: Cow<'a, [(usize, String)]>,
+    pub(super) papers: usize,
+}
+
+impl<'a> Head<'a> {
+    /// A block's head, and a decoder at its first paper. Garbage is
+    /// refused before anything is reserved for its papers: each takes
+    /// more than 4 bytes.
+    pub(super) fn read(
+        bytes: &'a [u8],
+        list: &Arc<str>,
+        file: Option<(&'a Arc<FileText>, u64)>,
+    ) -> Result<(Head<'a>, Decoder<'a>), Bad> {
+        let (head, rest): (Head, _) = serial::decode_head(bytes)?;
+        if head.papers > rest.len() / 4 {
             return Err(Bad);
         }
-        Ok(meta)
+        Ok((head, Decoder::new(rest, list, file)))
     }
 }
 
@@ -326,15 +306,12 @@ impl Recorder {
             self.writer = None;
             return;
         };
-        let mut head = Vec::with_capacity(32);
-        put_uint(&mut head, invalid as u64);
-        put_uint(&mut head, consumed);
-        put_uint(&mut head, skipped.len() as u64);
-        for (line, why) in skipped {
-            put_uint(&mut head, *line as u64);
-            put_str(&mut head, why);
-        }
-        put_uint(&mut head, enc.count as u64);
+        let head = serial::encode(&Head {
+            invalid,
+            consumed,
+            skipped: Cow::Borrowed(skipped),
+            papers: enc.count,
+        });
         let wrote = w
             .append(&head)
             .and_then(|()| w.append(&enc.bytes))
@@ -555,17 +532,12 @@ pub(super) fn decode_block(
     file: Option<(&Arc<FileText>, u64)>,
     titles: bool,
 ) -> Result<Block, Bad> {
-    let mut d = Decoder::new(bytes, list, file);
-    let invalid = usize::try_from(d.uint()?).map_err(|_| Bad)?;
-    let consumed = d.uint()?;
-    let mut piece = Piece::default();
-    let n = d.count(2)?;
-    piece.skipped.reserve(n);
-    for _ in 0..n {
-        let line = usize::try_from(d.uint()?).map_err(|_| Bad)?;
-        piece.skipped.push((line, d.str()?.to_string()));
-    }
-    let n = d.count(4)?;
+    let (head, mut d) = Head::read(bytes, list, file)?;
+    let mut piece = Piece {
+        skipped: head.skipped.into_owned(),
+        ..Piece::default()
+    };
+    let n = head.papers;
     piece.keys.reserve(n);
     if !titles {
         piece.papers.reserve(n);
@@ -576,5 +548,5 @@ pub(super) fn decode_block(
     if !d.done() {
         return Err(Bad);
     }
-    Ok((piece, invalid, consumed))
+    Ok((piece, head.invalid, head.consumed))
 }

@@ -7,7 +7,7 @@
 use std::sync::{Arc, OnceLock};
 
 use super::papers::{Bad, Decoder};
-use super::record::{Replay, decode_block};
+use super::record::{Head, Replay, decode_block};
 use crate::corpus::abstracts::FileText;
 use crate::corpus::{Paper, PaperId, Papers, StoredPapers};
 use crate::search::TitleList;
@@ -24,22 +24,15 @@ struct Source {
 }
 
 /// A block read past its head (the chunk's counts, its skipped records;
-/// see `record::decode_block`): a decoder at its first paper, and how
-/// many papers it holds.
+/// see [`Head`]): a decoder at its first paper, and how many papers it
+/// holds.
 fn past_head<'a>(
     bytes: &'a [u8],
     list: &Arc<str>,
     file: Option<(&'a Arc<FileText>, u64)>,
 ) -> Result<(Decoder<'a>, usize), Bad> {
-    let mut d = Decoder::new(bytes, list, file);
-    d.uint()?;
-    d.uint()?;
-    for _ in 0..d.count(2)? {
-        d.uint()?;
-        d.str()?;
-    }
-    let n = d.count(4)?;
-    Ok((d, n))
+    let (head, d) = Head::read(bytes, list, file)?;
+    Ok((d, head.papers))
 }
 
 /// Paper `k` of a block, the ones before it passed over.

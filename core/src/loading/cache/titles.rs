@@ -4,12 +4,15 @@
 //! reads no paper, replays nothing and checks no repeat. Beside them, the
 //! load's report, so that what it had to say is said again.
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use serde::{Deserialize, Serialize};
+
 use super::container::{Entry, Writer};
-use super::papers::{Decoder, put_str, put_uint};
+use super::serial;
 use super::{CacheOptions, Section, SectionWrite, TITLES_EXT, TITLES_KIND, evict, key};
 use crate::corpus::Format;
 use crate::loading::Report;
@@ -111,50 +114,46 @@ impl Pending {
 }
 
 /// A report's counts and skipped lines (not its name: the input's name
-/// as given this time is used; not an error: none is stored).
+/// as given each time is used; not an error: none is stored).
+#[derive(Serialize, Deserialize)]
+struct Stored<'a> {
+    /// The format's name, or "".
+    format: &'a str,
+    papers: usize,
+    without_abstract: usize,
+    repeated: usize,
+    repaired: usize,
+    invalid_utf8: usize,
+    skipped: Cow<'a, [(usize, String)]>,
+}
+
 fn encode_report(r: &Report) -> Vec<u8> {
-    let mut buf = Vec::new();
-    put_str(&mut buf, r.format.unwrap_or(""));
-    for n in [
-        r.papers,
-        r.without_abstract,
-        r.repeated,
-        r.repaired,
-        r.invalid_utf8,
-    ] {
-        put_uint(&mut buf, n as u64);
-    }
-    put_uint(&mut buf, r.skipped.len() as u64);
-    for (line, reason) in &r.skipped {
-        put_uint(&mut buf, *line as u64);
-        put_str(&mut buf, reason);
-    }
-    buf
+    serial::encode(&Stored {
+        format: r.format.unwrap_or(""),
+        papers: r.papers,
+        without_abstract: r.without_abstract,
+        repeated: r.repeated,
+        repaired: r.repaired,
+        invalid_utf8: r.invalid_utf8,
+        skipped: Cow::Borrowed(&r.skipped),
+    })
 }
 
 fn decode_report(bytes: &[u8], name: String) -> Option<Report> {
-    let mut d = Decoder::new(bytes, &Arc::from(""), None);
-    let format = match d.str().ok()? {
+    let r: Stored = serial::decode(bytes).ok()?;
+    let format = match r.format {
         "" => None,
         f => Some(Format::named(f)?.name()),
     };
-    let mut n = || -> Option<usize> { usize::try_from(d.uint().ok()?).ok() };
-    let counts = [n()?, n()?, n()?, n()?, n()?];
-    let skipped_count = d.count(2).ok()?;
-    let mut skipped = Vec::with_capacity(skipped_count);
-    for _ in 0..skipped_count {
-        let line = usize::try_from(d.uint().ok()?).ok()?;
-        skipped.push((line, d.str().ok()?.to_string()));
-    }
-    d.done().then_some(Report {
+    Some(Report {
         name,
         format,
-        papers: counts[0],
-        without_abstract: counts[1],
-        repeated: counts[2],
-        skipped,
-        repaired: counts[3],
-        invalid_utf8: counts[4],
+        papers: r.papers,
+        without_abstract: r.without_abstract,
+        repeated: r.repeated,
+        skipped: r.skipped.into_owned(),
+        repaired: r.repaired,
+        invalid_utf8: r.invalid_utf8,
         error: None,
     })
 }

@@ -3,7 +3,10 @@
 //! (no JSON, no record, no repeat check: the list as it was finished).
 //!
 //! The bytes are arrays in the word index's form (each 8-byte aligned,
-//! its length first; see [`Out`]), the list's parts written as one. Read
+//! its length first; see [`Out`]), the list's parts written as one: a
+//! section of a cache entry, which says what they are and of which
+//! layout (its one version, docs/CACHE.md) and checksums them, so they
+//! carry no magic or version of their own. Read
 //! back, the large arrays (titles' text, spans, masks, ids, names) are
 //! used where they lie, the mapped entry's pages, without a copy; the
 //! small ones are copied. What the list trusts is checked first:
@@ -18,11 +21,6 @@ use crate::search::array::Arr;
 use crate::search::index::Chars;
 use crate::search::items::{Items, TitleSpan};
 use crate::search::words::{In, Out, Shared};
-
-const MAGIC: u64 = u64::from_le_bytes(*b"PBTITLES");
-/// Changed whenever the layout does: bytes of another version are
-/// refused, not misread.
-const VERSION: u64 = 2;
 
 /// Writes `strings` (in pieces) as two arrays: where each ends, and their
 /// bytes end to end.
@@ -88,7 +86,7 @@ impl TitleList {
     /// bytes written. [`TitleList::from_bytes`] reads it back.
     pub fn write_to(&self, w: &mut dyn Write) -> io::Result<u64> {
         let mut out = Out::new(w);
-        let head = [MAGIC, VERSION, self.len as u64, self.short_len as u64];
+        let head = [self.len as u64, self.short_len as u64];
         out.array([&head[..]])?;
         let items = || self.parts.iter().map(|p| &p.titles.items);
         out.array(items().map(|i| &*i.ascii))?;
@@ -151,12 +149,9 @@ impl TitleList {
     pub fn from_bytes(bytes: Shared) -> Result<TitleList, String> {
         let mut r = In::new(bytes);
         let head = r.array::<u64>("header")?;
-        let &[magic, version, len, short_len] = &head[..] else {
-            return Err("header: not four numbers".to_string());
+        let &[len, short_len] = &head[..] else {
+            return Err("header: not two numbers".to_string());
         };
-        if magic != MAGIC || version != VERSION {
-            return Err("not a title list of this version".to_string());
-        }
         let n = usize::try_from(len).map_err(|_| "too many titles".to_string())?;
         let short_len = short_len.min(16) as usize;
         let ascii: Arr<u8> = r.array::<u8>("ASCII titles")?;
@@ -393,6 +388,12 @@ mod tests {
         assert_eq!(shown(&round_trip(&back).unwrap()), shown(&list));
     }
 
+    /// The number of titles the header of `bytes` says (after the
+    /// header array's length).
+    fn list_len(bytes: &[u8]) -> u64 {
+        u64::from_le_bytes(bytes[8..16].try_into().unwrap())
+    }
+
     #[test]
     fn damaged_bytes_are_refused_or_read_as_a_list_never_a_panic() {
         let mut bytes = Vec::new();
@@ -410,9 +411,13 @@ mod tests {
                 }
             }
         }
-        let mut b = bytes.clone();
-        b[8] ^= 1;
-        assert!(TitleList::from_bytes(Arc::new(b)).is_err(), "the magic");
+        // One title more or fewer than the arrays hold: refused.
+        for len in [list_len(&bytes) + 1, list_len(&bytes) - 1] {
+            let mut b = bytes.clone();
+            b[8..16].copy_from_slice(&len.to_le_bytes());
+            let err = TitleList::from_bytes(Arc::new(b)).err();
+            assert!(err.is_some_and(|e| e.contains("items for")), "{len}");
+        }
     }
 
     #[test]
@@ -420,9 +425,9 @@ mod tests {
         let list = sample();
         let mut bytes = Vec::new();
         list.write_to(&mut bytes).unwrap();
-        // The ASCII titles start after the header array (8 + 32 bytes)
+        // The ASCII titles start after the header array (8 + 16 bytes)
         // and their own length (8).
-        let first = 48;
+        let first = 32;
         assert_eq!(bytes[first], b'S');
         bytes[first] = 0xC3;
         let err = TitleList::from_bytes(Arc::new(bytes)).unwrap_err();

@@ -2,11 +2,14 @@
 //! back keeping the bytes it was read from (a memory map, or a buffer):
 //! postings, words and per-paper arrays are used where they lie.
 //!
-//! Layout (every array starts 8-byte aligned, so that a `&[u32]` or a
-//! `&[u64]` is a checked cast of the bytes, see [`Arr`]):
+//! The bytes are a section of a cache entry, which says what they are and
+//! of which layout (its one version: docs/CACHE.md, "The container") and
+//! checksums them: they carry no magic or version of their own, and a
+//! change to this layout is a change of the cache's version. Layout
+//! (every array starts 8-byte aligned, so that a `&[u32]` or a `&[u64]`
+//! is a checked cast of the bytes, see [`Arr`]):
 //!
 //! ```text
-//! magic "PBWORDIX", layout version u32, fields u32 (4),
 //! indexed u64, length totals 3 × u64,
 //! then arrays, each a u64 byte length, the bytes, zeros to 8 bytes:
 //!   title lengths u8, abstract lengths u16, author lengths u8, years i16,
@@ -30,11 +33,6 @@ use bytemuck::Pod;
 pub(in crate::search) use crate::search::array::Arr;
 
 pub use crate::search::array::Shared;
-
-const MAGIC: &[u8; 8] = b"PBWORDIX";
-/// Changed whenever the layout changes: an index of another layout is
-/// refused, not misread.
-const VERSION: u32 = 1;
 
 fn data(bytes: &Shared) -> &[u8] {
     (**bytes).as_ref()
@@ -230,9 +228,6 @@ impl<'a> Out<'a> {
     }
 
     pub(super) fn header(&mut self, indexed: usize, totals: [u64; 3]) -> io::Result<()> {
-        self.bytes(MAGIC)?;
-        self.bytes(&VERSION.to_le_bytes())?;
-        self.bytes(&(super::PARTS as u32).to_le_bytes())?;
         self.bytes(&(indexed as u64).to_le_bytes())?;
         for t in totals {
             self.bytes(&t.to_le_bytes())?;
@@ -296,6 +291,10 @@ pub(in crate::search) struct In {
 /// What the header holds: papers indexed and the length totals.
 pub(super) type Header = (usize, [u64; 3]);
 
+/// The header's bytes: papers indexed and three totals, a `u64` each.
+#[cfg(test)]
+pub(super) const HEADER_BYTES: usize = 32;
+
 impl In {
     pub(in crate::search) fn new(bytes: Shared) -> Self {
         In { bytes, at: 0 }
@@ -312,21 +311,6 @@ impl In {
     pub(super) fn header(&mut self) -> Result<Header, String> {
         if cfg!(target_endian = "big") {
             return Err("a word index on disk is read on little-endian machines only".into());
-        }
-        let all = data(&self.bytes);
-        if all.get(..8) != Some(MAGIC.as_slice()) {
-            return Err("not a word index (no magic number)".into());
-        }
-        self.at = 8;
-        let v = self.u64("the layout version")?;
-        let (version, parts) = (v as u32, (v >> 32) as u32);
-        if version != VERSION {
-            return Err(format!(
-                "word index layout {version}, this build reads layout {VERSION}"
-            ));
-        }
-        if parts as usize != super::PARTS {
-            return Err(format!("{parts} fields, expected {}", super::PARTS));
         }
         let indexed = usize::try_from(self.u64("papers indexed")?)
             .map_err(|_| "papers indexed: too many".to_string())?;

@@ -552,7 +552,7 @@ mod on_disk {
             header in any::<bool>(),
         ) {
             let (real, probes) = real();
-            let mut bytes = if header { real[..48].to_vec() } else { Vec::new() };
+            let mut bytes = if header { real[..crate::search::words::frozen::HEADER_BYTES].to_vec() } else { Vec::new() };
             bytes.extend(tail);
             if let Ok(ix) = WordIndex::from_bytes(Arc::new(bytes)) {
                 exercise(&ix, probes);
