@@ -452,7 +452,9 @@ impl Action {
             Action::Keep => "Keep: bookmark and mark read, next",
             Action::Skip => "Skip: mark read, next",
             Action::Later => "Later: leave unread, next",
-            Action::CycleSort => "Sort: file → score (searching) → year → author → first seen",
+            Action::CycleSort => {
+                "Sort: file → score (searching) → year → author → first seen → for you"
+            }
             Action::RecallSearch => "Saved searches: pick one to recall",
             Action::RemoveSaved => "Remove the saved search",
             Action::SaveSearch => "Save the query under a name",

@@ -10,6 +10,7 @@
 
 pub mod detail;
 mod export;
+mod foryou;
 mod index;
 mod input;
 pub mod layout;
@@ -163,6 +164,8 @@ pub struct App {
     index_left: bool,
     /// The list's share of the middle of the screen, in percent.
     list_share: u8,
+    /// The reader's model, once the "for you" order was asked for.
+    for_you: Option<foryou::ForYou>,
 }
 
 impl App {
@@ -226,6 +229,7 @@ impl App {
             names: crate::corpus::NameOrder::default(),
             index_left: false,
             list_share: layout::LIST_SHARE,
+            for_you: None,
         };
         // Before the place is read: it may name a paper by its old id.
         app.adopt_former_ids(0);
@@ -467,7 +471,7 @@ impl App {
             self.status = Some(format!("sorted by {}", self.sort.name()));
             self.redraw();
         }
-        if self.take_ranking() {
+        if self.take_ranking() | self.take_model() {
             self.redraw();
         }
     }
