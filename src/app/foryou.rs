@@ -47,7 +47,12 @@ impl App {
     /// Builds the rows and trains the first model, here (the order must
     /// have its scores to be shown), unless it was done before.
     pub(super) fn start_for_you(&mut self) {
-        if self.for_you.is_some() {
+        // Papers came in since the rows were built (a load): build again.
+        if self
+            .for_you
+            .as_ref()
+            .is_some_and(|f| f.features.len() == self.corpus.len())
+        {
             return;
         }
         let features = Arc::new(Features::build(&self.corpus.papers));
@@ -67,6 +72,13 @@ impl App {
 
     /// Marks changed: trains the model again, on a thread.
     pub(super) fn marks_changed(&mut self) {
+        if self
+            .for_you
+            .as_ref()
+            .is_some_and(|f| f.features.len() != self.corpus.len() && f.training.is_none())
+        {
+            self.start_for_you();
+        }
         let Some(f) = &mut self.for_you else { return };
         if f.training.is_some() {
             f.stale = true;

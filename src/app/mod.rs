@@ -17,6 +17,7 @@ pub mod layout;
 mod loading;
 mod marks;
 mod notes;
+mod overview;
 mod picks;
 mod prompt;
 mod related;
@@ -166,6 +167,10 @@ pub struct App {
     list_share: u8,
     /// The reader's model, once the "for you" order was asked for.
     for_you: Option<foryou::ForYou>,
+    /// The overview of the list's topics, while open.
+    overview: Option<overview::Overview>,
+    /// Each paper's topic in the whole list, once `topic:` asked.
+    topic_numbers: Option<Vec<u32>>,
 }
 
 impl App {
@@ -230,6 +235,8 @@ impl App {
             index_left: false,
             list_share: layout::LIST_SHARE,
             for_you: None,
+            overview: None,
+            topic_numbers: None,
         };
         // Before the place is read: it may name a paper by its old id.
         app.adopt_former_ids(0);
@@ -471,7 +478,7 @@ impl App {
             self.status = Some(format!("sorted by {}", self.sort.name()));
             self.redraw();
         }
-        if self.take_ranking() | self.take_model() {
+        if self.take_ranking() | self.take_model() | self.take_topics() {
             self.redraw();
         }
     }
@@ -504,6 +511,10 @@ impl App {
         }
         if self.mode == Mode::Pick {
             self.picker_act(action);
+            return;
+        }
+        if self.mode == Mode::Overview {
+            self.overview_act(action);
             return;
         }
         let page = self.list_height().max(1) as isize;
@@ -659,6 +670,7 @@ impl App {
                 self.effects.push(Effect::Suspend);
             }
             Action::Related => self.show_related(),
+            Action::Overview => self.open_overview(),
             Action::Back if self.mode == Mode::Triage => self.leave_triage(),
             Action::Back => {
                 self.back();

@@ -283,20 +283,32 @@ impl Features {
 
     /// [`Features::build`] of the terms `keep` takes.
     pub fn build_of(papers: &[Paper], keep: impl Fn(&Term<'_>) -> bool + Sync) -> Features {
+        let all: Vec<usize> = (0..papers.len()).collect();
+        Features::build_picked(papers, &all, keep)
+    }
+
+    /// [`Features::build_of`] of papers `rows` alone: row `i` is paper
+    /// `rows[i]`.
+    pub fn build_picked(
+        papers: &[Paper],
+        rows: &[usize],
+        keep: impl Fn(&Term<'_>) -> bool + Sync,
+    ) -> Features {
         let threads = crate::parallel::threads();
-        let piece = papers.len().div_ceil(threads).max(1);
-        let parts: Vec<Vec<Vec<(u32, f32)>>> =
-            crate::parallel::map_pieces(papers, piece, |_, ps| {
-                let mut stems = Stems::default();
-                ps.iter().map(|p| counts(p, &mut stems, &keep)).collect()
-            });
+        let piece = rows.len().div_ceil(threads).max(1);
+        let parts: Vec<Vec<Vec<(u32, f32)>>> = crate::parallel::map_pieces(rows, piece, |_, rs| {
+            let mut stems = Stems::default();
+            rs.iter()
+                .map(|&i| counts(&papers[i], &mut stems, &keep))
+                .collect()
+        });
         let mut df = vec![0u32; DIM];
         for row in parts.iter().flatten() {
             for &(c, _) in row {
                 df[c as usize] += 1;
             }
         }
-        let n = papers.len() as f32;
+        let n = rows.len() as f32;
         let idf: Vec<f32> = df
             .iter()
             .map(|&d| {
@@ -309,7 +321,7 @@ impl Features {
             .collect();
         let total: usize = parts.iter().flatten().map(Vec::len).sum();
         let mut f = Features {
-            offsets: Vec::with_capacity(papers.len() + 1),
+            offsets: Vec::with_capacity(rows.len() + 1),
             cols: Vec::with_capacity(total),
             vals: Vec::with_capacity(total),
             idf,

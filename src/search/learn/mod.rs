@@ -13,4 +13,6 @@ pub mod topics;
 pub use features::Features;
 pub use linear::{Example, Linear, Loss, Rows};
 pub use recommend::{MIN_POSITIVES, Model, Recipe, Resets, Signals, TooFew, Trained, Whose};
-pub use topics::{Topic, Topics, default_k, list_topics, topic_features, topics};
+pub use topics::{
+    Topic, Topics, default_k, list_topics, topic_features, topic_features_of, topics, topics_of,
+};

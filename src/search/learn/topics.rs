@@ -247,6 +247,14 @@ fn run(p: &Projected, fit: &[usize], k: usize, seed: &mut u64) -> (Vec<f32>, Vec
 
 /// Groups `papers` (whose rows `features` holds) into `k` topics.
 pub fn topics(papers: &[Paper], features: &Features, k: usize) -> Topics {
+    let all: Vec<usize> = (0..papers.len()).collect();
+    topics_of(papers, &all, features, k)
+}
+
+/// [`topics`] of papers `rows` alone, whose rows `features` holds in
+/// that order ([`Features::build_picked`]). A topic's `papers` are
+/// indices into `papers`; `of` follows `rows`.
+pub fn topics_of(papers: &[Paper], rows: &[usize], features: &Features, k: usize) -> Topics {
     let n = features.len();
     if n == 0 {
         return Topics::default();
@@ -277,12 +285,12 @@ pub fn topics(papers: &[Paper], features: &Features, k: usize) -> Topics {
     } else {
         p.assign(&all, &centroids, k)
     };
-    label(papers, features, &of, k)
+    label(papers, rows, features, &of, k)
 }
 
 /// The topics of an assignment: labelled by class-based TF-IDF, empty
 /// ones dropped, largest first (ties by first paper), renumbered so.
-fn label(papers: &[Paper], features: &Features, of: &[u32], k: usize) -> Topics {
+fn label(papers: &[Paper], rows: &[usize], features: &Features, of: &[u32], k: usize) -> Topics {
     // Each column's weight by topic: the sum of the rows' TF-IDF.
     let mut weight: Vec<FxHashMap<u32, f32>> = vec![FxHashMap::default(); k];
     let mut total = vec![0f32; k];
@@ -319,7 +327,8 @@ fn label(papers: &[Paper], features: &Features, of: &[u32], k: usize) -> Topics 
             .collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         scored.truncate(WORDS * 4);
-        let words = name_columns(papers, &members[t], &scored);
+        let members: Vec<usize> = members[t].iter().map(|&i| rows[i]).collect();
+        let words = name_columns(papers, &members, &scored);
         let label = words
             .iter()
             .filter(|w| !w.contains(' '))
@@ -330,7 +339,7 @@ fn label(papers: &[Paper], features: &Features, of: &[u32], k: usize) -> Topics 
         topics.push(Topic {
             label,
             words: words.into_iter().take(WORDS).collect(),
-            papers: members[t].clone(),
+            papers: members,
         });
     }
     let mut renumber = vec![0u32; k];
@@ -376,7 +385,13 @@ fn name_columns(papers: &[Paper], members: &[usize], scored: &[(f32, u32)]) -> V
 /// The rows topics group by: words and pairs, not authors (a paper's
 /// authors say who, not what about).
 pub fn topic_features(papers: &[Paper]) -> Features {
-    Features::build_of(papers, |t| !matches!(t, Term::Author(_)))
+    let all: Vec<usize> = (0..papers.len()).collect();
+    topic_features_of(papers, &all)
+}
+
+/// [`topic_features`] of papers `rows` alone.
+pub fn topic_features_of(papers: &[Paper], rows: &[usize]) -> Features {
+    Features::build_picked(papers, rows, |t| !matches!(t, Term::Author(_)))
 }
 
 /// The topics of `papers`: `k` of them, or [`default_k`]'s.
