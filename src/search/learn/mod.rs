@@ -10,9 +10,10 @@ pub mod linear;
 pub mod recommend;
 pub mod topics;
 
-pub use features::Features;
+pub use features::{DIM, Features};
 pub use linear::{Example, Linear, Loss, Rows};
 pub use recommend::{MIN_POSITIVES, Model, Recipe, Resets, Signals, TooFew, Trained, Whose};
 pub use topics::{
-    Topic, Topics, default_k, list_topics, topic_features, topic_features_of, topics, topics_of,
+    Fit, Topic, Topics, default_k, list_topics, topic_features, topic_features_of, topics,
+    topics_of,
 };

@@ -45,6 +45,9 @@ pub struct Recipe {
     pub smooth: f32,
 }
 
+/// Weak negatives trained on at most (an even sample past that).
+pub const WEAK_SAMPLE: usize = 10_000;
+
 /// Papers ranked again by their neighbours' scores.
 pub const RERANK: usize = 300;
 /// Neighbours a paper's score is smoothed over.
@@ -213,13 +216,22 @@ impl Model {
         }
         let weak = n - examples.len();
         if weak > 0 && recipe.weak_share > 0.0 {
+            // Past WEAK_SAMPLE, an even sample of them stands for all,
+            // weighing as much together: training stays bounded.
+            let step = weak.div_ceil(WEAK_SAMPLE).max(1);
+            let taken = weak.div_ceil(step);
             let cost =
-                recipe.cost * recipe.weak_share * signals.positives.len() as f32 / weak as f32;
-            examples.extend((0..n).filter(|&r| !labelled[r]).map(|r| Example {
-                row: r as u32,
-                positive: false,
-                cost,
-            }));
+                recipe.cost * recipe.weak_share * signals.positives.len() as f32 / taken as f32;
+            examples.extend(
+                (0..n)
+                    .filter(|&r| !labelled[r])
+                    .step_by(step)
+                    .map(|r| Example {
+                        row: r as u32,
+                        positive: false,
+                        cost,
+                    }),
+            );
         }
         let linear = Linear::train(features, &examples, DIM, Loss::Hinge);
         let mut centroid = vec![0f32; DIM];

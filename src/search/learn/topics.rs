@@ -13,9 +13,33 @@ use crate::corpus::Paper;
 
 /// Columns the centroids span at most: the list's most used.
 const MAX_COLUMNS: usize = 1 << 15;
-/// Rows the centroids are fitted on at most (a sample past that); every
-/// row is then assigned once.
-const MAX_FIT: usize = 40_000;
+/// How the centroids are fitted.
+#[derive(Clone, Copy, Debug)]
+pub struct Fit {
+    /// Runs from different seeds; the best is kept.
+    pub runs: usize,
+    /// Rows the runs are made on at most (an even sample past that);
+    /// the best is then refined on `sample` rows.
+    pub runs_on: usize,
+    /// Rows fitted on at most (an even sample past that); every row is
+    /// then assigned once.
+    pub sample: usize,
+}
+
+impl Fit {
+    /// What `paperboat topics` and the reader use.
+    pub const DEFAULT: Fit = Fit {
+        runs: 8,
+        runs_on: 2_000,
+        sample: 20_000,
+    };
+    /// The textbook: one run over every row (the speed bench's baseline).
+    pub const TEXTBOOK: Fit = Fit {
+        runs: 1,
+        runs_on: usize::MAX,
+        sample: usize::MAX,
+    };
+}
 /// Passes of k-means at most.
 const MAX_PASSES: usize = 25;
 /// Words a topic's `words` list.
@@ -192,12 +216,15 @@ impl Projected {
     }
 }
 
-/// Runs of k-means from different seeds; the best is kept.
-const RUNS: usize = 8;
-
 /// One run of spherical k-means over rows `fit`: k-means++ seeds, then
 /// passes until few rows move. The centroids and each row's group.
 fn run(p: &Projected, fit: &[usize], k: usize, seed: &mut u64) -> (Vec<f32>, Vec<u32>) {
+    let centroids = seeds(p, fit, k, seed);
+    lloyd(p, fit, k, centroids)
+}
+
+/// k-means++ seeds among rows `fit`.
+fn seeds(p: &Projected, fit: &[usize], k: usize, seed: &mut u64) -> Vec<f32> {
     // k-means++ seeding: each next centroid a row drawn by its distance
     // (1 - likeness) to the nearest centroid so far.
     let mut centroids = vec![0f32; p.dim * k];
@@ -232,13 +259,19 @@ fn run(p: &Projected, fit: &[usize], k: usize, seed: &mut u64) -> (Vec<f32>, Vec
             best[j] = if t == 0 { s } else { best[j].max(s) };
         }
     }
+    centroids
+}
+
+/// Lloyd's passes over rows `fit` from `centroids`, until few rows move
+/// (one in two hundred) or [`MAX_PASSES`].
+fn lloyd(p: &Projected, fit: &[usize], k: usize, mut centroids: Vec<f32>) -> (Vec<f32>, Vec<u32>) {
     let mut of = p.assign(fit, &centroids, k);
     for _ in 0..MAX_PASSES {
         centroids = p.centroids(fit, &of, k, &centroids);
         let again = p.assign(fit, &centroids, k);
         let moved = again.iter().zip(&of).filter(|(a, b)| a != b).count();
         of = again;
-        if moved * 1000 <= fit.len() {
+        if moved * 200 <= fit.len() {
             break;
         }
     }
@@ -248,13 +281,19 @@ fn run(p: &Projected, fit: &[usize], k: usize, seed: &mut u64) -> (Vec<f32>, Vec
 /// Groups `papers` (whose rows `features` holds) into `k` topics.
 pub fn topics(papers: &[Paper], features: &Features, k: usize) -> Topics {
     let all: Vec<usize> = (0..papers.len()).collect();
-    topics_of(papers, &all, features, k)
+    topics_of(papers, &all, features, k, Fit::DEFAULT)
 }
 
 /// [`topics`] of papers `rows` alone, whose rows `features` holds in
 /// that order ([`Features::build_picked`]). A topic's `papers` are
 /// indices into `papers`; `of` follows `rows`.
-pub fn topics_of(papers: &[Paper], rows: &[usize], features: &Features, k: usize) -> Topics {
+pub fn topics_of(
+    papers: &[Paper],
+    rows: &[usize],
+    features: &Features,
+    k: usize,
+    fit_by: Fit,
+) -> Topics {
     let n = features.len();
     if n == 0 {
         return Topics::default();
@@ -263,24 +302,36 @@ pub fn topics_of(papers: &[Paper], rows: &[usize], features: &Features, k: usize
     let p = Projected::new(features);
     let mut seed = 0x2545_f491_4f6c_dd1d_u64 ^ n as u64;
     // The rows fitted on: all, or an even sample.
-    let fit: Vec<usize> = if n <= MAX_FIT {
+    let fit: Vec<usize> = if n <= fit_by.sample {
         (0..n).collect()
     } else {
-        (0..MAX_FIT).map(|j| j * n / MAX_FIT).collect()
+        (0..fit_by.sample).map(|j| j * n / fit_by.sample).collect()
     };
-    // The best of a few runs from different seeds: the one whose rows
-    // are likest their centroids.
+    // The best of a few runs from different seeds on a small sample (the
+    // one whose rows are likest their centroids), then refined on `fit`.
+    let few: Vec<usize> = if fit.len() <= fit_by.runs_on {
+        fit.clone()
+    } else {
+        (0..fit_by.runs_on)
+            .map(|j| fit[j * fit.len() / fit_by.runs_on])
+            .collect()
+    };
     let mut best: Option<(f32, Vec<f32>, Vec<u32>)> = None;
-    for _ in 0..RUNS {
-        let (centroids, of) = run(&p, &fit, k, &mut seed);
-        let fitness = p.fitness(&fit, &of, &centroids, k);
+    for _ in 0..fit_by.runs.max(1) {
+        let (centroids, of) = run(&p, &few, k, &mut seed);
+        let fitness = p.fitness(&few, &of, &centroids, k);
         if best.as_ref().is_none_or(|b| fitness > b.0) {
             best = Some((fitness, centroids, of));
         }
     }
     let (_, centroids, of) = best.expect("at least one run");
+    let (centroids, of) = if few.len() == fit.len() {
+        (centroids, of)
+    } else {
+        lloyd(&p, &fit, k, centroids)
+    };
     let all: Vec<usize> = (0..n).collect();
-    let of = if n <= MAX_FIT {
+    let of = if n <= fit_by.sample {
         of
     } else {
         p.assign(&all, &centroids, k)
@@ -353,12 +404,12 @@ fn label(papers: &[Paper], rows: &[usize], features: &Features, of: &[u32], k: u
 }
 
 /// The words and pairs behind the best columns of a topic, in the order
-/// of `scored`, authors left out: read from up to 200 of its papers.
+/// of `scored`, authors left out: read from up to 100 of its papers.
 fn name_columns(papers: &[Paper], members: &[usize], scored: &[(f32, u32)]) -> Vec<String> {
     let mut names: Vec<Option<String>> = vec![None; scored.len()];
     let mut authors = vec![false; scored.len()];
     let mut stems = Stems::default();
-    let step = members.len().div_ceil(200).max(1);
+    let step = members.len().div_ceil(100).max(1);
     for &i in members.iter().step_by(step) {
         for_each_term(&papers[i], &mut stems, |c, term| {
             if let Some(k) = scored.iter().position(|&(_, s)| s == c) {
