@@ -66,8 +66,8 @@ pub struct Topics {
     pub of: Vec<u32>,
 }
 
-/// The topics of a list of `n` papers, unless asked: about one per
-/// hundred and fifty papers, square-root damped, from 2 to 60.
+/// The topics of a list of `n` papers, unless asked: √(n/2)/2.5, from
+/// 2 to 60 (4 at 200 papers, 14 at 2,600, 49 at 30,000).
 pub fn default_k(n: usize) -> usize {
     ((n as f64 / 2.0).sqrt() / 2.5).round().clamp(2.0, 60.0) as usize
 }
