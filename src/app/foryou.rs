@@ -145,7 +145,7 @@ impl App {
         if self.sort != SortKey::ForYou {
             return None;
         }
-        let f = self.for_you.as_ref()?;
+        let f = self.for_you.as_ref().filter(|f| idx < f.features.len())?;
         let m = f.model.as_ref().ok()?;
         let why = m.why(
             &f.features,
