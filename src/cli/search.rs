@@ -357,7 +357,9 @@ fn search_papers(cli: &Cli, args: &SearchArgs, plan: Plan) -> anyhow::Result<Exi
         _ => search::Labels::default(),
     };
     if search::Query::parse(&plan.query).asks_topics() {
-        labels.set_topics(search::learn::list_topics(&corpus.papers, None).numbers());
+        let inputs = crate::loading::Input::from_args(&plan.files);
+        let topics = crate::loading::topics_of(&inputs, &load_options(&args.load), &corpus.papers);
+        labels.set_topics(topics.numbers());
     }
     let ranking = search::ranking_labelled(
         &corpus.papers,

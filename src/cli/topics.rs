@@ -43,7 +43,15 @@ pub(super) fn topics(args: &TopicsArgs) -> anyhow::Result<ExitCode> {
     if corpus.is_empty() {
         anyhow::bail!("no papers to group");
     }
-    let found = list_topics(&corpus.papers, args.k.map(|k| k as usize));
+    let found = match args.k {
+        Some(k) => list_topics(&corpus.papers, Some(k as usize)),
+        // The default grouping, kept in the cache beside the word index.
+        None => crate::loading::topics_of(
+            &crate::loading::Input::from_args(&args.files),
+            &load_options(&args.load),
+            &corpus.papers,
+        ),
+    };
     emit(|out| {
         for (n, t) in found.topics.iter().enumerate() {
             if args.json {

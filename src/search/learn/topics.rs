@@ -461,6 +461,53 @@ impl Topics {
     pub fn numbers(&self) -> Vec<u32> {
         self.of.iter().map(|&t| t + 1).collect()
     }
+
+    /// The topics as bytes to keep (the cache keeps them beside the word
+    /// index): JSON of the labels and words, and each paper's topic.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let kept = Kept {
+            labels: self
+                .topics
+                .iter()
+                .map(|t| (t.label.clone(), t.words.clone()))
+                .collect(),
+            of: self.of.clone(),
+        };
+        serde_json::to_vec(&kept).unwrap_or_default()
+    }
+
+    /// The topics [`Topics::to_bytes`] made, of a list of `papers`
+    /// papers; `None` when they are not that (another list, damage).
+    pub fn from_bytes(bytes: &[u8], papers: usize) -> Option<Topics> {
+        let kept: Kept = serde_json::from_slice(bytes).ok()?;
+        let k = kept.labels.len();
+        if kept.of.len() != papers || kept.of.iter().any(|&t| t as usize >= k) {
+            return None;
+        }
+        let mut topics: Vec<Topic> = kept
+            .labels
+            .into_iter()
+            .map(|(label, words)| Topic {
+                label,
+                words,
+                papers: Vec::new(),
+            })
+            .collect();
+        for (i, &t) in kept.of.iter().enumerate() {
+            topics[t as usize].papers.push(i);
+        }
+        Some(Topics {
+            topics,
+            of: kept.of,
+        })
+    }
+}
+
+/// What [`Topics::to_bytes`] keeps.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Kept {
+    labels: Vec<(String, Vec<String>)>,
+    of: Vec<u32>,
 }
 
 #[cfg(test)]
@@ -502,8 +549,14 @@ mod tests {
         for (i, &o) in t.of.iter().enumerate() {
             assert!(t.topics[o as usize].papers.contains(&i));
         }
-        // The same list, the same topics.
+        // The same list, the same topics; kept and read back.
         assert_eq!(topics(&papers, &f, 2), t);
+        assert_eq!(
+            Topics::from_bytes(&t.to_bytes(), papers.len()),
+            Some(t.clone())
+        );
+        assert_eq!(Topics::from_bytes(&t.to_bytes(), papers.len() + 1), None);
+        assert_eq!(Topics::from_bytes(b"{", papers.len()), None);
     }
 
     #[test]
