@@ -1,9 +1,11 @@
 //! The "for you" order: the reader's model (`search::learn`) trained
 //! from the marks, the list sorted by its scores, a reason for the paper
-//! shown, and triage walking in that order. The rows are built once, on
-//! the first use of the order; the model is trained again on a thread of
-//! its own whenever marks change, and its scores taken in on a tick, so
-//! that each keep or skip teaches the next pick without holding a key up.
+//! shown, and triage walking in that order. Everything runs on a thread
+//! of its own: the rows are built once, on the first use of the order
+//! (the list stays as ranked meanwhile, and the status line says so);
+//! the model is trained again whenever marks change, and its scores
+//! taken in on a tick, so that each keep or skip teaches the next pick
+//! without holding a key up.
 
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};
@@ -12,17 +14,45 @@ use super::App;
 use crate::order::SortKey;
 use crate::search::learn::{Features, Model, Recipe, Resets, Signals, TooFew, Whose};
 
+/// What a training hands back: the rows it read, and the model with
+/// every paper's score (or how few positives there were).
+type Trained = (Arc<Features>, Result<(Model, Vec<f32>), TooFew>);
+
 /// The reader's model, while the "for you" order has been asked for.
 pub(super) struct ForYou {
-    features: Arc<Features>,
+    /// The rows (none while they are first built).
+    features: Option<Arc<Features>>,
     /// The newest model, when there were positives enough.
     model: Result<Arc<Model>, TooFew>,
     /// Each paper's score by that model (empty without one).
     pub(super) scores: Vec<f32>,
     /// A training under way.
-    training: Option<Receiver<Result<Model, TooFew>>>,
+    training: Option<Receiver<Trained>>,
     /// Marks changed while it trained: train again when it is done.
     stale: bool,
+}
+
+/// Trains on `features` (built first from `papers` when `None`), on a
+/// thread; the result comes on the receiver.
+fn train_apart(
+    features: Option<Arc<Features>>,
+    papers: Option<crate::corpus::Papers>,
+    signals: Signals,
+) -> Receiver<Trained> {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        let features = match (features, papers) {
+            (Some(f), _) => f,
+            (None, Some(p)) => Arc::new(Features::build(&p)),
+            (None, None) => return,
+        };
+        let model = Model::train(&features, &signals, Recipe::DEFAULT).map(|m| {
+            let scores = m.scores(&features);
+            (m, scores)
+        });
+        let _ = tx.send((features, model));
+    });
+    rx
 }
 
 impl App {
@@ -44,52 +74,41 @@ impl App {
         )
     }
 
-    /// Builds the rows and trains the first model, here (the order must
-    /// have its scores to be shown), unless it was done before.
+    /// Starts building the rows and training the first model, on a
+    /// thread, unless done (or under way) for these papers.
     pub(super) fn start_for_you(&mut self) {
-        // Papers came in since the rows were built (a load): build again.
-        if self
-            .for_you
-            .as_ref()
-            .is_some_and(|f| f.features.len() == self.corpus.len())
-        {
-            return;
+        let n = self.corpus.len();
+        if let Some(f) = &self.for_you {
+            let current = f.features.as_ref().is_some_and(|f| f.len() == n);
+            if current || f.training.is_some() {
+                return;
+            }
         }
-        let features = Arc::new(Features::build(&self.corpus.papers));
-        let model = Model::train(&features, &self.signals(), Recipe::DEFAULT).map(Arc::new);
-        let scores = match &model {
-            Ok(m) => m.scores(&features),
-            Err(_) => Vec::new(),
-        };
+        // Papers came in since the rows were built (a load): build again.
+        let rx = train_apart(None, Some(self.corpus.papers.clone()), self.signals());
         self.for_you = Some(ForYou {
-            features,
-            model,
-            scores,
-            training: None,
+            features: None,
+            model: Err(TooFew { positives: 0 }),
+            scores: Vec::new(),
+            training: Some(rx),
             stale: false,
         });
     }
 
     /// Marks changed: trains the model again, on a thread.
     pub(super) fn marks_changed(&mut self) {
-        if self
-            .for_you
-            .as_ref()
-            .is_some_and(|f| f.features.len() != self.corpus.len() && f.training.is_none())
-        {
-            self.start_for_you();
-        }
+        let n = self.corpus.len();
         let Some(f) = &mut self.for_you else { return };
         if f.training.is_some() {
             f.stale = true;
             return;
         }
-        let features = Arc::clone(&f.features);
-        let signals = self.signals();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let _ = tx.send(Model::train(&features, &signals, Recipe::DEFAULT));
-        });
+        let Some(features) = f.features.clone().filter(|f| f.len() == n) else {
+            self.for_you = None;
+            self.start_for_you();
+            return;
+        };
+        let rx = train_apart(Some(features), None, self.signals());
         if let Some(f) = &mut self.for_you {
             f.training = Some(rx);
             f.stale = false;
@@ -102,15 +121,21 @@ impl App {
             return false;
         };
         let Some(rx) = &f.training else { return false };
-        let Ok(model) = rx.try_recv() else {
+        let Ok((features, trained)) = rx.try_recv() else {
             return false;
         };
         f.training = None;
-        f.scores = match &model {
-            Ok(m) => m.scores(&f.features),
-            Err(_) => Vec::new(),
-        };
-        f.model = model.map(Arc::new);
+        f.features = Some(features);
+        match trained {
+            Ok((model, scores)) => {
+                f.model = Ok(Arc::new(model));
+                f.scores = scores;
+            }
+            Err(few) => {
+                f.model = Err(few);
+                f.scores = Vec::new();
+            }
+        }
         if f.stale {
             self.marks_changed();
         }
@@ -122,6 +147,9 @@ impl App {
         } else {
             let keep = self.selected_paper();
             self.rebuild_rows(keep);
+            if let Some(note) = self.for_you_note() {
+                self.status = Some(note);
+            }
         }
         true
     }
@@ -145,10 +173,11 @@ impl App {
         if self.sort != SortKey::ForYou {
             return None;
         }
-        let f = self.for_you.as_ref().filter(|f| idx < f.features.len())?;
+        let f = self.for_you.as_ref()?;
+        let features = f.features.as_ref().filter(|f| idx < f.len())?;
         let m = f.model.as_ref().ok()?;
         let why = m.why(
-            &f.features,
+            features,
             idx,
             &self.corpus.papers[idx],
             crate::search::learn::recommend::WHY_WORDS,
@@ -160,9 +189,13 @@ impl App {
         })
     }
 
-    /// What the order says when it has no model: how few positives.
+    /// What the order says when it has no model: that it is learning,
+    /// or how few positives there were.
     pub(super) fn for_you_note(&self) -> Option<String> {
         let f = self.for_you.as_ref()?;
+        if f.features.is_none() {
+            return Some("for you: learning from your marks…".to_string());
+        }
         let few = f.model.as_ref().err()?;
         Some(format!("for you: {}", few.advice(&Whose::Reader)))
     }
@@ -194,6 +227,7 @@ mod tests {
         while app.sort_key() != SortKey::ForYou {
             app.apply(Action::CycleSort);
         }
+        app.wait_for_model();
     }
 
     #[test]
