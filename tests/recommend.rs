@@ -150,6 +150,12 @@ fn a_reset_forgets_the_model_and_keeps_the_marks() {
     assert!(stderr(&o).contains("0 bookmarked"), "{}", stderr(&o));
     let o = run(&["list", "--bookmarked", &file], None, state.path());
     assert_eq!(stdout(&o).lines().count(), 4, "the marks stay");
+    // A resets file that cannot be read is named, and nothing is printed.
+    std::fs::write(state.path().join("models.json"), "{ not json").unwrap();
+    let o = run(&["recommend", &file], None, state.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).is_empty());
+    assert!(stderr(&o).contains("models.json"), "{}", stderr(&o));
 }
 
 #[test]

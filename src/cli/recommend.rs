@@ -57,6 +57,8 @@ pub(super) fn recommend(cli: &Cli, args: &RecommendArgs) -> anyhow::Result<ExitC
         eprintln!("paperboat: {name} is forgotten; marks made from now on teach it again");
         return Ok(ExitCode::SUCCESS);
     }
+    // A resets file that cannot be read would bring back marks forgotten.
+    Resets::read(&state_dir(cli)?).map_err(anyhow::Error::msg)?;
     let loaded = load_files(&args.load, &args.files)?;
     let corpus = &loaded.corpus;
     let store = open_store(cli, corpus)?;
