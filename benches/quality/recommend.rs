@@ -180,8 +180,10 @@ fn sample(rng: &mut Rng, xs: &[usize], k: usize) -> Vec<usize> {
     xs
 }
 
-/// Runs the simulated readers on `path` (a JSON Lines arXiv list).
-pub fn measure(path: &str) -> Option<(String, Tally)> {
+/// Runs the simulated readers on `path` (a JSON Lines arXiv list),
+/// drawn by the generator seeded with `draw` too (the recipe was tuned
+/// on the draw `""`; others are readers it was not tuned on).
+pub fn measure(path: &str, draw: &str) -> Option<(String, Tally)> {
     let c = load_or_say(path)?;
     let papers = &c.papers;
     let (of, liked) = archives(path, papers);
@@ -194,7 +196,7 @@ pub fn measure(path: &str) -> Option<(String, Tally)> {
         let others: Vec<usize> = (0..n)
             .filter(|&i| !of[i].is_empty() && !of[i].contains(archive))
             .collect();
-        let mut rng = Rng::named(&format!("{}:{archive}", c.name));
+        let mut rng = Rng::named(&format!("{}:{archive}{draw}", c.name));
         for _ in 0..READERS {
             let signals = Signals {
                 positives: sample(&mut rng, &members, POSITIVES),
