@@ -12,8 +12,12 @@
 mod baselines;
 #[path = "quality/queries.rs"]
 mod queries;
+#[path = "quality/recommend.rs"]
+mod recommend;
 #[path = "quality/related.rs"]
 mod related;
+#[path = "quality/topics.rs"]
+mod topics;
 #[path = "quality/vocab.rs"]
 mod vocab;
 #[path = "quality/word_sets.rs"]
@@ -396,6 +400,18 @@ fn print_failures(failures: &[[Vec<Failure>; 4]; KINDS.len()]) {
 
 // ------------------------------------------------------------------- main
 
+/// The corpus of `path`, or `None` when it cannot be read (said on
+/// standard output).
+pub(crate) fn load_or_say(path: &str) -> Option<Corpus> {
+    match load_corpus(file_name(Path::new(path)), &[Input::Path(path.into())]) {
+        Ok(c) => Some(c),
+        Err(e) => {
+            println!("{path}: {e}");
+            None
+        }
+    }
+}
+
 pub(crate) fn file_name(p: &Path) -> String {
     p.file_name().map_or_else(
         || p.display().to_string(),
@@ -403,14 +419,57 @@ pub(crate) fn file_name(p: &Path) -> String {
     )
 }
 
+/// Recommendations (and topics) on the arXiv sample and on `files`.
+fn learn(files: &[&str]) {
+    println!("\n== Recommendations: simulated readers who like one arXiv archive");
+    println!(
+        "  precision@20: of the first 20 unread papers recommended, the share of that archive"
+    );
+    for path in std::iter::once(ARXIV).chain(files.iter().copied()) {
+        if let Some((name, t)) = recommend::measure(path, "") {
+            recommend::print(&name, &t);
+        }
+    }
+    // Readers the recipe was not tuned on: four more draws, together.
+    let mut fresh: Option<(String, recommend::Tally)> = None;
+    for draw in [":b", ":c", ":d", ":e"] {
+        if let Some((name, t)) = recommend::measure(ARXIV, draw) {
+            let sum = fresh.get_or_insert((name, recommend::Tally::default()));
+            sum.1.readers += t.readers;
+            for (a, b) in sum.1.hits.iter_mut().zip(t.hits) {
+                *a += b;
+            }
+        }
+    }
+    if let Some((name, t)) = fresh {
+        recommend::print(&format!("{name}, other draws (not tuned on)"), &t);
+    }
+    println!("\n== Topics: how well the groups match the arXiv archives");
+    for path in std::iter::once(ARXIV).chain(files.iter().copied()) {
+        topics::measure(path);
+    }
+}
+
 fn main() {
     paperboat::alloc::configure();
     let started = Instant::now();
-    let extra: Vec<PathBuf> = std::env::args()
+    let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| a != "--bench")
-        .map(PathBuf::from)
         .collect();
+    // `--learn`: the recommendations and topics alone (on the arXiv
+    // sample and any FILE given, JSON Lines with arXiv categories).
+    if args.iter().any(|a| a == "--learn") {
+        let files: Vec<&str> = args
+            .iter()
+            .filter(|a| *a != "--learn")
+            .map(String::as_str)
+            .collect();
+        learn(&files);
+        eprintln!("quality: {:.1} s", started.elapsed().as_secs_f64());
+        return;
+    }
+    let extra: Vec<PathBuf> = args.iter().map(PathBuf::from).collect();
     let mut files: Vec<PathBuf> = std::fs::read_dir(CORPORA)
         .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
@@ -579,5 +638,6 @@ fn main() {
     );
     print_failures(&failures);
     related::related(ARXIV);
+    learn(&[]);
     eprintln!("quality: {:.1} s", started.elapsed().as_secs_f64());
 }

@@ -229,6 +229,7 @@ pub fn bindable() -> Vec<(&'static str, Action)> {
         ("widen_list", A::WidenList),
         ("narrow_list", A::NarrowList),
         ("related", A::Related),
+        ("overview", A::Overview),
         ("back", A::Back),
         ("undo", A::Undo),
         ("redo", A::Redo),
@@ -317,6 +318,7 @@ fn default_bindings() -> Vec<Binding> {
         (Key::ch('>'), A::WidenList),
         (Key::ch('<'), A::NarrowList),
         (Key::ch('m'), A::Related),
+        (Key::ch('O'), A::Overview),
         (Key::plain(K::Esc), A::Back),
         (Key::ch('u'), A::Undo),
         (Key::ctrl('r'), A::Redo),
@@ -407,6 +409,19 @@ fn default_bindings() -> Vec<Binding> {
         (Key::ch('q'), A::CancelLine),
         (Key::ctrl('c'), A::Quit),
     ];
+    let overview: &[(Key, Action)] = &[
+        (Key::ch('j'), A::Down),
+        (Key::plain(K::Down), A::Down),
+        (Key::ch('k'), A::Up),
+        (Key::plain(K::Up), A::Up),
+        (Key::ch('g'), A::First),
+        (Key::ch('G'), A::Last),
+        (Key::plain(K::Enter), A::AcceptLine),
+        (Key::plain(K::Esc), A::CancelLine),
+        (Key::ch('O'), A::CancelLine),
+        (Key::ch('q'), A::CancelLine),
+        (Key::ctrl('c'), A::Quit),
+    ];
     let prompt = &[
         &[
             (Key::plain(K::Enter), A::AcceptLine),
@@ -433,6 +448,7 @@ fn default_bindings() -> Vec<Binding> {
         (Mode::Triage, triage),
         (Mode::Prompt, &prompt[..]),
         (Mode::Pick, pick),
+        (Mode::Overview, overview),
     ]
     .into_iter()
     .flat_map(|(mode, rows)| {

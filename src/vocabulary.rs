@@ -27,6 +27,8 @@ pub enum Mode {
     Triage,
     /// The picker of saved searches is open.
     Pick,
+    /// The overview of the list's topics is open.
+    Overview,
     /// A line is typed for the reader: tags to add or remove, a name for
     /// the query.
     Prompt,
@@ -43,6 +45,7 @@ impl Mode {
             Mode::Prompt => "Tags and names",
             Mode::Triage => "Triage",
             Mode::Pick => "Saved searches",
+            Mode::Overview => "Overview",
         }
     }
 }
@@ -380,6 +383,8 @@ pub enum Action {
     NarrowList,
     /// List the papers most like the selected one ("more like this").
     Related,
+    /// The overview: the listed papers' topics as bars.
+    Overview,
     /// Go back to the list shown before the last `Related`.
     Back,
     /// Undo the last change of marks.
@@ -453,7 +458,9 @@ impl Action {
             Action::Keep => "Keep: bookmark and mark read, next",
             Action::Skip => "Skip: mark read, next",
             Action::Later => "Later: leave unread, next",
-            Action::CycleSort => "Sort: file → score (searching) → year → author → first seen",
+            Action::CycleSort => {
+                "Sort: file → score (searching) → year → author → first seen → for you"
+            }
             Action::RecallSearch => "Saved searches: pick one to recall",
             Action::RemoveSaved => "Remove the saved search",
             Action::SaveSearch => "Save the query under a name",
@@ -467,6 +474,7 @@ impl Action {
             Action::WidenList => "Widen the list (the abstract narrows)",
             Action::NarrowList => "Narrow the list (the abstract widens)",
             Action::Related => "More like this: the papers most like the selected one",
+            Action::Overview => "Overview: the listed papers' topics; Enter lists one",
             Action::Back => "Back to the list before \"more like this\"",
             Action::Undo => "Undo the last change of marks",
             Action::Redo => "Redo",

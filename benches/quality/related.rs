@@ -3,21 +3,19 @@
 //! abstract finds it.
 
 use std::collections::HashMap;
-use std::path::Path;
 
 use paperboat::corpus::Paper;
-use paperboat::loading::Input;
 use paperboat::search::{Probe, paper_text, related_papers};
 use paperboat::text::markup::plain_cow;
 use unicode_segmentation::UnicodeSegmentation;
 
 use crate::baselines::{Index, top};
+use crate::pct;
 use crate::queries::words;
-use crate::{file_name, load_corpus, pct};
 use paperboat::search::words::stem;
 
 /// Each arXiv id of the file and its categories, read from the file itself.
-fn categories(path: &str) -> HashMap<String, String> {
+pub fn categories(path: &str) -> HashMap<String, String> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     text.lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
@@ -40,12 +38,8 @@ fn first_sentence(p: &Paper) -> String {
 }
 
 pub fn related(path: &str) {
-    let c = match load_corpus(file_name(Path::new(path)), &[Input::Path(path.into())]) {
-        Ok(c) => c,
-        Err(e) => {
-            println!("{path}: {e}");
-            return;
-        }
+    let Some(c) = crate::load_or_say(path) else {
+        return;
     };
     let cats = categories(path);
     // Primary category of each paper, by its id.

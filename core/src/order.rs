@@ -21,16 +21,20 @@ pub enum SortKey {
     Author,
     /// Most recently first seen first; never seen last.
     Seen,
+    /// Likeliest wanted first, by the model learned from the reader's
+    /// marks (`search::learn`); as ranked while there is no model.
+    ForYou,
 }
 
 impl SortKey {
     /// Every key, in the order the reader cycles through them.
-    pub const ALL: [SortKey; 5] = [
+    pub const ALL: [SortKey; 6] = [
         SortKey::File,
         SortKey::Score,
         SortKey::Year,
         SortKey::Author,
         SortKey::Seen,
+        SortKey::ForYou,
     ];
 
     /// The name the command line and the search line use.
@@ -41,6 +45,7 @@ impl SortKey {
             SortKey::Year => "year",
             SortKey::Author => "author",
             SortKey::Seen => "seen",
+            SortKey::ForYou => "for-you",
         }
     }
 
@@ -66,15 +71,21 @@ pub fn first_author_key(p: &Paper) -> Option<String> {
 
 /// Sorts `rows` (indices into `papers`, in ranking order) by `key`,
 /// stably: rows that tie keep their order. `first_seen` gives a paper's
-/// first-seen time by id.
+/// first-seen time by id; `for_you` each paper's score by the reader's
+/// model (empty without one).
 pub fn sort_rows(
     papers: &[Paper],
     rows: &mut [u32],
     key: SortKey,
     first_seen: &dyn Fn(&str) -> Option<Stamp>,
+    for_you: &[f32],
 ) {
     match key {
         SortKey::Score => {}
+        SortKey::ForYou => rows.sort_by(|&a, &b| {
+            let s = |i: u32| for_you.get(i as usize).copied().unwrap_or(f32::MIN);
+            s(b).total_cmp(&s(a))
+        }),
         SortKey::File => rows.sort_by_key(|&i| i),
         SortKey::Year => rows.sort_by_key(|&i| {
             std::cmp::Reverse(
@@ -139,9 +150,13 @@ mod tests {
         ];
         let sorted = |key, rows: &[u32]| {
             let mut r = rows.to_vec();
-            sort_rows(&papers, &mut r, key, &|id| {
-                (id == papers[1].id.as_str()).then_some(Stamp(5))
-            });
+            sort_rows(
+                &papers,
+                &mut r,
+                key,
+                &|id| (id == papers[1].id.as_str()).then_some(Stamp(5)),
+                &[0.5, 2.0, -1.0, 0.5],
+            );
             r
         };
         let ranked = [3, 1, 0, 2];
@@ -150,6 +165,7 @@ mod tests {
         assert_eq!(sorted(SortKey::Year, &ranked), [2, 3, 0, 1]);
         assert_eq!(sorted(SortKey::Author, &ranked), [1, 3, 0, 2]);
         assert_eq!(sorted(SortKey::Seen, &ranked), [1, 3, 0, 2]);
+        assert_eq!(sorted(SortKey::ForYou, &ranked), [1, 3, 0, 2]);
     }
 
     #[test]
@@ -157,7 +173,8 @@ mod tests {
         for k in SortKey::ALL {
             assert_eq!(SortKey::named(k.name()), Some(k));
         }
-        assert_eq!(SortKey::Seen.next(), SortKey::File);
+        assert_eq!(SortKey::Seen.next(), SortKey::ForYou);
+        assert_eq!(SortKey::ForYou.next(), SortKey::File);
         assert_eq!(SortKey::named("nope"), None);
     }
 }

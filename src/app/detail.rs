@@ -152,6 +152,8 @@ pub struct PaperText<'a> {
     pub tags: &'a [&'a str],
     /// Its note (markdown), shown under the abstract.
     pub note: Option<&'a str>,
+    /// Why the "for you" order puts it where it is, under the abstract.
+    pub reason: Option<&'a str>,
     /// The order names are shown in.
     pub names: crate::corpus::NameOrder,
 }
@@ -238,6 +240,11 @@ pub fn lay_out(v: &PaperText, width: usize) -> Page {
         match_lines.extend(hits.into_iter().map(|h| h + first));
         out.extend(lines);
     }
+    if let Some(reason) = v.reason {
+        let line = crate::text::sanitize::line(&format!("For you: {reason}"));
+        out.push(Line::default());
+        out.extend(rich_lines(&plain(line), width, Tone::Dim, &[]).0);
+    }
     if let Some(note) = v.note {
         out.push(Line::default());
         out.push(vec![Piece::new("Note", Tone::Dim)]);
@@ -285,6 +292,7 @@ impl App {
     pub fn page(&self, idx: usize, width: usize) -> Page {
         let id = self.corpus.papers[idx].id.as_str();
         let tags = self.store.tags(id);
+        let reason = self.reason(idx);
         lay_out(
             &PaperText {
                 corpus: &self.corpus,
@@ -295,6 +303,7 @@ impl App {
                 chosen_link: self.chosen_link,
                 tags: &tags,
                 note: self.store.note(id),
+                reason: reason.as_deref(),
                 names: self.names,
             },
             width,

@@ -68,6 +68,7 @@ impl App {
             self.labels_dirty = true;
             let keep = self.selected_paper();
             self.reload_marks();
+            self.marks_changed();
             self.rebuild_rows(keep);
             self.redraw();
         }
@@ -139,6 +140,7 @@ impl App {
             }
         }
         self.count();
+        self.marks_changed();
         true
     }
 

@@ -10,12 +10,14 @@
 
 pub mod detail;
 mod export;
+mod foryou;
 mod index;
 mod input;
 pub mod layout;
 mod loading;
 mod marks;
 mod notes;
+mod overview;
 mod picks;
 mod prompt;
 mod related;
@@ -163,6 +165,12 @@ pub struct App {
     index_left: bool,
     /// The list's share of the middle of the screen, in percent.
     list_share: u8,
+    /// The reader's model, once the "for you" order was asked for.
+    for_you: Option<foryou::ForYou>,
+    /// The overview of the list's topics, while open.
+    overview: Option<overview::Overview>,
+    /// Each paper's topic in the whole list, once `topic:` asked.
+    topic_numbers: Option<Vec<u32>>,
 }
 
 impl App {
@@ -226,6 +234,9 @@ impl App {
             names: crate::corpus::NameOrder::default(),
             index_left: false,
             list_share: layout::LIST_SHARE,
+            for_you: None,
+            overview: None,
+            topic_numbers: None,
         };
         // Before the place is read: it may name a paper by its old id.
         app.adopt_former_ids(0);
@@ -467,7 +478,7 @@ impl App {
             self.status = Some(format!("sorted by {}", self.sort.name()));
             self.redraw();
         }
-        if self.take_ranking() {
+        if self.take_ranking() | self.take_model() | self.take_topics() {
             self.redraw();
         }
     }
@@ -500,6 +511,10 @@ impl App {
         }
         if self.mode == Mode::Pick {
             self.picker_act(action);
+            return;
+        }
+        if self.mode == Mode::Overview {
+            self.overview_act(action);
             return;
         }
         let page = self.list_height().max(1) as isize;
@@ -664,6 +679,7 @@ impl App {
                 self.effects.push(Effect::Suspend);
             }
             Action::Related => self.show_related(),
+            Action::Overview => self.open_overview(),
             Action::Back if self.mode == Mode::Triage => self.leave_triage(),
             Action::Back => {
                 self.back();

@@ -26,11 +26,13 @@ pub(super) struct Place {
     sticky: Option<usize>,
 }
 
-/// One related list.
+/// One related list, or a topic's papers.
 #[derive(Clone, Debug)]
 pub(super) struct Level {
-    /// The paper the list is like.
-    of: usize,
+    /// The paper the list is like (none: a topic's).
+    of: Option<usize>,
+    /// The topic listed: its number and label.
+    topic: Option<(usize, String)>,
     /// The related papers, best first.
     pub(super) rows: Vec<u32>,
     /// Where the list below was left.
@@ -40,7 +42,14 @@ pub(super) struct Level {
 impl App {
     /// The paper the listed papers are like, while a related list is shown.
     pub fn related_to(&self) -> Option<usize> {
-        self.related.last().map(|l| l.of)
+        self.related.last().and_then(|l| l.of)
+    }
+
+    /// The topic whose papers are listed (its number, its label), while
+    /// one is shown from the overview.
+    pub fn topic_shown(&self) -> Option<(usize, &str)> {
+        let (n, label) = self.related.last()?.topic.as_ref()?;
+        Some((*n, label.as_str()))
     }
 
     /// How many related lists are stacked over the list (0: none shown).
@@ -75,11 +84,22 @@ impl App {
                 "like this among the {indexed} papers indexed so far (of {total}): m again later for all"
             ));
         }
+        self.push_level(Some(of), None, found.iter().map(|r| r.idx as u32).collect());
+    }
+
+    /// Lists topic number `n`'s papers over the list.
+    pub(super) fn show_topic(&mut self, n: usize, topic: crate::search::learn::Topic) {
+        let rows = topic.papers.iter().map(|&i| i as u32).collect();
+        self.push_level(None, Some((n, topic.label)), rows);
+    }
+
+    /// Shows `rows` over the list, remembering where the list was left.
+    fn push_level(&mut self, of: Option<usize>, topic: Option<(usize, String)>, rows: Vec<u32>) {
         // The user has chosen where to be: a place still to be restored
         // from the last session is dropped.
         self.restore = None;
         let back = Place {
-            paper: Some(of),
+            paper: self.selected_paper(),
             selected: self.selected,
             list_offset: self.list_offset,
             detail_scroll: self.detail_scroll,
@@ -90,7 +110,8 @@ impl App {
         };
         self.related.push(Level {
             of,
-            rows: found.iter().map(|r| r.idx as u32).collect(),
+            topic,
+            rows,
             back,
         });
         self.selected = 0;

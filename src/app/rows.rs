@@ -101,7 +101,8 @@ impl App {
                         let papers: &[crate::corpus::Paper] =
                             if fields { &self.corpus.papers } else { &[] };
                         let store = &self.store;
-                        sort_rows(papers, &mut rows, sort, &|id| store.first_seen(id));
+                        let for_you = self.for_you_scores();
+                        sort_rows(papers, &mut rows, sort, &|id| store.first_seen(id), for_you);
                     }
                     Some(rows)
                 };
@@ -126,13 +127,20 @@ impl App {
             next = next.next();
         }
         self.sort = next;
+        if next == SortKey::ForYou {
+            self.start_for_you();
+        }
         let keep = self.selected_paper();
         self.rebuild_rows(keep);
-        self.status = Some(if self.sort_pending {
-            format!("sorting by {} once every paper is read", next.name())
-        } else {
-            format!("sorted by {}", next.name())
-        });
+        self.status = Some(
+            if let Some(note) = self.for_you_note().filter(|_| next == SortKey::ForYou) {
+                note
+            } else if self.sort_pending {
+                format!("sorting by {} once every paper is read", next.name())
+            } else {
+                format!("sorted by {}", next.name())
+            },
+        );
     }
 
     /// Whether the list leaves out paper `i` by its marks (the view); a
@@ -542,10 +550,11 @@ mod tests {
                 SortKey::Year,
                 SortKey::Author,
                 SortKey::Seen,
+                SortKey::ForYou,
                 SortKey::File,
-                SortKey::Year
             ]
         );
+        app.apply(Action::CycleSort);
         // By year: newest first, papers without a year last.
         let years: Vec<Option<i32>> = (0..app.rows())
             .map(|r| app.corpus().papers[app.paper_at(r).unwrap()].year)

@@ -125,10 +125,18 @@ impl App {
         if !self.labels_dirty || !self.search.asks_labels() {
             return;
         }
+        let numbers = self
+            .search
+            .parsed()
+            .asks_topics()
+            .then(|| self.topic_numbers());
         let store = &self.store;
         let ids = crate::vocabulary::IdList::of_papers(&self.corpus.papers).resolved();
-        let labels =
+        let mut labels =
             crate::search::Labels::of(ids.iter(), |id| store.tags(id), |id| store.note(id));
+        if let Some(numbers) = numbers {
+            labels.set_topics(numbers);
+        }
         self.search.set_labels(labels);
         self.labels_dirty = false;
     }

@@ -26,11 +26,11 @@ pub(super) struct Walk {
     /// The list it walks: query, view.
     list: (String, String),
     /// The papers, in list order.
-    queue: Vec<usize>,
+    pub(super) queue: Vec<usize>,
     /// What was decided, by position in the queue.
-    decided: Vec<Option<Decision>>,
+    pub(super) decided: Vec<Option<Decision>>,
     /// The position shown.
-    pos: usize,
+    pub(super) pos: usize,
     /// Decisions in order, for undo: the position and whether it changed
     /// marks (an entry on the undo history).
     history: Vec<(usize, bool)>,
@@ -180,6 +180,22 @@ impl App {
                 "all {} triaged · {kept} kept · {later} for later · u undoes · Esc back",
                 w.queue.len()
             ));
+        }
+    }
+
+    /// A new model came in while triaging in the "for you" order: the
+    /// papers not yet decided after the one shown go in its new order.
+    pub(super) fn reorder_walk(&mut self) {
+        let scores = self.for_you_scores().to_vec();
+        let Some(w) = &mut self.walk else { return };
+        let score = |i: usize| scores.get(i).copied().unwrap_or(f32::MIN);
+        let slots: Vec<usize> = (w.pos + 1..w.queue.len())
+            .filter(|&k| w.decided[k].is_none())
+            .collect();
+        let mut papers: Vec<usize> = slots.iter().map(|&k| w.queue[k]).collect();
+        papers.sort_by(|&a, &b| score(b).total_cmp(&score(a)));
+        for (k, p) in slots.into_iter().zip(papers) {
+            w.queue[k] = p;
         }
     }
 

@@ -18,19 +18,23 @@ mod cache;
 mod export;
 mod fetch;
 mod marks;
+mod recommend;
 mod related;
 mod search;
 mod select;
 mod show;
+mod topics;
 mod triage;
 
 pub use cache::CacheCommand;
 pub use export::{ExportArgs, ExportFormat};
 pub use fetch::{FetchArgs, FetchSource};
 pub use marks::{ListArgs, MarkArgs};
+pub use recommend::RecommendArgs;
 pub use related::RelatedArgs;
 pub use search::{ScopeArg, SearchArgs};
 pub use show::{CheckArgs, ShowArgs};
+pub use topics::TopicsArgs;
 pub use triage::{NoteArgs, TagArgs};
 
 /// A fast terminal reader for lists of research-paper abstracts.
@@ -118,6 +122,12 @@ pub enum Command {
     Show(ShowArgs),
     /// Print the papers most like a paper (by id), a text, or the bookmarked papers, best first.
     Related(RelatedArgs),
+    /// Print the unread papers a model learned from your bookmarks, keeps and skips (or a
+    /// tag's papers) ranks first, each with why.
+    Recommend(RecommendArgs),
+    /// Print what the papers are about: labelled topics, largest first (`topic:N` in a query
+    /// selects one).
+    Topics(TopicsArgs),
     /// Say what each file holds: papers, without abstract, skipped (with lines).
     Check(CheckArgs),
     /// Fetch a list from arXiv (OAI-PMH) or OpenReview into a file, politely; again, only
@@ -332,6 +342,8 @@ pub fn run(mut cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Export(args)) => export::export_cmd(&cli, args),
         Some(Command::Show(args)) => show::show(&cli, args),
         Some(Command::Related(args)) => related::related(&cli, args),
+        Some(Command::Recommend(args)) => recommend::recommend(&cli, args),
+        Some(Command::Topics(args)) => topics::topics(args),
         Some(Command::State(StateCommand::Path)) => {
             let path = state_dir(&cli)?.join(store::FILE_NAME);
             emit(|out| writeln!(out, "{}", path.display()))?;
@@ -480,7 +492,17 @@ mod tests {
         cli.build();
         let mut helps = vec![("paperboat", cli.render_long_help().to_string())];
         for name in [
-            "search", "list", "mark", "tag", "note", "export", "show", "related", "check",
+            "search",
+            "list",
+            "mark",
+            "tag",
+            "note",
+            "export",
+            "show",
+            "related",
+            "recommend",
+            "topics",
+            "check",
         ] {
             let sub = cli.find_subcommand_mut(name).unwrap();
             helps.push((name, sub.render_long_help().to_string()));

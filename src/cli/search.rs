@@ -348,7 +348,7 @@ fn search_papers(cli: &Cli, args: &SearchArgs, plan: Plan) -> anyhow::Result<Exi
             None => open_store(cli, corpus)?,
         });
     }
-    let labels = match (&store, labelled) {
+    let mut labels = match (&store, labelled) {
         (Some(store), true) => search::Labels::of(
             corpus.papers.iter().map(|p| p.id.as_str()),
             |id| store.tags(id),
@@ -356,6 +356,11 @@ fn search_papers(cli: &Cli, args: &SearchArgs, plan: Plan) -> anyhow::Result<Exi
         ),
         _ => search::Labels::default(),
     };
+    if search::Query::parse(&plan.query).asks_topics() {
+        let inputs = crate::loading::Input::from_args(&plan.files);
+        let topics = crate::loading::topics_of(&inputs, &load_options(&args.load), &corpus.papers);
+        labels.set_topics(topics.numbers());
+    }
     let ranking = search::ranking_labelled(
         &corpus.papers,
         &plan.query,
@@ -406,6 +411,11 @@ impl<'a, S> Hit<'a, S> {
             links: p.links(),
         }
     }
+}
+
+/// A hit as `--json` writes it, to add to.
+pub(super) fn hit_json<S: Serialize>(corpus: &Corpus, i: usize, score: S) -> serde_json::Value {
+    serde_json::to_value(Hit::new(corpus, i, score)).unwrap_or_default()
 }
 
 /// Writes paper `i` as `search` prints it: a JSON line with `score`

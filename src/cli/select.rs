@@ -18,9 +18,28 @@ pub(super) fn sort_key() -> impl TypedValueParser<Value = SortKey> {
 }
 
 /// Sorts `rows` (paper indices) by `key`; `seen` reads first-seen times
-/// from the store only when the key needs them.
+/// from the store only when the key needs them. `for-you` trains the
+/// reader's model first; without enough marks to, it says what to do and
+/// leaves the order as it is.
 pub(super) fn sort(corpus: &Corpus, store: &Store, rows: &mut [u32], key: SortKey) {
-    sort_rows(&corpus.papers, rows, key, &|id| store.first_seen(id));
+    let mut for_you = Vec::new();
+    if key == SortKey::ForYou {
+        let whose = crate::search::learn::Whose::Reader;
+        match crate::search::learn::Trained::from_store(&corpus.papers, store, &whose) {
+            Ok(t) => for_you = t.scores(),
+            Err(few) => eprintln!(
+                "paperboat: not sorted for you: {}",
+                crate::text::sanitize::line(&few.advice(&whose))
+            ),
+        }
+    }
+    sort_rows(
+        &corpus.papers,
+        rows,
+        key,
+        &|id| store.first_seen(id),
+        &for_you,
+    );
 }
 
 /// Which marks a paper must have.

@@ -120,6 +120,7 @@ pub fn render(v: &PaperView, width: usize) -> Rendered {
             chosen_link: v.chosen_link,
             tags: v.tags,
             note: v.note,
+            reason: None,
             names: v.names,
         },
         width,

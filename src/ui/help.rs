@@ -24,6 +24,7 @@ pub fn lines(keymap: &Keymap, theme: &Theme, screen_width: u16) -> Vec<Line<'sta
         Mode::Triage,
         Mode::Prompt,
         Mode::Pick,
+        Mode::Overview,
         Mode::Search,
         Mode::Help,
         Mode::Confirm,

@@ -182,6 +182,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let related = app.related_to().is_some();
     let (title, count) = if related {
         (Line::from(" Related "), format!(" {} like it ", app.rows()))
+    } else if let Some((n, _)) = app.topic_shown() {
+        (
+            Line::from(format!(" Topic {n} ")),
+            format!(" {} ", app.rows()),
+        )
     } else if app.apart() {
         // The rows are no matches: the divider above them says why.
         let words: Vec<String> = app

@@ -7,7 +7,8 @@
 pub mod detail;
 pub mod help;
 pub mod list;
-pub mod picker;
+mod overview;
+mod picker;
 pub mod print;
 pub mod status;
 pub mod theme;
@@ -92,6 +93,9 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, keymap: &Keymap) {
     if app.mode() == Mode::Pick {
         picker::draw(frame, app, theme, area);
     }
+    if app.mode() == Mode::Overview {
+        overview::draw(frame, app, theme, area);
+    }
     if app.mode() == Mode::Help {
         help::draw(frame, app, keymap, theme, area);
     }
@@ -105,7 +109,10 @@ fn contains(r: Rect, col: u16, row: u16) -> bool {
 /// pointer, a left click selects a row of the list.
 pub fn mouse_action(app: &App, ev: &MouseEvent) -> Option<Action> {
     let area = Rect::new(0, 0, app.size().0, app.size().1);
-    if too_small(area) || matches!(app.mode(), Mode::Help | Mode::Pick) || app.triaging() {
+    if too_small(area)
+        || matches!(app.mode(), Mode::Help | Mode::Pick | Mode::Overview)
+        || app.triaging()
+    {
         return None;
     }
     let l = layout(area, app.shape());

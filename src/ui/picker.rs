@@ -54,14 +54,30 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
                 base.patch(theme.dim),
                 base,
             ));
-            let used: usize = spans.iter().map(|s| s.content.width()).sum();
-            spans.push(Span::styled(
-                " ".repeat(inner_width.saturating_sub(used)),
-                base,
-            ));
+            pad(&mut spans, inner_width, base);
             Line::from(spans)
         })
         .collect();
+    centred_box(
+        frame,
+        area,
+        width,
+        lines,
+        " Saved searches ".to_string(),
+        " Enter recalls · d removes · Esc ",
+    );
+}
+
+/// Draws `lines` in a rounded box `width` wide centred on `area`, as
+/// high as they need (at most the area), titled above and below.
+pub(super) fn centred_box(
+    frame: &mut Frame,
+    area: Rect,
+    width: u16,
+    lines: Vec<Line>,
+    title: String,
+    bottom: &str,
+) {
     let height = (lines.len() as u16 + 2).min(area.height);
     let [popup] = ratatui::layout::Layout::horizontal([Constraint::Length(width)])
         .flex(Flex::Center)
@@ -72,7 +88,13 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     frame.render_widget(Clear, popup);
     let block = Block::bordered()
         .border_type(BorderType::Rounded)
-        .title(" Saved searches ")
-        .title_bottom(Line::from(" Enter recalls · d removes · Esc ").right_aligned());
+        .title(title)
+        .title_bottom(Line::from(bottom.to_string()).right_aligned());
     frame.render_widget(Paragraph::new(lines).block(block), popup);
+}
+
+/// Pads `spans` with spaces in `style` to `width` columns.
+pub(super) fn pad(spans: &mut Vec<Span<'static>>, width: usize, style: Style) {
+    let used: usize = spans.iter().map(|s| s.content.width()).sum();
+    spans.push(Span::styled(" ".repeat(width.saturating_sub(used)), style));
 }

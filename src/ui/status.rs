@@ -26,10 +26,16 @@ pub fn draw_search(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let prompt = prompt.as_str();
     // A related list says what it is like instead of the query; the
     // title has the room before the figures.
-    let header = app.related_to().map(|of| {
-        let title = markup::plain(&app.corpus().papers[of].title);
-        format!("Related to: {title}")
-    });
+    let header = app
+        .related_to()
+        .map(|of| {
+            let title = markup::plain(&app.corpus().papers[of].title);
+            format!("Related to: {title}")
+        })
+        .or_else(|| {
+            app.topic_shown()
+                .map(|(n, label)| crate::text::sanitize::line(&format!("Topic {n}: {label}")))
+        });
     // The figures take what the query leaves them (half the line at
     // least), the hints giving way to them.
     let typed = line.map_or(app.input(), |(_, l)| l).text().width();
@@ -126,6 +132,7 @@ fn right_side(app: &App, theme: &Theme, room: usize) -> Vec<Span<'static>> {
                 key => format!(" · by {}", key.name()),
             }
         ),
+        _ if app.topic_shown().is_some() => format!("{} in the topic", app.rows()),
         1 => format!("{} related", app.rows()),
         depth => format!("{} related · level {depth}", app.rows()),
     };
@@ -205,6 +212,9 @@ pub fn status_text(app: &App) -> String {
         return msg;
     }
     let hints = match app.mode() {
+        Mode::Browse if app.topic_shown().is_some() => {
+            "j/k move · m more like this · Esc back · O topics · ? help · q quit"
+        }
         Mode::Browse if app.related_to().is_some() => {
             "j/k move · m more like this · Esc back · / search · ? help · q quit"
         }
@@ -217,6 +227,7 @@ pub fn status_text(app: &App) -> String {
         Mode::Confirm => return app.question().unwrap_or_default().to_string(),
         Mode::Triage => "y keep · n skip · l later · u undo · Esc list · ? keys",
         Mode::Pick => "j/k choose · Enter recalls · d removes · Esc closes",
+        Mode::Overview => "j/k choose · Enter lists the topic · Esc closes",
         Mode::Prompt => "Enter applies · Esc cancels · Tab completes a tag",
     };
     if app.progress().is_some() {

@@ -17,6 +17,7 @@ mod layers;
 mod marks;
 mod markup;
 mod reader_pty;
+mod recommend;
 mod records;
 mod related;
 mod roundtrip;

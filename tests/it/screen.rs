@@ -331,3 +331,42 @@ fn the_saved_search_picker_60x20() {
         "{text}"
     );
 }
+
+/// Opens the overview and waits for its topics (grouped on a thread).
+fn overview_at(w: u16, h: u16) -> App {
+    let mut app = app_at(w, h);
+    app.apply(Action::Overview);
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while app.overview().is_some_and(|o| o.0.is_empty()) {
+        assert!(std::time::Instant::now() < deadline, "never grouped");
+        std::thread::sleep(Duration::from_millis(5));
+        app.update(Message::Tick);
+    }
+    app
+}
+
+#[test]
+fn the_overview_60x20_and_200x60() {
+    for (w, h, name) in [(60, 20, "overview_60x20"), (200, 60, "overview_200x60")] {
+        let app = overview_at(w, h);
+        let (topics, _, grouped) = app.overview().unwrap();
+        let t = draw(&app);
+        let text = format!("{}", t.backend());
+        assert!(
+            text.contains(&format!("{} topics of {grouped} papers", topics.len())),
+            "{text}"
+        );
+        // A bar a topic, the largest the longest, each with its count.
+        let bars: Vec<usize> = text
+            .lines()
+            .filter(|l| l.contains('█'))
+            .map(|l| l.matches('█').count())
+            .collect();
+        assert!(bars.len() >= topics.len(), "{text}");
+        assert!(
+            text.contains(&format!(" {} │", topics[0].papers.len())),
+            "{text}"
+        );
+        insta::assert_snapshot!(name, t.backend());
+    }
+}

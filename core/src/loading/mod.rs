@@ -22,6 +22,7 @@ mod chunks;
 pub mod fetch;
 mod input;
 mod stream;
+mod topics;
 
 use std::path::PathBuf;
 
@@ -33,6 +34,7 @@ pub use self::input::{decode, size};
 use self::input::{expand, open_head};
 use self::stream::stream_keeping;
 pub use self::stream::{Event, expected_papers};
+pub use self::topics::topics_of;
 pub use crate::corpus::Format;
 pub use crate::corpus::readers::{detect, parse};
 use crate::corpus::{Corpus, Paper};

@@ -30,10 +30,12 @@ pub enum Field {
     Tag,
     /// `note:` a word of the paper's note starts with it.
     Note,
+    /// `topic:3` the papers of topic 3 of the list (`paperboat topics`).
+    Topic,
 }
 
 /// The names a field atom can use, as the help and errors list them.
-pub const FIELD_NAMES: &str = "title, abs, author, venue, year, id, tag, note";
+pub const FIELD_NAMES: &str = "title, abs, author, venue, year, id, tag, note, topic";
 
 impl Field {
     fn named(name: &str) -> Option<Field> {
@@ -45,6 +47,7 @@ impl Field {
             "year" | "y" => Field::Year,
             "id" => Field::Id,
             "tag" | "tags" => Field::Tag,
+            "topic" => Field::Topic,
             "note" | "notes" => Field::Note,
             _ => return None,
         })
@@ -58,6 +61,8 @@ pub enum QueryError {
     UnknownField(String),
     /// `year:` with something that is not a year or a range of years.
     BadYears(String),
+    /// `topic:` with something that is not a topic's number.
+    BadTopic(String),
 }
 
 impl fmt::Display for QueryError {
@@ -73,6 +78,11 @@ impl fmt::Display for QueryError {
                 "year:{v} is not a year or a range (year:2019, year:2019..2021, \
                  year:2023.., year:..2010)"
             ),
+            QueryError::BadTopic(v) => write!(
+                f,
+                "topic:{v} is not a topic's number (topic:1 is the largest; `paperboat topics` \
+                 lists them)"
+            ),
         }
     }
 }
@@ -87,6 +97,8 @@ pub enum FieldValue {
     Words { words: Vec<String>, whole: bool },
     /// Years, both ends included.
     Years(i32, i32),
+    /// A topic's number (from 1).
+    Topic(u32),
     /// Nothing typed after the colon yet: matches every paper.
     Anything,
 }
@@ -124,6 +136,10 @@ pub fn parse_field(word: &str) -> Option<Result<FieldAtom, QueryError>> {
         Field::Year => match parse_years(&raw) {
             Some((lo, hi)) => FieldValue::Years(lo, hi),
             None => return Some(Err(QueryError::BadYears(raw))),
+        },
+        Field::Topic => match raw.parse::<u32>() {
+            Ok(t) if t >= 1 && raw.bytes().all(|b| b.is_ascii_digit()) => FieldValue::Topic(t),
+            _ => return Some(Err(QueryError::BadTopic(raw))),
         },
         Field::Id => FieldValue::Words {
             words: vec![raw.trim_start_matches('\'').to_lowercase()],

@@ -12,6 +12,8 @@ pub struct Labels {
     tags: Vec<(u32, String)>,
     /// (paper, the note's words folded).
     notes: Vec<(u32, Vec<String>)>,
+    /// By paper: its topic's number (from 1), for `topic:`.
+    topics: Vec<u32>,
 }
 
 impl Labels {
@@ -47,9 +49,25 @@ impl Labels {
         labels
     }
 
-    /// True when no paper has a tag or a note.
+    /// Each paper's topic's number (from 1), by paper index.
+    pub fn set_topics(&mut self, topics: Vec<u32>) {
+        self.topics = topics;
+    }
+
+    /// True when no paper has a tag, a note or a topic.
     pub fn is_empty(&self) -> bool {
-        self.tags.is_empty() && self.notes.is_empty()
+        self.tags.is_empty() && self.notes.is_empty() && self.topics.is_empty()
+    }
+
+    /// The papers (of `n`) of topic `t` (from 1).
+    pub fn papers_in_topic(&self, t: u32, n: usize) -> Bits {
+        let mut bits = Bits::new(n);
+        for (i, &of) in self.topics.iter().enumerate().take(n) {
+            if of == t {
+                bits.insert(i as u32);
+            }
+        }
+        bits
     }
 
     /// The papers (of `n`) with a tag that starts with each of `words`
@@ -122,5 +140,15 @@ mod tests {
         assert_eq!(who(l.papers_noted(&w("sect"), false, 4)), [1]);
         assert!(who(l.papers_noted(&w("sect"), true, 4)).is_empty());
         assert!(!l.is_empty());
+    }
+
+    #[test]
+    fn a_topic_is_its_papers() {
+        let mut l = Labels::default();
+        l.set_topics(vec![2, 1, 2, 3]);
+        let who = |b: Bits| (0..4).filter(|&i| b.contains(i)).collect::<Vec<_>>();
+        assert_eq!(who(l.papers_in_topic(2, 4)), [0, 2]);
+        assert_eq!(who(l.papers_in_topic(3, 4)), [3]);
+        assert!(who(l.papers_in_topic(4, 4)).is_empty());
     }
 }

@@ -50,6 +50,7 @@ pub mod fuzzy;
 pub mod index;
 mod items;
 mod labels;
+pub mod learn;
 mod page;
 mod pass;
 mod phrase;

@@ -517,14 +517,24 @@ impl Query {
                 .all(|(a, b)| a.text == b.text)
     }
 
-    /// Whether the query has a `tag:` or `note:` atom (it needs the
-    /// papers' [`Labels`](super::Labels)).
+    /// Whether the query has a `tag:`, `note:` or `topic:` atom (it
+    /// needs the papers' [`Labels`](super::Labels)).
     pub fn asks_labels(&self) -> bool {
+        use super::fields::Field;
+        self.asks(|f| matches!(f, Field::Tag | Field::Note | Field::Topic))
+    }
+
+    /// Whether the query has a `topic:` atom (the labels need the list's
+    /// topics).
+    pub fn asks_topics(&self) -> bool {
+        self.asks(|f| f == super::fields::Field::Topic)
+    }
+
+    fn asks(&self, field: impl Fn(super::fields::Field) -> bool) -> bool {
         self.filters.iter().any(|f| {
-            f.alts.iter().any(|a| {
-                matches!(a, Alt::Field(fa)
-                    if matches!(fa.field, super::fields::Field::Tag | super::fields::Field::Note))
-            })
+            f.alts
+                .iter()
+                .any(|a| matches!(a, Alt::Field(fa) if field(fa.field)))
         })
     }
 

@@ -333,7 +333,7 @@ pub fn index_bytes_read(index: &WordIndex, query: &str) -> Option<Vec<std::ops::
         .flat_map(|a| match a {
             Alt::Field(f) => match &f.value {
                 FieldValue::Words { words, .. } => words.as_slice(),
-                FieldValue::Years(..) | FieldValue::Anything => &[],
+                FieldValue::Years(..) | FieldValue::Topic(_) | FieldValue::Anything => &[],
             },
             Alt::Word(_) => &[],
         });

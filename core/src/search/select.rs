@@ -130,11 +130,14 @@ fn field_bits(f: &FieldAtom, index: &WordIndex, labels: &Labels, n: usize) -> Bi
         Field::Venue => Part::Venue,
         Field::Abstract => Part::Abstract,
         // Read as title words by the query.
-        Field::Title | Field::Year | Field::Id | Field::Tag | Field::Note => Part::Title,
+        Field::Title | Field::Year | Field::Id | Field::Tag | Field::Note | Field::Topic => {
+            Part::Title
+        }
     };
     let bits = match &f.value {
         FieldValue::Anything => return Bits::full(n),
         FieldValue::Years(lo, hi) => index.papers_in_years(*lo, *hi, n),
+        FieldValue::Topic(t) => labels.papers_in_topic(*t, n),
         FieldValue::Words { words, whole } if f.field == Field::Tag => {
             labels.papers_tagged(words, *whole, n)
         }

@@ -57,9 +57,11 @@ const STALE: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
 const PAPERS_KIND: u32 = 1;
 const INDEX_KIND: u32 = 2;
 const TITLES_KIND: u32 = 3;
+const TOPICS_KIND: u32 = 4;
 const PAPERS_EXT: &str = "papers";
 const INDEX_EXT: &str = "index";
 const TITLES_EXT: &str = "titles";
+const TOPICS_EXT: &str = "topics";
 
 /// Where the cache is, and how large it may grow.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -235,6 +237,50 @@ pub fn store_index(
     Ok(())
 }
 
+/// The stored topics of `path` as it is now over its `papers` papers
+/// loaded alone (key, count and checksums checked), as
+/// [`store_topics`] was given them; counted with the word indexes.
+pub fn stored_topics(
+    cache: &CacheOptions,
+    path: &Path,
+    format: Option<Format>,
+    papers: usize,
+) -> Option<Vec<u8>> {
+    let (_, key) = entry_key(path, format, TOPICS_EXT)?;
+    let at = cache.dir.join(format!("{}.{TOPICS_EXT}", key.name));
+    let entry = Entry::open(&at, TOPICS_KIND)?;
+    let ok = entry.len() == 3
+        && entry.section(0) == key.bytes
+        && entry.verify()
+        && entry.section(1) == (papers as u64).to_le_bytes();
+    ok.then(|| entry.section(2).to_vec())
+}
+
+/// Stores `bytes` (a list's topics) for `path` over its `papers` papers
+/// loaded alone, as [`store_index`] stores the word index.
+pub fn store_topics(
+    cache: &CacheOptions,
+    path: &Path,
+    format: Option<Format>,
+    papers: usize,
+    bytes: &[u8],
+) -> io::Result<()> {
+    let Some((file, key)) = entry_key(path, format, TOPICS_EXT) else {
+        return Ok(());
+    };
+    let mut w = Writer::create(&cache.dir, TOPICS_KIND)?;
+    w.section(&key.bytes)?;
+    w.section(&(papers as u64).to_le_bytes())?;
+    w.section(bytes)?;
+    let format_name = format.map_or("", Format::name);
+    if key::of(&file, path, format_name, TOPICS_EXT)? != key {
+        return Ok(());
+    }
+    w.finish(&cache.dir.join(format!("{}.{TOPICS_EXT}", key.name)))?;
+    evict(&cache.dir, cache.limit);
+    Ok(())
+}
+
 /// What the cache holds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Usage {
@@ -282,7 +328,7 @@ fn ours(name: &str) -> Option<&str> {
     let (stem, ext) = name.split_once('.')?;
     (stem.len() == 32
         && stem.bytes().all(|b| b.is_ascii_hexdigit())
-        && [PAPERS_EXT, INDEX_EXT, TITLES_EXT].contains(&ext))
+        && [PAPERS_EXT, INDEX_EXT, TITLES_EXT, TOPICS_EXT].contains(&ext))
     .then_some(ext)
 }
 
