@@ -55,9 +55,9 @@ fn main() {
                     } => {
                         // As the reader does.
                         if let Some(n) = expected_papers(papers, bytes, total) {
-                            corpus.expect(n);
+                            corpus.reserve_for(n);
                             if let Some(s) = &search {
-                                s.expect(n);
+                                s.reserve_for(n);
                             }
                         }
                     }

@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use paperboat::store::{Field, Stamp, Store};
+use paperboat::store::{Flag, Stamp, Store};
 
 fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1e3)
@@ -124,7 +124,7 @@ fn main() {
         "bookmark saved (set):           {}",
         timed(5, || {
             i += 1;
-            store.set(&[(&ids[i], Field::Bookmark, true)]).unwrap();
+            store.set(&[(&ids[i], Flag::Bookmark, true)]).unwrap();
         })
     );
     println!(
@@ -152,7 +152,7 @@ fn main() {
         "refresh after another's save:   {}",
         timed(5, || {
             i += 1;
-            other.set(&[(&ids[i], Field::Read, true)]).unwrap();
+            other.set(&[(&ids[i], Flag::Read, true)]).unwrap();
             assert!(store.refresh());
         })
     );
@@ -179,7 +179,7 @@ fn main() {
         "  bookmark saved (set):         {}",
         timed(3, || {
             i += 1;
-            store.set(&[(&ids[i], Field::Bookmark, true)]).unwrap();
+            store.set(&[(&ids[i], Flag::Bookmark, true)]).unwrap();
         })
     );
 }

@@ -250,7 +250,7 @@ fn on_disk(index: &WordIndex) -> WordIndex {
 
 mod baseline {
     use paperboat::corpus::Paper;
-    use paperboat::search::index::words;
+    use paperboat::search::masks::words;
     use std::collections::HashMap;
 
     pub type Vector = Vec<(u32, f32)>;

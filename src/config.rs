@@ -30,7 +30,7 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use crate::corpus::NameOrder;
-use crate::keys::{self, Key, Keymap};
+use crate::keys::{self, KeyChord, Keymap};
 use crate::search::Scope;
 use crate::ui::theme::Theme;
 use crate::vocabulary::{Mode, View};
@@ -173,7 +173,7 @@ fn string_of<'a>(v: &'a Spanned<DeValue>) -> Option<&'a str> {
 
 fn keys_section(table: &DeTable, keymap: &mut Keymap, r: &mut Reporter) {
     let names = keys::bindable();
-    let mut bound: Vec<(Key, String)> = Vec::new();
+    let mut bound: Vec<(KeyChord, String)> = Vec::new();
     for (k, v) in table {
         let name = k.get_ref().as_ref();
         let full = format!("keys.{name}");
@@ -207,7 +207,7 @@ fn keys_section(table: &DeTable, keymap: &mut Keymap, r: &mut Reporter) {
         let mut parsed = Vec::new();
         let mut ok = true;
         for (spec, at) in specs {
-            match Key::parse(spec) {
+            match KeyChord::parse(spec) {
                 Ok(key) => {
                     if let Some((_, other)) = bound.iter().find(|(b, _)| *b == key) {
                         r.report(at, &full, format!("{spec:?} is already bound to {other}"));

@@ -11,30 +11,30 @@ use crate::vocabulary::{Action, Mode};
 
 /// A key with its modifiers, as bound in the table.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Key {
+pub struct KeyChord {
     /// The key.
     pub code: KeyCode,
     /// Ctrl, Alt (Shift is folded into the character for letters).
     pub mods: KeyModifiers,
 }
 
-impl Key {
+impl KeyChord {
     /// A plain key.
-    pub const fn plain(code: KeyCode) -> Key {
-        Key {
+    pub const fn plain(code: KeyCode) -> KeyChord {
+        KeyChord {
             code,
             mods: KeyModifiers::NONE,
         }
     }
 
     /// A character key.
-    pub const fn ch(c: char) -> Key {
-        Key::plain(KeyCode::Char(c))
+    pub const fn ch(c: char) -> KeyChord {
+        KeyChord::plain(KeyCode::Char(c))
     }
 
     /// Ctrl plus a character.
-    pub const fn ctrl(c: char) -> Key {
-        Key {
+    pub const fn ctrl(c: char) -> KeyChord {
+        KeyChord {
             code: KeyCode::Char(c),
             mods: KeyModifiers::CONTROL,
         }
@@ -42,7 +42,7 @@ impl Key {
 
     /// The key of a terminal key event, normalised: Shift is dropped from
     /// characters (`G` arrives as Shift+`G`) and Ctrl letters are lower case.
-    pub fn from_event(ev: &KeyEvent) -> Key {
+    pub fn from_event(ev: &KeyEvent) -> KeyChord {
         let mut mods = ev.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT);
         let code = match ev.code {
             KeyCode::Char(c) if mods.contains(KeyModifiers::CONTROL) => {
@@ -55,7 +55,7 @@ impl Key {
             other => other,
         };
         // Shift is part of the character already (`G`, `?`); it is dropped.
-        Key { code, mods }
+        KeyChord { code, mods }
     }
 
     /// Reads a key as `config.toml` writes it: an optional `ctrl-`, `alt-`
@@ -63,7 +63,7 @@ impl Key {
     /// `?`, `-`) or a key name (`space`, `enter`, `esc`, `tab`, `backspace`,
     /// `delete`, `insert`, `up`, `down`, `left`, `right`, `home`, `end`,
     /// `pageup`/`pgup`, `pagedown`/`pgdn`, `f1`–`f12`).
-    pub fn parse(spec: &str) -> Result<Key, String> {
+    pub fn parse(spec: &str) -> Result<KeyChord, String> {
         let mut rest = spec.trim();
         if rest.is_empty() {
             return Err("an empty key".to_string());
@@ -120,10 +120,10 @@ impl Key {
         if matches!(code, KeyCode::Char(c) if c.is_control()) {
             return Err(format!("unknown key {spec:?}"));
         }
-        Ok(Key { code, mods })
+        Ok(KeyChord { code, mods })
     }
 
-    /// How `config.toml` writes the key; [`Key::parse`] reads it back.
+    /// How `config.toml` writes the key; [`KeyChord::parse`] reads it back.
     pub fn spec(&self) -> String {
         let base = match self.code {
             KeyCode::Char(' ') => "space".to_string(),
@@ -247,7 +247,7 @@ pub struct Binding {
     /// The mode it applies in.
     pub mode: Mode,
     /// The key.
-    pub key: Key,
+    pub key: KeyChord,
     /// What it does.
     pub action: Action,
 }
@@ -269,176 +269,176 @@ impl Default for Keymap {
 fn default_bindings() -> Vec<Binding> {
     use Action as A;
     use KeyCode as K;
-    let browse: &[(Key, Action)] = &[
-        (Key::ch('j'), A::Down),
-        (Key::plain(K::Down), A::Down),
-        (Key::ctrl('n'), A::Down),
-        (Key::ch('k'), A::Up),
-        (Key::plain(K::Up), A::Up),
-        (Key::ctrl('p'), A::Up),
-        (Key::plain(K::PageDown), A::PageDown),
-        (Key::ctrl('d'), A::HalfPageDown),
-        (Key::plain(K::PageUp), A::PageUp),
-        (Key::ctrl('u'), A::HalfPageUp),
-        (Key::ch('g'), A::First),
-        (Key::plain(K::Home), A::First),
-        (Key::ch('G'), A::Last),
-        (Key::plain(K::End), A::Last),
-        (Key::ch(' '), A::ScrollPageDown),
-        (Key::ch('J'), A::ScrollDown),
-        (Key::ch('K'), A::ScrollUp),
-        (Key::plain(K::Tab), A::ToggleFocus),
-        (Key::ch('n'), A::NextMatch),
-        (Key::ch('N'), A::PrevMatch),
-        (Key::ch('o'), A::OpenLink),
-        (Key::ch('y'), A::CopyLink),
-        (Key::ch('1'), A::ChooseLink(1)),
-        (Key::ch('2'), A::ChooseLink(2)),
-        (Key::ch('3'), A::ChooseLink(3)),
-        (Key::ch('4'), A::ChooseLink(4)),
-        (Key::ch('5'), A::ChooseLink(5)),
-        (Key::ch('6'), A::ChooseLink(6)),
-        (Key::ch('7'), A::ChooseLink(7)),
-        (Key::ch('8'), A::ChooseLink(8)),
-        (Key::ch('9'), A::ChooseLink(9)),
-        (Key::ch('b'), A::ToggleBookmark),
-        (Key::ch('r'), A::ToggleRead),
-        (Key::ch('x'), A::TogglePick),
-        (Key::ch('X'), A::PickListed),
-        (Key::ch('c'), A::ClearPicks),
-        (Key::ch('t'), A::EditTags),
-        (Key::ch('S'), A::SaveSearch),
-        (Key::ch('E'), A::ExportList),
-        (Key::ch('L'), A::RecallSearch),
-        (Key::ch('s'), A::CycleSort),
-        (Key::ch('T'), A::Triage),
-        (Key::ch('e'), A::EditNote),
-        (Key::ch('v'), A::CycleView),
-        (Key::ch('R'), A::MarkAllRead),
-        (Key::ch('>'), A::WidenList),
-        (Key::ch('<'), A::NarrowList),
-        (Key::ch('m'), A::Related),
-        (Key::ch('O'), A::Overview),
-        (Key::plain(K::Esc), A::Back),
-        (Key::ch('u'), A::Undo),
-        (Key::ctrl('r'), A::Redo),
-        (Key::ch('/'), A::StartSearch),
-        (Key::ctrl('t'), A::ToggleScope),
-        (Key::ch('?'), A::ToggleHelp),
-        (Key::ch('q'), A::Quit),
-        (Key::ctrl('c'), A::Quit),
-        (Key::ctrl('z'), A::Suspend),
+    let browse: &[(KeyChord, Action)] = &[
+        (KeyChord::ch('j'), A::Down),
+        (KeyChord::plain(K::Down), A::Down),
+        (KeyChord::ctrl('n'), A::Down),
+        (KeyChord::ch('k'), A::Up),
+        (KeyChord::plain(K::Up), A::Up),
+        (KeyChord::ctrl('p'), A::Up),
+        (KeyChord::plain(K::PageDown), A::PageDown),
+        (KeyChord::ctrl('d'), A::HalfPageDown),
+        (KeyChord::plain(K::PageUp), A::PageUp),
+        (KeyChord::ctrl('u'), A::HalfPageUp),
+        (KeyChord::ch('g'), A::First),
+        (KeyChord::plain(K::Home), A::First),
+        (KeyChord::ch('G'), A::Last),
+        (KeyChord::plain(K::End), A::Last),
+        (KeyChord::ch(' '), A::ScrollPageDown),
+        (KeyChord::ch('J'), A::ScrollDown),
+        (KeyChord::ch('K'), A::ScrollUp),
+        (KeyChord::plain(K::Tab), A::ToggleFocus),
+        (KeyChord::ch('n'), A::NextMatch),
+        (KeyChord::ch('N'), A::PrevMatch),
+        (KeyChord::ch('o'), A::OpenLink),
+        (KeyChord::ch('y'), A::CopyLink),
+        (KeyChord::ch('1'), A::ChooseLink(1)),
+        (KeyChord::ch('2'), A::ChooseLink(2)),
+        (KeyChord::ch('3'), A::ChooseLink(3)),
+        (KeyChord::ch('4'), A::ChooseLink(4)),
+        (KeyChord::ch('5'), A::ChooseLink(5)),
+        (KeyChord::ch('6'), A::ChooseLink(6)),
+        (KeyChord::ch('7'), A::ChooseLink(7)),
+        (KeyChord::ch('8'), A::ChooseLink(8)),
+        (KeyChord::ch('9'), A::ChooseLink(9)),
+        (KeyChord::ch('b'), A::ToggleBookmark),
+        (KeyChord::ch('r'), A::ToggleRead),
+        (KeyChord::ch('x'), A::TogglePick),
+        (KeyChord::ch('X'), A::PickListed),
+        (KeyChord::ch('c'), A::ClearPicks),
+        (KeyChord::ch('t'), A::EditTags),
+        (KeyChord::ch('S'), A::SaveSearch),
+        (KeyChord::ch('E'), A::ExportList),
+        (KeyChord::ch('L'), A::RecallSearch),
+        (KeyChord::ch('s'), A::CycleSort),
+        (KeyChord::ch('T'), A::Triage),
+        (KeyChord::ch('e'), A::EditNote),
+        (KeyChord::ch('v'), A::CycleView),
+        (KeyChord::ch('R'), A::MarkAllRead),
+        (KeyChord::ch('>'), A::WidenList),
+        (KeyChord::ch('<'), A::NarrowList),
+        (KeyChord::ch('m'), A::Related),
+        (KeyChord::ch('O'), A::Overview),
+        (KeyChord::plain(K::Esc), A::Back),
+        (KeyChord::ch('u'), A::Undo),
+        (KeyChord::ctrl('r'), A::Redo),
+        (KeyChord::ch('/'), A::StartSearch),
+        (KeyChord::ctrl('t'), A::ToggleScope),
+        (KeyChord::ch('?'), A::ToggleHelp),
+        (KeyChord::ch('q'), A::Quit),
+        (KeyChord::ctrl('c'), A::Quit),
+        (KeyChord::ctrl('z'), A::Suspend),
     ];
     // Editing a line: the query, a tag line, a name.
-    let editing: &[(Key, Action)] = &[
-        (Key::plain(K::Backspace), A::Backspace),
-        (Key::plain(K::Delete), A::DeleteForward),
-        (Key::ctrl('w'), A::DeleteWord),
-        (Key::ctrl('u'), A::ClearQuery),
-        (Key::plain(K::Left), A::CursorLeft),
-        (Key::plain(K::Right), A::CursorRight),
-        (Key::plain(K::Home), A::CursorHome),
-        (Key::plain(K::End), A::CursorEnd),
+    let editing: &[(KeyChord, Action)] = &[
+        (KeyChord::plain(K::Backspace), A::Backspace),
+        (KeyChord::plain(K::Delete), A::DeleteForward),
+        (KeyChord::ctrl('w'), A::DeleteWord),
+        (KeyChord::ctrl('u'), A::ClearQuery),
+        (KeyChord::plain(K::Left), A::CursorLeft),
+        (KeyChord::plain(K::Right), A::CursorRight),
+        (KeyChord::plain(K::Home), A::CursorHome),
+        (KeyChord::plain(K::End), A::CursorEnd),
     ];
     let search = &[
         &[
-            (Key::plain(K::Enter), A::AcceptSearch),
-            (Key::plain(K::Esc), A::CancelSearch),
+            (KeyChord::plain(K::Enter), A::AcceptSearch),
+            (KeyChord::plain(K::Esc), A::CancelSearch),
         ][..],
         editing,
         &[
-            (Key::plain(K::Down), A::Down),
-            (Key::ctrl('n'), A::Down),
-            (Key::plain(K::Up), A::Up),
-            (Key::ctrl('p'), A::Up),
-            (Key::plain(K::PageDown), A::PageDown),
-            (Key::plain(K::PageUp), A::PageUp),
-            (Key::ctrl('t'), A::ToggleScope),
-            (Key::ctrl('c'), A::Quit),
-            (Key::ctrl('z'), A::Suspend),
+            (KeyChord::plain(K::Down), A::Down),
+            (KeyChord::ctrl('n'), A::Down),
+            (KeyChord::plain(K::Up), A::Up),
+            (KeyChord::ctrl('p'), A::Up),
+            (KeyChord::plain(K::PageDown), A::PageDown),
+            (KeyChord::plain(K::PageUp), A::PageUp),
+            (KeyChord::ctrl('t'), A::ToggleScope),
+            (KeyChord::ctrl('c'), A::Quit),
+            (KeyChord::ctrl('z'), A::Suspend),
         ][..],
     ]
     .concat();
-    let help: &[(Key, Action)] = &[
-        (Key::ch('?'), A::ToggleHelp),
-        (Key::plain(K::Esc), A::ToggleHelp),
-        (Key::ch('q'), A::ToggleHelp),
-        (Key::ch('j'), A::Down),
-        (Key::plain(K::Down), A::Down),
-        (Key::ch('k'), A::Up),
-        (Key::plain(K::Up), A::Up),
-        (Key::plain(K::PageDown), A::PageDown),
-        (Key::ch(' '), A::PageDown),
-        (Key::plain(K::PageUp), A::PageUp),
-        (Key::ch('g'), A::First),
-        (Key::plain(K::Home), A::First),
-        (Key::ch('G'), A::Last),
-        (Key::plain(K::End), A::Last),
-        (Key::ctrl('c'), A::Quit),
+    let help: &[(KeyChord, Action)] = &[
+        (KeyChord::ch('?'), A::ToggleHelp),
+        (KeyChord::plain(K::Esc), A::ToggleHelp),
+        (KeyChord::ch('q'), A::ToggleHelp),
+        (KeyChord::ch('j'), A::Down),
+        (KeyChord::plain(K::Down), A::Down),
+        (KeyChord::ch('k'), A::Up),
+        (KeyChord::plain(K::Up), A::Up),
+        (KeyChord::plain(K::PageDown), A::PageDown),
+        (KeyChord::ch(' '), A::PageDown),
+        (KeyChord::plain(K::PageUp), A::PageUp),
+        (KeyChord::ch('g'), A::First),
+        (KeyChord::plain(K::Home), A::First),
+        (KeyChord::ch('G'), A::Last),
+        (KeyChord::plain(K::End), A::Last),
+        (KeyChord::ctrl('c'), A::Quit),
     ];
-    let triage: &[(Key, Action)] = &[
-        (Key::ch('y'), A::Keep),
-        (Key::ch('n'), A::Skip),
-        (Key::ch('l'), A::Later),
-        (Key::ch('u'), A::Undo),
-        (Key::ch('j'), A::ScrollDown),
-        (Key::plain(K::Down), A::ScrollDown),
-        (Key::ch('k'), A::ScrollUp),
-        (Key::plain(K::Up), A::ScrollUp),
-        (Key::ch(' '), A::ScrollPageDown),
-        (Key::plain(K::PageDown), A::ScrollPageDown),
-        (Key::plain(K::PageUp), A::ScrollPageUp),
-        (Key::ch('t'), A::EditTags),
-        (Key::ch('e'), A::EditNote),
-        (Key::ch('o'), A::OpenLink),
-        (Key::plain(K::Esc), A::Back),
-        (Key::ch('T'), A::Back),
-        (Key::ch('q'), A::Back),
-        (Key::ch('?'), A::ToggleHelp),
-        (Key::ctrl('c'), A::Quit),
-        (Key::ctrl('z'), A::Suspend),
+    let triage: &[(KeyChord, Action)] = &[
+        (KeyChord::ch('y'), A::Keep),
+        (KeyChord::ch('n'), A::Skip),
+        (KeyChord::ch('l'), A::Later),
+        (KeyChord::ch('u'), A::Undo),
+        (KeyChord::ch('j'), A::ScrollDown),
+        (KeyChord::plain(K::Down), A::ScrollDown),
+        (KeyChord::ch('k'), A::ScrollUp),
+        (KeyChord::plain(K::Up), A::ScrollUp),
+        (KeyChord::ch(' '), A::ScrollPageDown),
+        (KeyChord::plain(K::PageDown), A::ScrollPageDown),
+        (KeyChord::plain(K::PageUp), A::ScrollPageUp),
+        (KeyChord::ch('t'), A::EditTags),
+        (KeyChord::ch('e'), A::EditNote),
+        (KeyChord::ch('o'), A::OpenLink),
+        (KeyChord::plain(K::Esc), A::Back),
+        (KeyChord::ch('T'), A::Back),
+        (KeyChord::ch('q'), A::Back),
+        (KeyChord::ch('?'), A::ToggleHelp),
+        (KeyChord::ctrl('c'), A::Quit),
+        (KeyChord::ctrl('z'), A::Suspend),
     ];
-    let pick: &[(Key, Action)] = &[
-        (Key::ch('j'), A::Down),
-        (Key::plain(K::Down), A::Down),
-        (Key::ch('k'), A::Up),
-        (Key::plain(K::Up), A::Up),
-        (Key::plain(K::Enter), A::AcceptLine),
-        (Key::ch('d'), A::RemoveSaved),
-        (Key::plain(K::Esc), A::CancelLine),
-        (Key::ch('q'), A::CancelLine),
-        (Key::ctrl('c'), A::Quit),
+    let pick: &[(KeyChord, Action)] = &[
+        (KeyChord::ch('j'), A::Down),
+        (KeyChord::plain(K::Down), A::Down),
+        (KeyChord::ch('k'), A::Up),
+        (KeyChord::plain(K::Up), A::Up),
+        (KeyChord::plain(K::Enter), A::AcceptLine),
+        (KeyChord::ch('d'), A::RemoveSaved),
+        (KeyChord::plain(K::Esc), A::CancelLine),
+        (KeyChord::ch('q'), A::CancelLine),
+        (KeyChord::ctrl('c'), A::Quit),
     ];
-    let overview: &[(Key, Action)] = &[
-        (Key::ch('j'), A::Down),
-        (Key::plain(K::Down), A::Down),
-        (Key::ch('k'), A::Up),
-        (Key::plain(K::Up), A::Up),
-        (Key::ch('g'), A::First),
-        (Key::ch('G'), A::Last),
-        (Key::plain(K::Enter), A::AcceptLine),
-        (Key::plain(K::Esc), A::CancelLine),
-        (Key::ch('O'), A::CancelLine),
-        (Key::ch('q'), A::CancelLine),
-        (Key::ctrl('c'), A::Quit),
+    let overview: &[(KeyChord, Action)] = &[
+        (KeyChord::ch('j'), A::Down),
+        (KeyChord::plain(K::Down), A::Down),
+        (KeyChord::ch('k'), A::Up),
+        (KeyChord::plain(K::Up), A::Up),
+        (KeyChord::ch('g'), A::First),
+        (KeyChord::ch('G'), A::Last),
+        (KeyChord::plain(K::Enter), A::AcceptLine),
+        (KeyChord::plain(K::Esc), A::CancelLine),
+        (KeyChord::ch('O'), A::CancelLine),
+        (KeyChord::ch('q'), A::CancelLine),
+        (KeyChord::ctrl('c'), A::Quit),
     ];
     let prompt = &[
         &[
-            (Key::plain(K::Enter), A::AcceptLine),
-            (Key::plain(K::Esc), A::CancelLine),
-            (Key::plain(K::Tab), A::Complete),
+            (KeyChord::plain(K::Enter), A::AcceptLine),
+            (KeyChord::plain(K::Esc), A::CancelLine),
+            (KeyChord::plain(K::Tab), A::Complete),
         ][..],
         editing,
-        &[(Key::ctrl('c'), A::Quit)][..],
+        &[(KeyChord::ctrl('c'), A::Quit)][..],
     ]
     .concat();
-    let confirm: &[(Key, Action)] = &[
-        (Key::ch('y'), A::ConfirmYes),
-        (Key::plain(K::Enter), A::ConfirmYes),
-        (Key::ch('n'), A::ConfirmNo),
-        (Key::plain(K::Esc), A::ConfirmNo),
-        (Key::ch('q'), A::ConfirmNo),
-        (Key::ctrl('c'), A::Quit),
+    let confirm: &[(KeyChord, Action)] = &[
+        (KeyChord::ch('y'), A::ConfirmYes),
+        (KeyChord::plain(K::Enter), A::ConfirmYes),
+        (KeyChord::ch('n'), A::ConfirmNo),
+        (KeyChord::plain(K::Esc), A::ConfirmNo),
+        (KeyChord::ch('q'), A::ConfirmNo),
+        (KeyChord::ctrl('c'), A::Quit),
     ];
     [
         (Mode::Browse, browse),
@@ -468,7 +468,7 @@ impl Keymap {
         if ev.kind != KeyEventKind::Press && ev.kind != KeyEventKind::Repeat {
             return None;
         }
-        let key = Key::from_event(ev);
+        let key = KeyChord::from_event(ev);
         if let Some(b) = self
             .bindings
             .iter()
@@ -515,7 +515,7 @@ impl Keymap {
     /// whatever else those keys did in that mode goes too.
     /// The new keys take the place of the old in the table (and so in the
     /// help).
-    pub fn rebind(&mut self, mode: Mode, action: &Action, keys: &[Key]) {
+    pub fn rebind(&mut self, mode: Mode, action: &Action, keys: &[KeyChord]) {
         let at = self
             .bindings
             .iter()
@@ -544,7 +544,7 @@ impl Keymap {
     }
 
     /// The keys bound to `action` in `mode`.
-    pub fn keys_for(&self, mode: Mode, action: &Action) -> Vec<Key> {
+    pub fn keys_for(&self, mode: Mode, action: &Action) -> Vec<KeyChord> {
         self.bindings
             .iter()
             .filter(|b| b.mode == mode && b.action == *action)
@@ -573,41 +573,47 @@ mod tests {
 
     #[test]
     fn key_specs() {
-        assert_eq!(Key::parse("m"), Ok(Key::ch('m')));
-        assert_eq!(Key::parse("G"), Ok(Key::ch('G')));
-        assert_eq!(Key::parse("shift-g"), Ok(Key::ch('G')));
-        assert_eq!(Key::parse("ctrl-c"), Ok(Key::ctrl('c')));
-        assert_eq!(Key::parse("Ctrl-C"), Ok(Key::ctrl('c')));
-        assert_eq!(Key::parse("C-x"), Ok(Key::ctrl('x')));
-        assert_eq!(Key::parse("-"), Ok(Key::ch('-')));
-        assert_eq!(Key::parse("ctrl--"), Ok(Key::ctrl('-')));
-        assert_eq!(Key::parse("space"), Ok(Key::ch(' ')));
-        assert_eq!(Key::parse("PgDn"), Ok(Key::plain(KeyCode::PageDown)));
-        assert_eq!(Key::parse("shift-tab"), Ok(Key::plain(KeyCode::BackTab)));
-        assert_eq!(Key::parse("f5"), Ok(Key::plain(KeyCode::F(5))));
+        assert_eq!(KeyChord::parse("m"), Ok(KeyChord::ch('m')));
+        assert_eq!(KeyChord::parse("G"), Ok(KeyChord::ch('G')));
+        assert_eq!(KeyChord::parse("shift-g"), Ok(KeyChord::ch('G')));
+        assert_eq!(KeyChord::parse("ctrl-c"), Ok(KeyChord::ctrl('c')));
+        assert_eq!(KeyChord::parse("Ctrl-C"), Ok(KeyChord::ctrl('c')));
+        assert_eq!(KeyChord::parse("C-x"), Ok(KeyChord::ctrl('x')));
+        assert_eq!(KeyChord::parse("-"), Ok(KeyChord::ch('-')));
+        assert_eq!(KeyChord::parse("ctrl--"), Ok(KeyChord::ctrl('-')));
+        assert_eq!(KeyChord::parse("space"), Ok(KeyChord::ch(' ')));
         assert_eq!(
-            Key::parse("alt-enter"),
-            Ok(Key {
+            KeyChord::parse("PgDn"),
+            Ok(KeyChord::plain(KeyCode::PageDown))
+        );
+        assert_eq!(
+            KeyChord::parse("shift-tab"),
+            Ok(KeyChord::plain(KeyCode::BackTab))
+        );
+        assert_eq!(KeyChord::parse("f5"), Ok(KeyChord::plain(KeyCode::F(5))));
+        assert_eq!(
+            KeyChord::parse("alt-enter"),
+            Ok(KeyChord {
                 code: KeyCode::Enter,
                 mods: KeyModifiers::ALT
             })
         );
         for bad in ["", "ctrl-", "nope", "f13", "ctrl-foo", "hyper-x"] {
-            assert!(Key::parse(bad).is_err(), "{bad:?}");
+            assert!(KeyChord::parse(bad).is_err(), "{bad:?}");
         }
     }
 
     #[test]
     fn rebinding_moves_a_key() {
         let mut km = Keymap::default();
-        km.rebind(Mode::Browse, &Action::ToggleBookmark, &[Key::ch('m')]);
+        km.rebind(Mode::Browse, &Action::ToggleBookmark, &[KeyChord::ch('m')]);
         let press = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
         assert_eq!(
             km.action(Mode::Browse, &press('m')),
             Some(Action::ToggleBookmark)
         );
         assert_eq!(km.action(Mode::Browse, &press('b')), None);
-        km.rebind(Mode::Browse, &Action::Quit, &[Key::ch('j')]);
+        km.rebind(Mode::Browse, &Action::Quit, &[KeyChord::ch('j')]);
         assert_eq!(
             km.action(Mode::Browse, &press('j')),
             Some(Action::Quit),
@@ -624,7 +630,7 @@ mod tests {
     proptest! {
         #[test]
         fn key_spec_parser_never_panics(s in any::<String>()) {
-            let _ = Key::parse(&s);
+            let _ = KeyChord::parse(&s);
         }
 
         #[test]
@@ -648,8 +654,8 @@ mod tests {
                 None if ctrl => KeyCode::Char(c.to_ascii_lowercase()),
                 None => KeyCode::Char(c),
             };
-            let key = Key { code, mods };
-            prop_assert_eq!(Key::parse(&key.spec()), Ok(key));
+            let key = KeyChord { code, mods };
+            prop_assert_eq!(KeyChord::parse(&key.spec()), Ok(key));
         }
     }
 

@@ -210,7 +210,7 @@ impl App {
 mod tests {
     use super::super::testing::app;
     use crate::order::SortKey;
-    use crate::store::Field;
+    use crate::store::Flag;
     use crate::vocabulary::{Action, Message};
 
     /// Papers of the bundled lists whose abstract says `word`.
@@ -289,11 +289,11 @@ mod tests {
         let liked: Vec<usize> = (0..astro.len()).filter(|&i| astro[i]).collect();
         let others: Vec<usize> = (0..astro.len()).filter(|&i| !astro[i]).collect();
         assert!(liked.len() >= 15, "{}", liked.len());
-        let mut marks: Vec<(usize, Field, bool)> = liked[..5]
+        let mut marks: Vec<(usize, Flag, bool)> = liked[..5]
             .iter()
-            .map(|&i| (i, Field::Bookmark, true))
+            .map(|&i| (i, Flag::Bookmark, true))
             .collect();
-        marks.extend(others[..5].iter().map(|&i| (i, Field::Read, true)));
+        marks.extend(others[..5].iter().map(|&i| (i, Flag::Read, true)));
         assert!(app.set_marks(&marks));
         to_for_you(&mut app);
         let shown: Vec<usize> = (0..app.rows()).filter_map(|r| app.paper_at(r)).collect();
@@ -321,9 +321,9 @@ mod tests {
             "{text:?}"
         );
         // Bookmarks of other papers train again, in the background.
-        let more: Vec<(usize, Field, bool)> = others[5..12]
+        let more: Vec<(usize, Flag, bool)> = others[5..12]
             .iter()
-            .map(|&i| (i, Field::Bookmark, true))
+            .map(|&i| (i, Flag::Bookmark, true))
             .collect();
         assert!(app.set_marks(&more));
         app.wait_for_model();
@@ -338,9 +338,9 @@ mod tests {
     fn triage_walks_for_you_and_each_decision_reorders_what_is_left() {
         let (mut app, _dir) = app();
         let liked = titled(&app, "reinforcement learning");
-        let marks: Vec<(usize, Field, bool)> = liked[..3]
+        let marks: Vec<(usize, Flag, bool)> = liked[..3]
             .iter()
-            .map(|&i| (i, Field::Bookmark, true))
+            .map(|&i| (i, Flag::Bookmark, true))
             .collect();
         assert!(app.set_marks(&marks));
         to_for_you(&mut app);
@@ -353,7 +353,7 @@ mod tests {
         // Keeping the papers the model likes least teaches the walk.
         for _ in 0..4 {
             let last = *queue(&app).last().unwrap();
-            assert!(app.set_marks(&[(last, Field::Bookmark, true)]));
+            assert!(app.set_marks(&[(last, Flag::Bookmark, true)]));
         }
         app.apply(Action::Keep);
         app.wait_for_model();

@@ -182,10 +182,10 @@ impl App {
                     l.bytes = bytes;
                     l.total = total;
                     if let Some(expected) = load::expected_papers(papers, bytes, total) {
-                        if let Some(more) = self.corpus.expect(expected) {
+                        if let Some(more) = self.corpus.reserve_for(expected) {
                             self.marks.reserve_exact(more);
                         }
-                        self.search.expect(expected);
+                        self.search.reserve_for(expected);
                     }
                 }
             }
@@ -228,7 +228,7 @@ impl App {
         if self.loading.take().is_none() {
             return;
         }
-        self.search.expect(0);
+        self.search.reserve_for(0);
         if self.corpus.is_empty() {
             self.failed = Some(LoadError::NoPapers(std::mem::take(&mut self.reports)));
             self.quit = true;
@@ -270,7 +270,7 @@ mod tests {
             // The place is saved with the marks.
             store.set_place("streamed", Some(&selected), "all");
             store
-                .set(&[(marked.as_str(), crate::store::Field::Bookmark, true)])
+                .set(&[(marked.as_str(), crate::store::Flag::Bookmark, true)])
                 .unwrap();
         }
         let (mut app, stored) = stored_app(dir.path(), &papers);

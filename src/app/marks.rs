@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use super::App;
-use crate::store::{Edit, Field, StoreError};
+use crate::store::{Edit, Flag, StoreError};
 use crate::vocabulary::Marks;
 
 /// Paper counts by mark, for the search line.
@@ -23,7 +23,7 @@ pub struct Counts {
 /// edits (tags, notes, saved searches) that take it back.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub(super) struct Change {
-    marks: Vec<(usize, Field, bool, bool)>,
+    marks: Vec<(usize, Flag, bool, bool)>,
     edits: Vec<Edit>,
 }
 
@@ -122,8 +122,8 @@ impl App {
     }
 
     /// Sets marks in the store and on screen; returns whether they took.
-    pub(super) fn set_marks(&mut self, marks: &[(usize, Field, bool)]) -> bool {
-        let changes: Vec<(&str, Field, bool)> = marks
+    pub(super) fn set_marks(&mut self, marks: &[(usize, Flag, bool)]) -> bool {
+        let changes: Vec<(&str, Flag, bool)> = marks
             .iter()
             .map(|&(i, f, on)| (self.corpus.papers[i].id.as_str(), f, on))
             .collect();
@@ -135,8 +135,8 @@ impl App {
         self.saved(result);
         for &(i, field, on) in marks {
             match field {
-                Field::Bookmark => self.marks[i].bookmarked = on,
-                Field::Read => self.marks[i].read = on,
+                Flag::Bookmark => self.marks[i].bookmarked = on,
+                Flag::Read => self.marks[i].read = on,
             }
         }
         self.count();
@@ -146,13 +146,13 @@ impl App {
 
     /// Applies a change, records it for undo, keeps the selected paper
     /// listed.
-    pub(super) fn change(&mut self, marks: Vec<(usize, Field, bool)>) {
-        let before: Vec<(usize, Field, bool, bool)> = marks
+    pub(super) fn change(&mut self, marks: Vec<(usize, Flag, bool)>) {
+        let before: Vec<(usize, Flag, bool, bool)> = marks
             .iter()
             .map(|&(i, f, on)| {
                 let was = match f {
-                    Field::Bookmark => self.marks[i].bookmarked,
-                    Field::Read => self.marks[i].read,
+                    Flag::Bookmark => self.marks[i].bookmarked,
+                    Flag::Read => self.marks[i].read,
                 };
                 (i, f, was, on)
             })
@@ -161,7 +161,7 @@ impl App {
         if before.is_empty() {
             return;
         }
-        let apply: Vec<(usize, Field, bool)> =
+        let apply: Vec<(usize, Flag, bool)> =
             before.iter().map(|&(i, f, _, on)| (i, f, on)).collect();
         if self.set_marks(&apply) {
             self.undo.push(Change {
@@ -222,7 +222,7 @@ impl App {
             return;
         }
         to.push(change.clone());
-        let marks: Vec<(usize, Field, bool)> = change
+        let marks: Vec<(usize, Flag, bool)> = change
             .marks
             .iter()
             .map(|&(i, f, before, after)| (i, f, if undo { before } else { after }))
@@ -293,11 +293,11 @@ mod tests {
         {
             let (mut store, _) = Store::open(dir.path());
             store
-                .set(&[("0123456789abcdef", Field::Bookmark, true)])
+                .set(&[("0123456789abcdef", Flag::Bookmark, true)])
                 .unwrap();
             store.set_place("streamed", Some("0123456789abcdef"), "all");
             store
-                .set(&[("0123456789abcdef", Field::Read, true)])
+                .set(&[("0123456789abcdef", Flag::Read, true)])
                 .unwrap();
         }
         let mut app = streaming_app(dir.path());
@@ -310,7 +310,7 @@ mod tests {
         assert_eq!(app.counts().bookmarked, 1);
         // The place left on the old id selects the paper under its new one.
         assert_eq!(app.selected_paper(), Some(1));
-        assert!(app.store().is_on("arxiv:2106.09685", Field::Bookmark));
+        assert!(app.store().is_on("arxiv:2106.09685", Flag::Bookmark));
     }
 
     #[test]
@@ -423,7 +423,7 @@ mod tests {
         let (mut app, dir) = app();
         let (mut other, _) = Store::open(dir.path());
         let id = app.corpus().papers[4].id.to_string();
-        other.set(&[(id.as_str(), Field::Bookmark, true)]).unwrap();
+        other.set(&[(id.as_str(), Flag::Bookmark, true)]).unwrap();
         assert!(app.update(Message::StoreChanged).contains(&Effect::Redraw));
         assert!(app.marks(4).bookmarked);
         assert_eq!(app.counts().bookmarked, 1);

@@ -43,7 +43,7 @@ pub use views::record_seen_in;
 use crate::corpus::Corpus;
 use crate::loading::{LoadError, Loaded, Report};
 use crate::search::{Scope, Search};
-use crate::store::{Field, Store};
+use crate::store::{Flag, Store};
 use crate::vocabulary::{Action, Effect, Focus, Marks, Message, Mode, View};
 use loading::Restore;
 use marks::Change;
@@ -579,8 +579,8 @@ impl App {
                     self.help_scroll = 0;
                 }
             }
-            Action::ToggleBookmark => self.toggle_mark(Field::Bookmark),
-            Action::ToggleRead => self.toggle_mark(Field::Read),
+            Action::ToggleBookmark => self.toggle_mark(Flag::Bookmark),
+            Action::ToggleRead => self.toggle_mark(Flag::Read),
             Action::TogglePick => self.toggle_pick(),
             Action::PickListed => self.pick_listed(),
             Action::WidenList => self.widen_list(5),
@@ -620,10 +620,10 @@ impl App {
             }
             Action::ConfirmYes => {
                 if self.question.take().is_some() {
-                    let marks: Vec<(usize, Field, bool)> = self
+                    let marks: Vec<(usize, Flag, bool)> = self
                         .counted_papers()
                         .into_iter()
-                        .map(|i| (i, Field::Read, true))
+                        .map(|i| (i, Flag::Read, true))
                         .collect();
                     let n = marks.iter().filter(|&&(i, ..)| !self.marks[i].read).count();
                     self.change(marks);

@@ -3,7 +3,7 @@
 //! "selected" elsewhere in the code; a paper in this set is "picked".
 
 use super::App;
-use crate::store::Field;
+use crate::store::Flag;
 
 impl App {
     /// Whether paper `idx` is in the selection.
@@ -61,21 +61,21 @@ impl App {
 
     /// Toggles a mark on the targets as one undoable change: on for all
     /// when any lacks it, else off for all.
-    pub(super) fn toggle_mark(&mut self, field: Field) {
+    pub(super) fn toggle_mark(&mut self, field: Flag) {
         let targets = self.targets();
         let has = |i: usize| match field {
-            Field::Bookmark => self.marks[i].bookmarked,
-            Field::Read => self.marks[i].read,
+            Flag::Bookmark => self.marks[i].bookmarked,
+            Flag::Read => self.marks[i].read,
         };
         let on = !targets.iter().all(|&i| has(i));
         let n = targets.len();
         self.change(targets.into_iter().map(|i| (i, field, on)).collect());
         if !self.picked.is_empty() {
             let what = match (field, on) {
-                (Field::Bookmark, true) => "bookmarked",
-                (Field::Bookmark, false) => "removed the bookmarks of",
-                (Field::Read, true) => "marked read",
-                (Field::Read, false) => "marked unread",
+                (Flag::Bookmark, true) => "bookmarked",
+                (Flag::Bookmark, false) => "removed the bookmarks of",
+                (Flag::Read, true) => "marked read",
+                (Flag::Read, false) => "marked unread",
             };
             self.status = Some(format!("{what} {n} selected · u undoes"));
         }

@@ -15,7 +15,7 @@ pub const RELATED_LIMIT: usize = 50;
 
 /// Where a list was left.
 #[derive(Clone, Debug)]
-pub(super) struct Place {
+pub(super) struct BackTo {
     paper: Option<usize>,
     selected: usize,
     list_offset: usize,
@@ -36,7 +36,7 @@ pub(super) struct Level {
     /// The related papers, best first.
     pub(super) rows: Vec<u32>,
     /// Where the list below was left.
-    back: Place,
+    back: BackTo,
 }
 
 impl App {
@@ -98,7 +98,7 @@ impl App {
         // The user has chosen where to be: a place still to be restored
         // from the last session is dropped.
         self.restore = None;
-        let back = Place {
+        let back = BackTo {
             paper: self.selected_paper(),
             selected: self.selected,
             list_offset: self.list_offset,
@@ -355,7 +355,7 @@ mod tests {
         app.apply(Action::Down);
         assert_eq!(app.rows(), rows, "also once the selection moves");
         let id = app.corpus().papers[p].id.to_string();
-        assert!(app.store().state().is_on(&id, crate::store::Field::Read));
+        assert!(app.store().state().is_on(&id, crate::store::Flag::Read));
         app.apply(Action::Undo);
         assert!(!app.marks(p).read);
         assert_eq!(app.selected_paper(), Some(p), "undo shows the paper");

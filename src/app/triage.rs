@@ -6,7 +6,7 @@
 //! decided; another list starts a new walk.
 
 use super::App;
-use crate::store::Field;
+use crate::store::Flag;
 use crate::vocabulary::Mode;
 
 /// What was decided about a paper.
@@ -156,8 +156,8 @@ impl App {
         };
         let before = self.undo.len();
         match d {
-            Decision::Keep => self.change(vec![(i, Field::Bookmark, true), (i, Field::Read, true)]),
-            Decision::Skip => self.change(vec![(i, Field::Read, true)]),
+            Decision::Keep => self.change(vec![(i, Flag::Bookmark, true), (i, Flag::Read, true)]),
+            Decision::Skip => self.change(vec![(i, Flag::Read, true)]),
             Decision::Later => {}
         }
         let changed = self.undo.len() > before;

@@ -10,7 +10,7 @@ use super::*;
 use crate::export::{JsonPaper, Text};
 use crate::order::SortKey;
 use crate::store::Stamp;
-use crate::store::{self, Field};
+use crate::store::{self, Flag};
 use crate::text::markup;
 
 /// Arguments of `paperboat list`.
@@ -96,10 +96,7 @@ fn write_row(
 }
 
 fn marks_column(state: &store::State, id: &str) -> &'static str {
-    match (
-        state.is_on(id, Field::Bookmark),
-        state.is_on(id, Field::Read),
-    ) {
+    match (state.is_on(id, Flag::Bookmark), state.is_on(id, Flag::Read)) {
         (true, true) => "br",
         (true, false) => "b-",
         (false, true) => "-r",
@@ -159,16 +156,16 @@ pub(super) fn mark(cli: &Cli, args: &MarkArgs) -> anyhow::Result<ExitCode> {
     let (loaded, found) = load_with_ids(&args.load, &args.args, "marked")?;
     let corpus = &loaded.corpus;
     let (field, on) = if args.bookmark {
-        (Field::Bookmark, true)
+        (Flag::Bookmark, true)
     } else if args.unbookmark {
-        (Field::Bookmark, false)
+        (Flag::Bookmark, false)
     } else if args.read {
-        (Field::Read, true)
+        (Flag::Read, true)
     } else {
-        (Field::Read, false)
+        (Flag::Read, false)
     };
     let mut store = open_store(cli, corpus)?;
-    let changes: Vec<(&str, Field, bool)> = found
+    let changes: Vec<(&str, Flag, bool)> = found
         .iter()
         .map(|&i| (corpus.papers[i].id.as_str(), field, on))
         .collect();

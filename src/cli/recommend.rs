@@ -10,7 +10,7 @@ use clap::Args;
 use super::search::hit_json;
 use super::*;
 use crate::search::learn::{Resets, Trained, Whose};
-use crate::store::{Field, Stamp};
+use crate::store::{Flag, Stamp};
 
 /// Arguments of `paperboat recommend`.
 #[derive(Args, Debug)]
@@ -75,7 +75,7 @@ pub(super) fn recommend(cli: &Cli, args: &RecommendArgs) -> anyhow::Result<ExitC
     let scores = trained.scores();
     let on = |i: usize, f| store.is_on(corpus.papers[i].id.as_str(), f);
     let mut rows: Vec<usize> = (0..corpus.len())
-        .filter(|&i| !on(i, Field::Read) && !on(i, Field::Bookmark))
+        .filter(|&i| !on(i, Flag::Read) && !on(i, Flag::Bookmark))
         .filter(|&i| match &whose {
             Whose::Tag(t) => !store.has_tag(corpus.papers[i].id.as_str(), t),
             Whose::Reader => true,

@@ -8,7 +8,7 @@ use clap::Args;
 use super::search::write_hit;
 use super::*;
 use crate::search::{self, Probe};
-use crate::store::Field;
+use crate::store::Flag;
 
 /// Arguments of `paperboat related`: a paper's id, `--text` or
 /// `--bookmarked`, exactly one of them.
@@ -84,7 +84,7 @@ pub(super) fn related(cli: &Cli, args: &RelatedArgs) -> anyhow::Result<ExitCode>
         let store = open_store(cli, corpus)?;
         let on = |i: usize, f| store.is_on(corpus.papers[i].id.as_str(), f);
         let marked: Vec<usize> = (0..corpus.len())
-            .filter(|&i| on(i, Field::Bookmark))
+            .filter(|&i| on(i, Flag::Bookmark))
             .collect();
         if marked.is_empty() {
             eprintln!(
@@ -93,7 +93,7 @@ pub(super) fn related(cli: &Cli, args: &RelatedArgs) -> anyhow::Result<ExitCode>
             );
             return Ok(ExitCode::from(1));
         }
-        like(Probe::Papers(&marked), &|i| !on(i, Field::Read))
+        like(Probe::Papers(&marked), &|i| !on(i, Flag::Read))
     };
     emit(|out| {
         for r in &found {

@@ -9,7 +9,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use super::*;
 use crate::corpus::Corpus;
 use crate::order::{SortKey, sort_rows};
-use crate::store::{Field, Stamp};
+use crate::store::{Flag, Stamp};
 
 /// The values of `--sort`: the names of the sort orders.
 pub(super) fn sort_key() -> impl TypedValueParser<Value = SortKey> {
@@ -110,9 +110,9 @@ impl Filter {
             let id = corpus.papers[i].id.as_str();
             let marks = match self.marked {
                 Marked::Any => true,
-                Marked::Bookmarked => store.is_on(id, Field::Bookmark),
-                Marked::Unread => !store.is_on(id, Field::Read),
-                Marked::Read => store.is_on(id, Field::Read),
+                Marked::Bookmarked => store.is_on(id, Flag::Bookmark),
+                Marked::Unread => !store.is_on(id, Flag::Read),
+                Marked::Read => store.is_on(id, Flag::Read),
             };
             marks
                 && self.tags.iter().all(|t| store.has_tag(id, t))

@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::*;
 use crate::loading::{self, Input};
-use crate::store::Field;
+use crate::store::Flag;
 
 /// Arguments of `paperboat check`.
 #[derive(Args, Debug)]
@@ -73,8 +73,8 @@ pub(super) fn show(cli: &Cli, args: &ShowArgs) -> anyhow::Result<ExitCode> {
         corpus,
         idx: i,
         marks: crate::vocabulary::Marks {
-            bookmarked: store.is_on(id, Field::Bookmark),
-            read: store.is_on(id, Field::Read),
+            bookmarked: store.is_on(id, Flag::Bookmark),
+            read: store.is_on(id, Flag::Read),
         },
         theme: &theme,
         query: None,

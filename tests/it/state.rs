@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use paperboat::store::{self, Field, Stamp, State, Store};
+use paperboat::store::{self, Flag, Stamp, State, Store};
 use tempfile::TempDir;
 
 /// Full paper ids of `file` (or of the bundled lists), in list order.
@@ -112,7 +112,7 @@ fn four_stores_and_a_process_saving_at_once_lose_nothing() {
     }
     assert_eq!(all.all_tags()[0], ("triage".to_string(), 160));
     for id in bundled.iter().take(20) {
-        assert!(all.is_on(id, Field::Bookmark), "{id}");
+        assert!(all.is_on(id, Flag::Bookmark), "{id}");
     }
     assert!(
         all.note_conflicts().is_empty(),
@@ -132,7 +132,7 @@ fn a_tag_taken_off_in_one_store_stays_off_after_the_other_saves() {
     a.set_tag("p", "NEEDS REVIEW", false).unwrap();
     // b and c still have the tag on and save other changes of the paper.
     b.set_tag("p", "from b", true).unwrap();
-    c.set(&[("p", Field::Read, true)]).unwrap();
+    c.set(&[("p", Flag::Read, true)]).unwrap();
     c.set_note("p", "c's note").unwrap();
     for store in [&mut b, &mut c] {
         store.refresh();
@@ -140,7 +140,7 @@ fn a_tag_taken_off_in_one_store_stays_off_after_the_other_saves() {
     }
     let (d, _) = Store::open(state.path());
     assert_eq!(d.tags("p"), ["from b", "kept"]);
-    assert!(d.is_on("p", Field::Read));
+    assert!(d.is_on("p", Flag::Read));
     // Putting it back on later wins in turn.
     b.set_tag("p", "needs review", true).unwrap();
     a.set_tag("p", "kept", false).unwrap();
@@ -242,7 +242,7 @@ fn kill_marks_midway(state: &Path, file: &str, ids: &[String], check: impl Fn(&P
     );
     let (after, _) = Store::open(state);
     for id in &acked {
-        assert!(after.is_on(id, Field::Bookmark), "acknowledged {id} lost");
+        assert!(after.is_on(id, Flag::Bookmark), "acknowledged {id} lost");
     }
 }
 
@@ -302,7 +302,7 @@ fn kill_9_during_a_migration_leaves_the_old_file_or_the_new_and_the_backup() {
         if backup.exists() {
             assert_eq!(std::fs::read_to_string(&backup).unwrap(), v1);
         }
-        assert!(ids.iter().all(|id| s.is_on(id, Field::Read)), "a mark lost");
+        assert!(ids.iter().all(|id| s.is_on(id, Flag::Read)), "a mark lost");
     });
     assert_eq!(parse(&path).version, 2);
 }
@@ -328,10 +328,10 @@ fn the_binary_migrates_a_version_1_file_on_its_first_save() {
     assert_eq!(std::fs::read_to_string(&backup).unwrap(), v1);
     let s = parse(&path);
     assert_eq!(s.version, 2);
-    assert!(s.is_on(&ids[0], Field::Bookmark));
-    assert!(s.is_on(&ids[1], Field::Read) && !s.is_on(&ids[1], Field::Bookmark));
+    assert!(s.is_on(&ids[0], Flag::Bookmark));
+    assert!(s.is_on(&ids[1], Flag::Read) && !s.is_on(&ids[1], Flag::Bookmark));
     assert!(s.papers[&ids[1]].bookmark.is_some(), "the un-bookmark kept");
-    assert!(s.is_on(&ids[2], Field::Read));
+    assert!(s.is_on(&ids[2], Flag::Read));
     assert_eq!(s.views["bundled"].view.as_deref(), Some("unread"));
 }
 
@@ -382,7 +382,7 @@ fn the_documented_files_read_as_documented() {
     let (s, msgs) = Store::open(dir.path());
     assert!(msgs.is_empty(), "{msgs:?}");
     let id = "arxiv:2106.09685";
-    assert!(s.is_on(id, Field::Bookmark) && !s.is_on(id, Field::Read));
+    assert!(s.is_on(id, Flag::Bookmark) && !s.is_on(id, Flag::Read));
     assert_eq!(s.tags(id), ["LoRA"]);
     assert!(s.note(id).unwrap().contains("**adapters**"));
     let search = s.saved_search("Adapters").unwrap();

@@ -120,7 +120,7 @@ fn distinguished(hash: u64, fields: u64, key: u64) -> u64 {
 }
 
 /// Where [`Dedup`] puts a paper.
-enum Place {
+enum Arrival {
     /// New, under its own id.
     New,
     /// New, under a distinguished id (this hash): its own is an earlier,
@@ -241,7 +241,7 @@ impl Dedup {
                 .filter(|_| paper.id.is_hash());
             let has = filled(paper);
             match self.place(key, hash, paper.variant, src, has) {
-                Place::Repeat(i) => {
+                Arrival::Repeat(i) => {
                     if self.first_source[i as usize] != src {
                         also_in.push((i, paper.source.clone()));
                     }
@@ -253,8 +253,8 @@ impl Dedup {
                     }
                     keep.push(None);
                 }
-                Place::New => keep.push(Some(None)),
-                Place::Renamed(hash) => keep.push(Some(Some(hash))),
+                Arrival::New => keep.push(Some(None)),
+                Arrival::Renamed(hash) => keep.push(Some(Some(hash))),
             }
         }
         // Vec::retain visits in order.
@@ -290,7 +290,7 @@ impl Dedup {
         variant: Variant,
         src: u32,
         has: u8,
-    ) -> Place {
+    ) -> Arrival {
         let hash = hash.filter(|_| !variant.is_empty());
         let candidates = [
             (key, None),
@@ -316,7 +316,7 @@ impl Dedup {
                         self.first_source[i as usize],
                     );
                     if variant.repeats(src, other, other_src) {
-                        return Place::Repeat(i);
+                        return Arrival::Repeat(i);
                     }
                     last = Some(i);
                 }
@@ -330,16 +330,16 @@ impl Dedup {
                     return match renamed {
                         Some(h) => {
                             self.renamed += 1;
-                            Place::Renamed(h)
+                            Arrival::Renamed(h)
                         }
-                        None => Place::New,
+                        None => Arrival::New,
                     };
                 }
             }
         }
         // Only a paper with nothing that tells it apart, or hashes that
         // collide, comes here: a repeat of the last paper met.
-        Place::Repeat(last.unwrap_or(0))
+        Arrival::Repeat(last.unwrap_or(0))
     }
 
     /// How many papers were kept under a distinguished id, their own being
@@ -349,7 +349,7 @@ impl Dedup {
     }
 
     /// Room for `papers` in all.
-    pub fn expect(&mut self, papers: usize) {
+    pub fn reserve_for(&mut self, papers: usize) {
         self.index.reserve(papers.saturating_sub(self.index.len()));
     }
 
@@ -376,9 +376,9 @@ impl Dedup {
                 };
                 // No list: a load for titles alone keeps none.
                 match self.place(key, hash, variant, u32::MAX, ALL_FILLED) {
-                    Place::Repeat(_) => false,
-                    Place::New => true,
-                    Place::Renamed(h) => {
+                    Arrival::Repeat(_) => false,
+                    Arrival::New => true,
+                    Arrival::Renamed(h) => {
                         renamed.push((i, h));
                         true
                     }

@@ -90,7 +90,7 @@ impl Corpus {
     /// loading time). Room is made for 5% more, and made again only when
     /// the estimate outgrows it. Returns the room made, counted in papers
     /// beyond those in.
-    pub fn expect(&mut self, expected: usize) -> Option<usize> {
+    pub fn reserve_for(&mut self, expected: usize) -> Option<usize> {
         let now = self.papers.len();
         if now == 0 || self.papers.is_stored() || self.papers.capacity() >= expected {
             return None;

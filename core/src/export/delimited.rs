@@ -14,7 +14,7 @@ use std::io::{self, Write};
 
 use super::{Options, names, shown};
 use crate::corpus::Corpus;
-use crate::store::{Field, Store};
+use crate::store::{Flag, Store};
 
 /// The columns of a CSV export, in order.
 pub const CSV_COLUMNS: [&str; 15] = [
@@ -88,8 +88,8 @@ pub(super) fn write(
             &p.more().keywords.join("; "),
             &store.tags(id).join("; "),
             &note,
-            flag(Field::Bookmark),
-            flag(Field::Read),
+            flag(Flag::Bookmark),
+            flag(Flag::Read),
         ];
         if options.guard_formulas {
             w.write_record(cells.iter().map(|c| guarded(c).into_owned()))?;

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::{Text, shown};
 use crate::corpus::Corpus;
-use crate::store::{Field, Stamp, Store};
+use crate::store::{Flag, Stamp, Store};
 
 /// A paper as JSON exports (and `list --json` prints) it.
 #[derive(Serialize)]
@@ -98,8 +98,8 @@ impl<'a> JsonPaper<'a> {
             venue_id: p.more().venue_id.as_deref(),
             announce_type: p.more().announce.as_deref(),
             links: p.links(),
-            bookmarked: store.is_on(p.id.as_str(), Field::Bookmark),
-            read: store.is_on(p.id.as_str(), Field::Read),
+            bookmarked: store.is_on(p.id.as_str(), Flag::Bookmark),
+            read: store.is_on(p.id.as_str(), Flag::Read),
             tags: store.tags(p.id.as_str()),
             note: store.note(p.id.as_str()),
             first_seen: store.first_seen(p.id.as_str()),

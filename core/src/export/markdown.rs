@@ -13,7 +13,7 @@
 use std::io::{self, Write};
 
 use crate::corpus::Corpus;
-use crate::store::{Field, Store};
+use crate::store::{Flag, Store};
 use crate::text::{links, markup};
 
 /// Backslashes the characters Markdown (CommonMark and GitHub's) or HTML
@@ -206,10 +206,10 @@ fn paper(
     if let Some(v) = &p.venue {
         meta.push(markdown_escape(v));
     }
-    if store.is_on(p.id.as_str(), Field::Bookmark) {
+    if store.is_on(p.id.as_str(), Flag::Bookmark) {
         meta.push("★ bookmarked".to_string());
     }
-    if store.is_on(p.id.as_str(), Field::Read) {
+    if store.is_on(p.id.as_str(), Flag::Read) {
         meta.push("✓ read".to_string());
     }
     writeln!(out, "{}", meta.join(" · "))?;

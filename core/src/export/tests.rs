@@ -1,7 +1,7 @@
 //! The exports' own tests: every format over the bundled lists.
 
 use super::*;
-use crate::store::Field;
+use crate::store::Flag;
 use crate::text::markup;
 
 /// A store in a fresh directory, kept alive with it.
@@ -146,7 +146,7 @@ fn csv_has_the_columns_and_quotes_what_needs_it() {
     store
         .set_note(id, "line one, with \"quotes\"\nline two")
         .unwrap();
-    store.set(&[(id, Field::Bookmark, true)]).unwrap();
+    store.set(&[(id, Flag::Bookmark, true)]).unwrap();
     let text = text(Format::Csv, &corpus, &[3, 4], &store);
     let mut rows = csv::Reader::from_reader(text.as_bytes());
     assert_eq!(rows.headers().unwrap(), &CSV_COLUMNS[..]);

@@ -26,7 +26,7 @@ pub(super) const CHUNK: usize = 16 << 20;
 /// mapped file, or the threads handing papers on); with small pieces that
 /// wait is short: with one piece a core, the cores sat idle waiting on
 /// the slower piece (docs/PERFORMANCE.md, Load).
-fn parse_pieces(len: usize) -> usize {
+fn piece_count(len: usize) -> usize {
     if len < 1 << 20 {
         return 1;
     }
@@ -314,7 +314,7 @@ enum Started<'scope, T> {
 }
 
 /// Starts parsing a chunk ([`parse_chunk`]) on threads of `scope`: cut
-/// at line ends into pieces ([`parse_pieces`]), a thread each. `text` is
+/// at line ends into pieces ([`piece_count`]), a thread each. `text` is
 /// the chunk: borrowed, or a buffer shared with the threads ([`Shared`],
 /// handed back once they are done: see [`read_file`]).
 fn start_chunk<'scope, 'a: 'scope, T>(
@@ -328,7 +328,7 @@ where
     T: AsRef<[u8]> + Clone + Send + 'scope,
 {
     let bytes = text.as_ref();
-    let pieces = parse_pieces(bytes.len());
+    let pieces = piece_count(bytes.len());
     if pieces == 1 {
         let one = parse_one(bytes, bytes, false, format, how, in_file);
         return Started::Parsed(Box::new(one), text);

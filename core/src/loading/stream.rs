@@ -297,7 +297,7 @@ impl Sink<'_> {
         if let Some(n) = expected_papers(self.papers, self.bytes, self.total)
             && !self.distinct
         {
-            self.dedup.expect(n + n / 20);
+            self.dedup.reserve_for(n + n / 20);
         }
         (self.out)(Event::Progress {
             bytes: self.bytes,

@@ -251,7 +251,7 @@ pub fn fold_into<'a>(word: &'a str, buf: &'a mut String) -> &'a str {
 }
 
 /// Calls `f` with each word of `text` as written, the words
-/// [`word_spans`](super::index::word_spans) gives: runs of letters and
+/// [`word_spans`](super::masks::word_spans) gives: runs of letters and
 /// digits, a CJK character a word by itself. ASCII is read a byte at a
 /// time (most of an abstract), other characters decoded one by one: the
 /// word index reads every word of every abstract through here.
@@ -381,7 +381,7 @@ mod tests {
         fn words_are_the_spans_words_are(text in "[a-zA-Z0-9 ,.'éÉøß²论文\u{0301}\u{1F600}-]{0,40}") {
             let mut got = Vec::new();
             for_each_word(&text, |w| got.push(w.to_string()));
-            let want: Vec<String> = super::super::index::word_spans(&text).map(String::from).collect();
+            let want: Vec<String> = super::super::masks::word_spans(&text).map(String::from).collect();
             proptest::prop_assert_eq!(&got, &want);
             let mut folded = Vec::new();
             for_each_folded(&text, &mut String::new(), |w| folded.push(w.to_string()));

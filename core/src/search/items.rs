@@ -6,7 +6,7 @@
 use nucleo::{Utf32Str, Utf32String};
 
 use super::array::Arr;
-use super::index::{Chars, title_mask};
+use super::masks::{Chars, title_mask};
 use super::words::{DocMeta, Meta};
 use crate::corpus::{Abstract, Paper};
 use crate::text::markup;

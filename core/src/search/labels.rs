@@ -3,7 +3,7 @@
 //! search layer knows nothing of the store).
 
 use super::fields::{fold, for_each_folded};
-use super::index::Bits;
+use super::masks::Bits;
 
 /// Tags and notes by paper index.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

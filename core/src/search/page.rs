@@ -16,8 +16,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use nucleo::Matcher;
 
-use super::index::Bits;
 use super::items::Items;
+use super::masks::Bits;
 use super::pass::keep_best;
 use super::query::{Hits, Query};
 use super::{FIRST_PAGE, Match};

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use nucleo::{Config, Matcher};
 
-use super::index::Bits;
 use super::items::Items;
+use super::masks::Bits;
 use super::query::{AllScored, Hits, Query, TITLE_TIER};
 use super::{FIRST_PAGE, Match, Scope, fuzzy, order};
 

@@ -8,7 +8,7 @@ use nucleo::{Matcher, Utf32Str};
 
 use super::fields::{FieldAtom, QueryError, parse_field};
 use super::fuzzy::{MAX_PER_CHAR, Needle, PAIR_APART_MOST, SCORE_PLAIN, Scored, word_most};
-use super::index::{Bits, Chars, needle_mask};
+use super::masks::{Bits, Chars, needle_mask};
 pub use super::words::{Reading, Widened};
 
 /// Most matches highlighted in one abstract: a one-letter query on a
@@ -1005,7 +1005,7 @@ mod tests {
         assert_eq!(q.occurrences(&"a b ".repeat(10)).len(), 10);
     }
 
-    use crate::search::index::title_mask;
+    use crate::search::masks::title_mask;
     use nucleo::{Config, Matcher};
     use proptest::prelude::*;
 

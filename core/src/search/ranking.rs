@@ -11,7 +11,7 @@ use super::query::{self, Hits, Query, Reading, Widened};
 use super::worker::{HitCache, index_piece};
 use super::{Match, Scope, TitleIndex, TitleList, WordIndex, fields, order, phrase, select, words};
 use crate::corpus::{Abstract, Paper};
-use crate::search::index::Bits;
+use crate::search::masks::Bits;
 
 /// What a ranking says of its query's words besides its matches.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

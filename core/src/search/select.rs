@@ -6,9 +6,9 @@ use nucleo::Matcher;
 
 use super::Scope;
 use super::fields::{Field, FieldAtom, FieldValue};
-use super::index::Bits;
 use super::items::Items;
 use super::labels::Labels;
+use super::masks::Bits;
 use super::query::{Alt, Filter, Hits, Word};
 use super::words::{Part, Reading, Terms, Widened, WordIndex};
 

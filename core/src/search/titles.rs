@@ -68,7 +68,7 @@ impl TitleIndex {
         }
     }
 
-    /// Adds a title that [`super::index::plain_ascii_title_mask`] passed,
+    /// Adds a title that [`super::masks::plain_ascii_title_mask`] passed,
     /// with the mask it gave.
     pub fn push_plain_ascii(&mut self, text: &str, mask: u64) {
         debug_assert!(text.is_ascii());

@@ -12,9 +12,9 @@ use nucleo::{Config, Matcher};
 
 use crate::parallel::lower_priority;
 
-use super::index::Bits;
 use super::items::Items;
 use super::labels::Labels;
+use super::masks::Bits;
 use super::page::{Page, first_page};
 use super::pass::{Floor, Pass, Reuse, keep_best, match_threads, page_first, run_pass, unranked};
 use super::phrase::Texts;

@@ -4,7 +4,7 @@
 use super::named::{Search, Tag, Versioned, check_name, check_search};
 use super::notes::{Note, check_note};
 use super::stamp::{Mark, Stamp};
-use super::state::{Field, State};
+use super::state::{Flag, State};
 
 /// One change of the state that can be undone.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -14,7 +14,7 @@ pub enum Edit {
         /// The paper.
         id: String,
         /// Which mark.
-        field: Field,
+        field: Flag,
         /// Set or cleared.
         on: bool,
     },

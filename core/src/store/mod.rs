@@ -67,7 +67,7 @@ pub use notes::{Conflict, Conflicts, NOTE_MAX_BYTES, Note, check_note};
 use seen::SeenFile;
 pub use seen::{SEEN_FILE_NAME, Seen};
 pub use stamp::{Mark, Stamp};
-pub use state::{Entry, Field, Place, State};
+pub use state::{Flag, LeftOff, PaperMarks, State};
 
 /// The state file version this build reads and writes.
 pub const VERSION: u64 = 2;
@@ -269,7 +269,7 @@ impl Store {
     }
 
     /// Whether paper `id`'s `field` is on.
-    pub fn is_on(&self, id: &str, field: Field) -> bool {
+    pub fn is_on(&self, id: &str, field: Flag) -> bool {
         self.state.is_on(id, field)
     }
 
@@ -284,7 +284,7 @@ impl Store {
     /// Sets marks and saves them at once. In memory the change holds even
     /// when the save fails (the error says why; [`Store::retry`] tries
     /// again); a read-only store refuses the change.
-    pub fn set(&mut self, changes: &[(&str, Field, bool)]) -> Result<(), StoreError> {
+    pub fn set(&mut self, changes: &[(&str, Flag, bool)]) -> Result<(), StoreError> {
         if let Some(why) = &self.read_only {
             return Err(StoreError::ReadOnly(why.clone()));
         }
@@ -346,7 +346,7 @@ impl Store {
             .unwrap_or_default();
         self.state.views.insert(
             key.to_string(),
-            Place {
+            LeftOff {
                 selected: selected.map(str::to_string),
                 view: Some(view.to_string()),
                 at,
@@ -357,7 +357,7 @@ impl Store {
     }
 
     /// Where a corpus was left.
-    pub fn place(&self, key: &str) -> Option<&Place> {
+    pub fn place(&self, key: &str) -> Option<&LeftOff> {
         self.state.views.get(key)
     }
 
@@ -708,7 +708,7 @@ mod tests {
     }
 
     /// A state of one paper, "p".
-    fn paper_p(entry: Entry) -> State {
+    fn paper_p(entry: PaperMarks) -> State {
         State {
             papers: [("p".to_string(), entry)].into(),
             ..State::default()
@@ -717,30 +717,30 @@ mod tests {
 
     #[test]
     fn newer_unbookmark_wins_over_older_bookmark() {
-        let a = paper_p(Entry {
+        let a = paper_p(PaperMarks {
             bookmark: Some(mark(true, 10)),
-            ..Entry::default()
+            ..PaperMarks::default()
         });
-        let b = paper_p(Entry {
+        let b = paper_p(PaperMarks {
             bookmark: Some(mark(false, 20)),
-            ..Entry::default()
+            ..PaperMarks::default()
         });
-        assert!(!a.merge(&b).is_on("p", Field::Bookmark));
-        assert!(!b.merge(&a).is_on("p", Field::Bookmark));
+        assert!(!a.merge(&b).is_on("p", Flag::Bookmark));
+        assert!(!b.merge(&a).is_on("p", Flag::Bookmark));
     }
 
     #[test]
     fn fields_merge_separately() {
-        let a = paper_p(Entry {
+        let a = paper_p(PaperMarks {
             bookmark: Some(mark(true, 10)),
-            ..Entry::default()
+            ..PaperMarks::default()
         });
-        let b = paper_p(Entry {
+        let b = paper_p(PaperMarks {
             read: Some(mark(true, 5)),
-            ..Entry::default()
+            ..PaperMarks::default()
         });
         let m = a.merge(&b);
-        assert!(m.is_on("p", Field::Bookmark) && m.is_on("p", Field::Read));
+        assert!(m.is_on("p", Flag::Bookmark) && m.is_on("p", Flag::Read));
     }
 
     #[test]
@@ -763,12 +763,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (mut s, msgs) = Store::open(dir.path());
         assert!(msgs.is_empty());
-        s.set(&[("a", Field::Bookmark, true), ("b", Field::Read, true)])
+        s.set(&[("a", Flag::Bookmark, true), ("b", Flag::Read, true)])
             .unwrap();
         let (s2, _) = Store::open(dir.path());
-        assert!(s2.is_on("a", Field::Bookmark));
-        assert!(s2.is_on("b", Field::Read));
-        assert!(!s2.is_on("a", Field::Read));
+        assert!(s2.is_on("a", Flag::Bookmark));
+        assert!(s2.is_on("b", Flag::Read));
+        assert!(!s2.is_on("a", Flag::Read));
         let text = fs::read_to_string(dir.path().join(FILE_NAME)).unwrap();
         assert!(text.contains("\"version\": 2"), "{text}");
     }
@@ -781,12 +781,12 @@ mod tests {
         let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
         // A new state file is the user's alone: it holds notes.
         let (mut s, _) = Store::open(dir.path());
-        s.set(&[("a", Field::Bookmark, true)]).unwrap();
+        s.set(&[("a", Flag::Bookmark, true)]).unwrap();
         let path = dir.path().join(FILE_NAME);
         assert_eq!(mode(&path), 0o600);
         // Bits the user chose stay.
         fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
-        s.set(&[("b", Field::Bookmark, true)]).unwrap();
+        s.set(&[("b", Flag::Bookmark, true)]).unwrap();
         assert_eq!(mode(&path), 0o640);
         // A state file kept elsewhere behind a link: the file is
         // replaced, the link kept.
@@ -796,7 +796,7 @@ mod tests {
         std::os::unix::fs::symlink(&real, &path).unwrap();
         let (mut s, msgs) = Store::open(dir.path());
         assert!(msgs.is_empty(), "{msgs:?}");
-        s.set(&[("c", Field::Read, true)]).unwrap();
+        s.set(&[("c", Flag::Read, true)]).unwrap();
         assert!(
             fs::symlink_metadata(&path)
                 .unwrap()
@@ -805,7 +805,7 @@ mod tests {
         );
         assert_eq!(mode(&real), 0o640);
         let (s, _) = Store::open(dir.path());
-        assert!(s.is_on("a", Field::Bookmark) && s.is_on("c", Field::Read));
+        assert!(s.is_on("a", Flag::Bookmark) && s.is_on("c", Flag::Read));
         // What saves killed midway left (this version's names and the
         // earlier ones) goes with the next save; nothing else does.
         let stale = [
@@ -824,7 +824,7 @@ mod tests {
             fs::write(f, b"x").unwrap();
         }
         let (mut s, _) = Store::open(dir.path());
-        s.set(&[("d", Field::Read, true)]).unwrap();
+        s.set(&[("d", Flag::Read, true)]).unwrap();
         s.record_first_seen(["d"], Stamp(5)).unwrap();
         for f in &stale {
             assert!(!f.exists(), "{}", f.display());
@@ -848,23 +848,23 @@ mod tests {
         .unwrap();
         let (mut s, msgs) = Store::open(dir.path());
         assert!(msgs.is_empty(), "{msgs:?}");
-        assert!(s.is_on("q", Field::Read));
+        assert!(s.is_on("q", Flag::Read));
         // Each change is newer than what it replaces, and is saved.
         s.set_tag("p", "t", false).unwrap();
         s.set_note("p", "new").unwrap();
-        s.set(&[("p", Field::Bookmark, false)]).unwrap();
+        s.set(&[("p", Flag::Bookmark, false)]).unwrap();
         let (s, _) = Store::open(dir.path());
         assert!(!s.has_tag("p", "t"));
         assert_eq!(s.note("p"), Some("new"));
-        assert!(!s.is_on("p", Field::Bookmark));
+        assert!(!s.is_on("p", Flag::Bookmark));
     }
 
     #[test]
     fn marks_follow_a_changed_id() {
-        let entry = |bookmark: Option<Mark>, read: Option<Mark>| Entry {
+        let entry = |bookmark: Option<Mark>, read: Option<Mark>| PaperMarks {
             bookmark,
             read,
-            ..Entry::default()
+            ..PaperMarks::default()
         };
         let mut s = State {
             papers: [
@@ -883,7 +883,7 @@ mod tests {
         };
         s.views.insert(
             "k".to_string(),
-            Place {
+            LeftOff {
                 selected: Some("old1".to_string()),
                 view: Some("all".to_string()),
                 at: Stamp(1),
@@ -893,10 +893,10 @@ mod tests {
         assert!(s.adopt(&[("old1", "new1"), ("old2", "new2"), ("none", "new3")]));
         // No entry under the new id: the old one's.
         assert_eq!(s.papers["new1"], s.papers["old1"]);
-        assert!(s.is_on("new1", Field::Bookmark));
+        assert!(s.is_on("new1", Flag::Bookmark));
         // Both: the newest of each mark.
-        assert!(!s.is_on("new2", Field::Bookmark));
-        assert!(s.is_on("new2", Field::Read));
+        assert!(!s.is_on("new2", Flag::Bookmark));
+        assert!(s.is_on("new2", Flag::Read));
         assert!(!s.papers.contains_key("new3"));
         assert_eq!(s.views["k"].selected.as_deref(), Some("new1"));
         // Once adopted, nothing more changes.
@@ -910,14 +910,14 @@ mod tests {
     fn adopted_marks_are_saved() {
         let dir = tempfile::tempdir().unwrap();
         let (mut s, _) = Store::open(dir.path());
-        s.set(&[("0123456789abcdef", Field::Bookmark, true)])
+        s.set(&[("0123456789abcdef", Flag::Bookmark, true)])
             .unwrap();
         s.adopt(&[("0123456789abcdef", "arxiv:2106.09685")])
             .unwrap();
         assert!(!s.dirty());
         let (again, _) = Store::open(dir.path());
-        assert!(again.is_on("arxiv:2106.09685", Field::Bookmark));
-        assert!(!again.is_on("arxiv:2106.09685", Field::Read));
+        assert!(again.is_on("arxiv:2106.09685", Flag::Bookmark));
+        assert!(!again.is_on("arxiv:2106.09685", Flag::Read));
     }
 
     #[test]
@@ -925,17 +925,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (mut a, _) = Store::open(dir.path());
         let (mut b, _) = Store::open(dir.path());
-        a.set(&[("x", Field::Bookmark, true)]).unwrap();
-        b.set(&[("y", Field::Bookmark, true)]).unwrap();
-        a.set(&[("z", Field::Read, true)]).unwrap();
+        a.set(&[("x", Flag::Bookmark, true)]).unwrap();
+        b.set(&[("y", Flag::Bookmark, true)]).unwrap();
+        a.set(&[("z", Flag::Read, true)]).unwrap();
         let (c, _) = Store::open(dir.path());
         for id in ["x", "y"] {
-            assert!(c.is_on(id, Field::Bookmark), "{id}");
+            assert!(c.is_on(id, Flag::Bookmark), "{id}");
         }
-        assert!(c.is_on("z", Field::Read));
+        assert!(c.is_on("z", Flag::Read));
         assert!(b.refresh());
         assert!(
-            b.is_on("z", Field::Read),
+            b.is_on("z", Flag::Read),
             "a running store picks up the other's marks"
         );
     }
@@ -965,8 +965,8 @@ mod tests {
                 bad,
                 "original bytes kept"
             );
-            s.set(&[("a", Field::Bookmark, true)]).unwrap();
-            assert!(Store::open(dir.path()).0.is_on("a", Field::Bookmark));
+            s.set(&[("a", Flag::Bookmark, true)]).unwrap();
+            assert!(Store::open(dir.path()).0.is_on("a", Flag::Bookmark));
         }
     }
 
@@ -996,8 +996,8 @@ mod tests {
         fs::write(&path, text).unwrap();
         let (mut s, msgs) = Store::open(dir.path());
         assert!(msgs[0].contains("newer"), "{msgs:?}");
-        assert!(s.is_on("a", Field::Bookmark), "marks are still shown");
-        assert!(s.set(&[("b", Field::Bookmark, true)]).is_err());
+        assert!(s.is_on("a", Flag::Bookmark), "marks are still shown");
+        assert!(s.set(&[("b", Flag::Bookmark, true)]).is_err());
         assert!(s.save().is_err());
         assert_eq!(fs::read_to_string(&path).unwrap(), text);
     }
@@ -1011,14 +1011,14 @@ mod tests {
         assert!(msgs.is_empty());
         // Something takes the directory's place: saving cannot work.
         fs::write(&parent, "a file in the way").unwrap();
-        let err = s.set(&[("a", Field::Bookmark, true)]).unwrap_err();
+        let err = s.set(&[("a", Flag::Bookmark, true)]).unwrap_err();
         assert!(err.to_string().contains("sub"), "{err}");
-        assert!(s.is_on("a", Field::Bookmark), "the change holds in memory");
+        assert!(s.is_on("a", Flag::Bookmark), "the change holds in memory");
         assert!(s.dirty());
         fs::remove_file(&parent).unwrap();
         s.retry().unwrap();
         assert!(!s.dirty());
-        assert!(Store::open(&state_dir).0.is_on("a", Field::Bookmark));
+        assert!(Store::open(&state_dir).0.is_on("a", Flag::Bookmark));
     }
 
     #[test]
@@ -1112,13 +1112,13 @@ mod tests {
             },
             Edit::Mark {
                 id: "p".into(),
-                field: Field::Read,
+                field: Flag::Read,
                 on: true,
             },
             // Changes nothing: no undo for it.
             Edit::Mark {
                 id: "p".into(),
-                field: Field::Bookmark,
+                field: Flag::Bookmark,
                 on: false,
             },
         ];
@@ -1126,14 +1126,14 @@ mod tests {
         assert_eq!(undo.len(), 5);
         s.save().unwrap();
         assert_eq!(s.tags("p"), ["ml", "new"]);
-        assert!(s.saved_searches().is_empty() && s.is_on("p", Field::Read));
+        assert!(s.saved_searches().is_empty() && s.is_on("p", Flag::Read));
         let redo = s.apply(&undo).unwrap();
         assert_eq!(
             (s.tags("p").join(","), s.note("p").map(str::to_string)),
             before
         );
         assert_eq!(s.saved_search("MINE").unwrap().query, "lora");
-        assert!(!s.is_on("p", Field::Read));
+        assert!(!s.is_on("p", Flag::Read));
         s.apply(&redo).unwrap();
         assert_eq!(s.tags("p"), ["ml", "new"]);
         assert_eq!(s.note("p"), Some("second"));
@@ -1240,9 +1240,9 @@ mod tests {
         assert!(s.notices()[0].contains("newer"));
         assert_eq!(s.record_first_seen(["d"], Stamp(9)).unwrap(), 1);
         assert!(!s.dirty());
-        s.set(&[("c", Field::Read, true)]).unwrap();
+        s.set(&[("c", Flag::Read, true)]).unwrap();
         assert_eq!(fs::read_to_string(&seen).unwrap(), newer);
-        assert!(Store::open(dir.path()).0.is_on("c", Field::Read));
+        assert!(Store::open(dir.path()).0.is_on("c", Flag::Read));
     }
 
     #[test]
@@ -1278,7 +1278,7 @@ mod tests {
         fs::write(&path, v1).unwrap();
         let (mut s, msgs) = Store::open(dir.path());
         assert!(msgs.is_empty(), "{msgs:?}");
-        assert!(s.is_on("a", Field::Bookmark) && s.is_on("b", Field::Read));
+        assert!(s.is_on("a", Flag::Bookmark) && s.is_on("b", Flag::Read));
         let backup = dir.path().join(backup_name(1));
         assert!(!backup.exists(), "reading alone changes nothing");
         s.set_tag("a", "kept", true).unwrap();
@@ -1289,12 +1289,12 @@ mod tests {
         assert_eq!(v["future"], 1);
         assert_eq!(v["views"]["k"]["view"], "unread");
         let (again, _) = Store::open(dir.path());
-        assert!(again.is_on("a", Field::Bookmark) && again.is_on("b", Field::Read));
+        assert!(again.is_on("a", Flag::Bookmark) && again.is_on("b", Flag::Read));
         // Another version 1 file later: merged, the first backup kept.
         fs::write(&path, r#"{"version": 1, "papers": {"c": {"read": {"on": true, "at": "2026-01-01T00:00:00Z"}}}}"#).unwrap();
         let mut again = again;
-        again.set(&[("d", Field::Bookmark, true)]).unwrap();
-        assert!(again.is_on("c", Field::Read) && again.has_tag("a", "kept"));
+        again.set(&[("d", Flag::Bookmark, true)]).unwrap();
+        assert!(again.is_on("c", Flag::Read) && again.has_tag("a", "kept"));
         assert_eq!(fs::read_to_string(&backup).unwrap(), v1);
     }
 
@@ -1323,11 +1323,11 @@ mod tests {
         proptest::option::of((any::<bool>(), 0u64..50).prop_map(|(on, at)| mark(on, at)))
     }
 
-    fn arb_entry() -> impl Strategy<Value = Entry> {
+    fn arb_entry() -> impl Strategy<Value = PaperMarks> {
         let tags = proptest::collection::vec(("[aA][bB]?", any::<bool>(), 0u64..50), 0..3);
         let note = proptest::option::of(("[xy]{0,2}", 0u64..50, proptest::option::of(0u64..50)));
         (arb_mark(), arb_mark(), tags, note).prop_map(|(bookmark, read, tags, note)| {
-            let mut entry = Entry {
+            let mut entry = PaperMarks {
                 bookmark,
                 read,
                 note: note.map(|(text, at, base)| Note {
@@ -1336,7 +1336,7 @@ mod tests {
                     base: base.map(Stamp),
                     unsaved: false,
                 }),
-                ..Entry::default()
+                ..PaperMarks::default()
             };
             for (name, on, at) in tags {
                 entry.tags.put(Tag {
@@ -1381,7 +1381,7 @@ mod tests {
 
     /// What every merge order must agree on (conflicts only up to
     /// commutativity: see `lost` in notes.rs).
-    fn merged_parts(s: &State) -> (&BTreeMap<String, Entry>, &Searches) {
+    fn merged_parts(s: &State) -> (&BTreeMap<String, PaperMarks>, &Searches) {
         (&s.papers, &s.searches)
     }
 

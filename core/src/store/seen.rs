@@ -138,15 +138,15 @@ impl Seen {
             .into_iter()
             .map(|id| {
                 let at = match self.place(id, next, &mut scans) {
-                    Place::At(i) => Some(i),
-                    Place::Absent => {
+                    Found::At(i) => Some(i),
+                    Found::Absent => {
                         walked.push(self.ends.len() as u32);
                         self.push(id, now);
                         changed += 1;
                         next = self.ends.len();
                         return true;
                     }
-                    Place::Unknown => None,
+                    Found::Unknown => None,
                 };
                 // A time already before `now` stays, whichever number of
                 // the id holds it.
@@ -294,14 +294,14 @@ impl Seen {
     /// Where `id` is, looked for where the last id was found (`next`)
     /// and, while there is no table, through all the ids' bytes (`scans`
     /// of them so far).
-    fn place(&self, id: &str, next: usize, scans: &mut usize) -> Place {
+    fn place(&self, id: &str, next: usize, scans: &mut usize) -> Found {
         if next < self.ends.len() && self.id(next) == id {
-            Place::At(next)
+            Found::At(next)
         } else if self.table.get().is_none() && *scans < SCANS {
             *scans += 1;
-            self.find(id).map_or(Place::Absent, Place::At)
+            self.find(id).map_or(Found::Absent, Found::At)
         } else {
-            Place::Unknown
+            Found::Unknown
         }
     }
 
@@ -318,8 +318,8 @@ impl Seen {
             let (id, at) = (other.id(k), other.times[k]);
             next = match self.place(id, next, &mut scans) {
                 // As early or earlier already.
-                Place::At(i) if self.times[i] <= at => i + 1,
-                Place::Absent => {
+                Found::At(i) if self.times[i] <= at => i + 1,
+                Found::Absent => {
                     self.push(id, at);
                     self.ends.len()
                 }
@@ -330,7 +330,7 @@ impl Seen {
 }
 
 /// Where [`Seen::place`] found an id.
-enum Place {
+enum Found {
     /// At this number.
     At(usize),
     /// Nowhere: it is not recorded.

@@ -12,7 +12,7 @@ use super::stamp::{Mark, Stamp, newest_opt};
 
 /// Which mark.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Field {
+pub enum Flag {
     /// The bookmark.
     Bookmark,
     /// Read or unread.
@@ -21,7 +21,7 @@ pub enum Field {
 
 /// What is kept of one paper, with whatever else a newer version stored.
 #[derive(Clone, PartialEq, Debug, Default, Serialize, Deserialize)]
-pub struct Entry {
+pub struct PaperMarks {
     /// Bookmarked?
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bookmark: Option<Mark>,
@@ -39,19 +39,19 @@ pub struct Entry {
     pub extra: Map<String, Value>,
 }
 
-impl Entry {
+impl PaperMarks {
     /// The mark for `field`.
-    pub fn get(&self, field: Field) -> Option<Mark> {
+    pub fn get(&self, field: Flag) -> Option<Mark> {
         match field {
-            Field::Bookmark => self.bookmark,
-            Field::Read => self.read,
+            Flag::Bookmark => self.bookmark,
+            Flag::Read => self.read,
         }
     }
 
-    pub(super) fn slot(&mut self, field: Field) -> &mut Option<Mark> {
+    pub(super) fn slot(&mut self, field: Flag) -> &mut Option<Mark> {
         match field {
-            Field::Bookmark => &mut self.bookmark,
-            Field::Read => &mut self.read,
+            Flag::Bookmark => &mut self.bookmark,
+            Flag::Read => &mut self.read,
         }
     }
 
@@ -59,7 +59,7 @@ impl Entry {
     /// each mark, tag and note; a note that would be lost goes to
     /// `conflicts`. `self`'s unknown fields win. True when a conflict was
     /// new.
-    fn absorb(&mut self, id: &str, other: Entry, conflicts: &mut Conflicts) -> bool {
+    fn absorb(&mut self, id: &str, other: PaperMarks, conflicts: &mut Conflicts) -> bool {
         self.bookmark = newest_opt(self.bookmark, other.bookmark);
         self.read = newest_opt(self.read, other.read);
         self.tags.absorb(other.tags);
@@ -72,7 +72,7 @@ impl Entry {
 
 /// Where a corpus was left: the selected paper and the view.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
-pub struct Place {
+pub struct LeftOff {
     /// The selected paper's id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selected: Option<String>,
@@ -93,10 +93,10 @@ pub struct State {
     pub version: u64,
     /// Marks, tags and notes by paper id.
     #[serde(default)]
-    pub papers: BTreeMap<String, Entry>,
+    pub papers: BTreeMap<String, PaperMarks>,
     /// Where each corpus was left, by corpus key.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub views: BTreeMap<String, Place>,
+    pub views: BTreeMap<String, LeftOff>,
     /// Saved searches by name, removed ones too (as tombstones).
     #[serde(default, skip_serializing_if = "Searches::is_empty")]
     pub searches: Searches,
@@ -205,7 +205,7 @@ impl State {
     }
 
     /// Whether paper `id`'s `field` is on.
-    pub fn is_on(&self, id: &str, field: Field) -> bool {
+    pub fn is_on(&self, id: &str, field: Flag) -> bool {
         self.papers
             .get(id)
             .and_then(|e| e.get(field))

@@ -71,7 +71,7 @@ fn namespace(resolved: &ResolveResult) -> Ns {
 
 /// An element whose text is being collected.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Field {
+enum Collecting {
     FeedTitle,
     Title,
     Summary,
@@ -86,7 +86,7 @@ enum Field {
 }
 
 struct Capture {
-    field: Field,
+    field: Collecting,
     /// Depth of the element, so nested markup inside it is read as text.
     depth: usize,
     text: String,
@@ -121,18 +121,18 @@ struct Entry {
 }
 
 impl Entry {
-    fn slot(&mut self, field: Field) -> Option<&mut Option<String>> {
+    fn slot(&mut self, field: Collecting) -> Option<&mut Option<String>> {
         Some(match field {
-            Field::Title => &mut self.title,
-            Field::Summary => &mut self.summary,
-            Field::Content => &mut self.content,
-            Field::Id => &mut self.id,
-            Field::Published => &mut self.published,
-            Field::Updated => &mut self.updated,
-            Field::Doi => &mut self.doi,
-            Field::JournalRef => &mut self.journal_ref,
-            Field::Announce => &mut self.announce,
-            Field::FeedTitle | Field::AuthorName => return None,
+            Collecting::Title => &mut self.title,
+            Collecting::Summary => &mut self.summary,
+            Collecting::Content => &mut self.content,
+            Collecting::Id => &mut self.id,
+            Collecting::Published => &mut self.published,
+            Collecting::Updated => &mut self.updated,
+            Collecting::Doi => &mut self.doi,
+            Collecting::JournalRef => &mut self.journal_ref,
+            Collecting::Announce => &mut self.announce,
+            Collecting::FeedTitle | Collecting::AuthorName => return None,
         })
     }
 
@@ -261,21 +261,21 @@ impl FeedReader<'_> {
                     ..Entry::default()
                 });
             } else if ns == Ns::Atom && name == "title" && depth == 2 {
-                self.capture = capture(Field::FeedTitle);
+                self.capture = capture(Collecting::FeedTitle);
             }
             return;
         };
         if depth == entry.depth + 1 {
             let field = match (ns, name) {
-                (Ns::Atom, "title") => Field::Title,
-                (Ns::Atom, "summary") => Field::Summary,
-                (Ns::Atom, "content") => Field::Content,
-                (Ns::Atom, "id") => Field::Id,
-                (Ns::Atom, "published") => Field::Published,
-                (Ns::Atom, "updated") => Field::Updated,
-                (Ns::Arxiv, "doi") => Field::Doi,
-                (Ns::Arxiv, "journal_ref") => Field::JournalRef,
-                (Ns::Arxiv, "announce_type") => Field::Announce,
+                (Ns::Atom, "title") => Collecting::Title,
+                (Ns::Atom, "summary") => Collecting::Summary,
+                (Ns::Atom, "content") => Collecting::Content,
+                (Ns::Atom, "id") => Collecting::Id,
+                (Ns::Atom, "published") => Collecting::Published,
+                (Ns::Atom, "updated") => Collecting::Updated,
+                (Ns::Arxiv, "doi") => Collecting::Doi,
+                (Ns::Arxiv, "journal_ref") => Collecting::JournalRef,
+                (Ns::Arxiv, "announce_type") => Collecting::Announce,
                 (Ns::Atom, "category") | (Ns::Arxiv, "primary_category") => {
                     entry.category(e, ns == Ns::Arxiv);
                     return;
@@ -296,7 +296,7 @@ impl FeedReader<'_> {
             && ns == Ns::Atom
             && name == "name"
         {
-            self.capture = capture(Field::AuthorName);
+            self.capture = capture(Collecting::AuthorName);
         }
     }
 
@@ -326,13 +326,13 @@ impl FeedReader<'_> {
     }
 
     /// Stores a collected element's text.
-    fn finish(&mut self, field: Field, text: String) {
+    fn finish(&mut self, field: Collecting, text: String) {
         match (field, &mut self.entry) {
-            (Field::FeedTitle, _) => {
+            (Collecting::FeedTitle, _) => {
                 self.feed_title
                     .get_or_insert_with(|| fold_whitespace(&text));
             }
-            (Field::AuthorName, Some(entry)) => {
+            (Collecting::AuthorName, Some(entry)) => {
                 if let Some(author) = &mut entry.author
                     && author.name.is_none()
                 {

@@ -357,7 +357,7 @@ enum Tag {
 
 /// An element whose text is being collected.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Field {
+enum Collecting {
     Error,
     Token,
     Identifier,
@@ -386,18 +386,18 @@ enum Field {
     DcIdentifier,
 }
 
-impl Field {
+impl Collecting {
     /// Fields only the fetcher reads (a file's papers do not use them).
     fn for_fetcher_only(self) -> bool {
         matches!(
             self,
-            Field::Datestamp
-                | Field::SetSpec
-                | Field::Comments
-                | Field::ReportNo
-                | Field::License
-                | Field::Submitter
-                | Field::Updated
+            Collecting::Datestamp
+                | Collecting::SetSpec
+                | Collecting::Comments
+                | Collecting::ReportNo
+                | Collecting::License
+                | Collecting::Submitter
+                | Collecting::Updated
         )
     }
 }
@@ -405,7 +405,7 @@ impl Field {
 /// An element whose text goes to the reader's buffer.
 #[derive(Clone, Copy)]
 struct Capture {
-    field: Field,
+    field: Collecting,
     depth: usize,
 }
 
@@ -454,27 +454,27 @@ fn attribute(e: &BytesStart, name: &str) -> Option<String> {
 }
 
 /// The field a child `name` of a metadata format's root holds.
-fn meta_field(format: MetaFormat, name: &str) -> Option<Field> {
+fn meta_field(format: MetaFormat, name: &str) -> Option<Collecting> {
     Some(match (format, name) {
-        (MetaFormat::Dc, "title") => Field::Title,
-        (MetaFormat::Dc, "creator") => Field::Creator,
-        (MetaFormat::Dc, "description") => Field::Description,
-        (MetaFormat::Dc, "date") => Field::DcDate,
-        (MetaFormat::Dc, "identifier") => Field::DcIdentifier,
+        (MetaFormat::Dc, "title") => Collecting::Title,
+        (MetaFormat::Dc, "creator") => Collecting::Creator,
+        (MetaFormat::Dc, "description") => Collecting::Description,
+        (MetaFormat::Dc, "date") => Collecting::DcDate,
+        (MetaFormat::Dc, "identifier") => Collecting::DcIdentifier,
         (MetaFormat::Dc, _) => return None,
-        (_, "id") => Field::Id,
-        (_, "title") => Field::Title,
-        (_, "abstract") => Field::Abstract,
-        (_, "categories") => Field::Categories,
-        (_, "comments") => Field::Comments,
-        (_, "journal-ref") => Field::JournalRef,
-        (_, "doi") => Field::Doi,
-        (_, "report-no") => Field::ReportNo,
-        (_, "license") => Field::License,
-        (_, "submitter") => Field::Submitter,
-        (_, "created") => Field::Created,
-        (_, "updated") => Field::Updated,
-        (MetaFormat::Raw, "authors") => Field::AuthorsText,
+        (_, "id") => Collecting::Id,
+        (_, "title") => Collecting::Title,
+        (_, "abstract") => Collecting::Abstract,
+        (_, "categories") => Collecting::Categories,
+        (_, "comments") => Collecting::Comments,
+        (_, "journal-ref") => Collecting::JournalRef,
+        (_, "doi") => Collecting::Doi,
+        (_, "report-no") => Collecting::ReportNo,
+        (_, "license") => Collecting::License,
+        (_, "submitter") => Collecting::Submitter,
+        (_, "created") => Collecting::Created,
+        (_, "updated") => Collecting::Updated,
+        (MetaFormat::Raw, "authors") => Collecting::AuthorsText,
         _ => return None,
     })
 }
@@ -498,7 +498,7 @@ impl PageReader<'_> {
                 "error" => {
                     self.error_code = attribute(e, "code").unwrap_or_default();
                     self.error_line = self.lines.line(self.text, pos);
-                    capture = Some(Field::Error);
+                    capture = Some(Collecting::Error);
                     Tag::Other
                 }
                 "ListRecords" | "GetRecord" => Tag::Verb,
@@ -521,7 +521,7 @@ impl PageReader<'_> {
                         complete_list_size: number("completeListSize"),
                         cursor: number("cursor"),
                     });
-                    capture = Some(Field::Token);
+                    capture = Some(Collecting::Token);
                     Tag::Other
                 }
                 _ => Tag::Other,
@@ -538,9 +538,9 @@ impl PageReader<'_> {
             },
             Some(Tag::Header) => {
                 capture = match name {
-                    "identifier" => Some(Field::Identifier),
-                    "datestamp" => Some(Field::Datestamp),
-                    "setSpec" => Some(Field::SetSpec),
+                    "identifier" => Some(Collecting::Identifier),
+                    "datestamp" => Some(Collecting::Datestamp),
+                    "setSpec" => Some(Collecting::SetSpec),
                     _ => None,
                 };
                 Tag::Other
@@ -575,21 +575,21 @@ impl PageReader<'_> {
             }
             Some(Tag::Author) => {
                 capture = match name {
-                    "keyname" => Some(Field::Keyname),
-                    "forenames" => Some(Field::Forenames),
-                    "suffix" => Some(Field::Suffix),
+                    "keyname" => Some(Collecting::Keyname),
+                    "forenames" => Some(Collecting::Forenames),
+                    "suffix" => Some(Collecting::Suffix),
                     _ => None,
                 };
                 Tag::Other
             }
             Some(Tag::Version) if name == "date" => {
-                capture = Some(Field::VersionDate);
+                capture = Some(Collecting::VersionDate);
                 Tag::Other
             }
             Some(_) => Tag::Other,
         };
         self.stack.push(tag);
-        if self.papers.is_some() && capture.is_some_and(Field::for_fetcher_only) {
+        if self.papers.is_some() && capture.is_some_and(Collecting::for_fetcher_only) {
             capture = None;
         }
         if let Some(field) = capture {
@@ -641,11 +641,11 @@ impl PageReader<'_> {
     }
 
     /// Stores a collected element's text (the buffer's).
-    fn finish(&mut self, field: Field) {
+    fn finish(&mut self, field: Collecting) {
         let part = match field {
-            Field::Keyname => Some(&mut self.author.keyname),
-            Field::Forenames => Some(&mut self.author.forenames),
-            Field::Suffix => Some(&mut self.author.suffix),
+            Collecting::Keyname => Some(&mut self.author.keyname),
+            Collecting::Forenames => Some(&mut self.author.forenames),
+            Collecting::Suffix => Some(&mut self.author.suffix),
             _ => None,
         };
         if let Some(part) = part {
@@ -653,7 +653,7 @@ impl PageReader<'_> {
             part.push_str(&self.buf);
             return;
         }
-        if field == Field::Identifier && self.papers.is_some() {
+        if field == Collecting::Identifier && self.papers.is_some() {
             // Kept aside: a file's paper needs it only when deleted, or
             // when its metadata gives no arXiv id.
             self.ident.clear();
@@ -667,7 +667,7 @@ impl PageReader<'_> {
             std::mem::take(&mut self.buf)
         };
         match field {
-            Field::Error => {
+            Collecting::Error => {
                 if self.page.error.is_none() {
                     self.page.error = Some(OaiError {
                         code: std::mem::take(&mut self.error_code),
@@ -677,14 +677,14 @@ impl PageReader<'_> {
                 }
                 return;
             }
-            Field::Token => {
+            Collecting::Token => {
                 if let Some(token) = &mut self.token {
                     token.value = text.trim().to_string();
                 }
                 self.page.token = self.token.take().filter(|t| !t.value.is_empty());
                 return;
             }
-            Field::VersionDate => {
+            Collecting::VersionDate => {
                 self.version.1 = Some(text);
                 return;
             }
@@ -698,23 +698,23 @@ impl PageReader<'_> {
             slot.get_or_insert(text);
         };
         match field {
-            Field::Identifier => first(&mut r.identifier, text),
-            Field::Datestamp => first(&mut r.datestamp, text),
-            Field::SetSpec => r.sets.push(text.trim().to_string()),
-            Field::Id => first(&mut meta.id, text),
-            Field::Title => first(&mut meta.title, text),
-            Field::Abstract => first(&mut meta.abstract_text, text),
-            Field::AuthorsText => first(&mut meta.authors_text, text),
-            Field::Categories => first(&mut meta.categories, text),
-            Field::Comments => first(&mut meta.comments, text),
-            Field::JournalRef => first(&mut meta.journal_ref, text),
-            Field::Doi => first(&mut meta.doi, text),
-            Field::ReportNo => first(&mut meta.report_no, text),
-            Field::License => first(&mut meta.license, text),
-            Field::Submitter => first(&mut meta.submitter, text),
-            Field::Created | Field::DcDate => first(&mut meta.created, text),
-            Field::Updated => first(&mut meta.updated, text),
-            Field::Creator => {
+            Collecting::Identifier => first(&mut r.identifier, text),
+            Collecting::Datestamp => first(&mut r.datestamp, text),
+            Collecting::SetSpec => r.sets.push(text.trim().to_string()),
+            Collecting::Id => first(&mut meta.id, text),
+            Collecting::Title => first(&mut meta.title, text),
+            Collecting::Abstract => first(&mut meta.abstract_text, text),
+            Collecting::AuthorsText => first(&mut meta.authors_text, text),
+            Collecting::Categories => first(&mut meta.categories, text),
+            Collecting::Comments => first(&mut meta.comments, text),
+            Collecting::JournalRef => first(&mut meta.journal_ref, text),
+            Collecting::Doi => first(&mut meta.doi, text),
+            Collecting::ReportNo => first(&mut meta.report_no, text),
+            Collecting::License => first(&mut meta.license, text),
+            Collecting::Submitter => first(&mut meta.submitter, text),
+            Collecting::Created | Collecting::DcDate => first(&mut meta.created, text),
+            Collecting::Updated => first(&mut meta.updated, text),
+            Collecting::Creator => {
                 let parts: Vec<&str> = text.splitn(2, ',').map(str::trim).collect();
                 let name = match parts[..] {
                     [last, first] => Name {
@@ -731,8 +731,8 @@ impl PageReader<'_> {
                     meta.names.push(name);
                 }
             }
-            Field::Description => meta.descriptions.push(text),
-            Field::DcIdentifier => meta.identifiers.push(text),
+            Collecting::Description => meta.descriptions.push(text),
+            Collecting::DcIdentifier => meta.identifiers.push(text),
             _ => {}
         }
     }

@@ -131,12 +131,12 @@ const MEDLINE: Spec = Spec {
 
 /// One field of a record: its tag and its lines (the value on the tag line
 /// first, then any continuation lines).
-struct Field<'a> {
+struct TagLines<'a> {
     tag: &'a str,
     lines: Vec<&'a str>,
 }
 
-impl Field<'_> {
+impl TagLines<'_> {
     /// The lines joined and whitespace-folded.
     fn text(&self) -> String {
         fold_all(self.lines.iter().copied())
@@ -146,12 +146,12 @@ impl Field<'_> {
 /// A record's fields as the file wrote them.
 struct Raw<'a> {
     line: usize,
-    fields: Vec<Field<'a>>,
+    fields: Vec<TagLines<'a>>,
 }
 
 impl<'a> Raw<'a> {
     /// The fields with one of `tags`, in file order.
-    fn with<'s>(&'s self, tags: &'s [&str]) -> impl Iterator<Item = &'s Field<'a>> + 's {
+    fn with<'s>(&'s self, tags: &'s [&str]) -> impl Iterator<Item = &'s TagLines<'a>> + 's {
         self.fields.iter().filter(move |f| tags.contains(&f.tag))
     }
 
@@ -165,7 +165,7 @@ impl<'a> Raw<'a> {
     fn first<T>(&self, tags: &[&str], f: impl Fn(&str) -> Option<T>) -> Option<T> {
         tags.iter().find_map(|tag| {
             self.with(std::slice::from_ref(tag))
-                .map(Field::text)
+                .map(TagLines::text)
                 .filter(|t| !t.is_empty())
                 .find_map(|t| f(&t))
         })
@@ -195,7 +195,7 @@ impl<'a> Raw<'a> {
     /// Each field with one of `tags` as one value, folded, in file order.
     fn values(&self, tags: &[&str]) -> Vec<String> {
         self.with(tags)
-            .map(Field::text)
+            .map(TagLines::text)
             .filter(|s| !s.is_empty())
             .collect()
     }
@@ -389,7 +389,7 @@ fn split<'a>(text: &'a str, spec: &Spec) -> (Vec<Raw<'a>>, Vec<(usize, String)>)
                 seen_start = true;
                 current = Some(Raw {
                     line: n,
-                    fields: vec![Field {
+                    fields: vec![TagLines {
                         tag,
                         lines: vec![value],
                     }],
@@ -405,7 +405,7 @@ fn split<'a>(text: &'a str, spec: &Spec) -> (Vec<Raw<'a>>, Vec<(usize, String)>)
             }
             Line::Tag(tag, value) => {
                 if let Some(r) = current.as_mut() {
-                    r.fields.push(Field {
+                    r.fields.push(TagLines {
                         tag,
                         lines: vec![value],
                     });

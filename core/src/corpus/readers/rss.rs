@@ -49,7 +49,7 @@ use crate::corpus::{More, Parsed, Record};
 
 /// An element whose text is collected.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Field {
+enum Collecting {
     ChannelTitle,
     ChannelDate,
     Title,
@@ -65,18 +65,18 @@ enum Field {
 }
 
 /// The field an element of an item holds, by its local name.
-fn item_field(local: &str) -> Option<Field> {
+fn item_field(local: &str) -> Option<Collecting> {
     Some(match local {
-        "title" => Field::Title,
-        "link" => Field::Link,
-        "description" | "summary" | "encoded" => Field::Description,
-        "guid" | "identifier" => Field::Guid,
-        "category" | "subject" => Field::Category,
-        "pubDate" | "date" => Field::Date,
-        "creator" | "author" => Field::Creator,
-        "announce_type" => Field::Announce,
-        "DOI" | "doi" => Field::Doi,
-        "journal_reference" | "journal_ref" => Field::JournalRef,
+        "title" => Collecting::Title,
+        "link" => Collecting::Link,
+        "description" | "summary" | "encoded" => Collecting::Description,
+        "guid" | "identifier" => Collecting::Guid,
+        "category" | "subject" => Collecting::Category,
+        "pubDate" | "date" => Collecting::Date,
+        "creator" | "author" => Collecting::Creator,
+        "announce_type" => Collecting::Announce,
+        "DOI" | "doi" => Collecting::Doi,
+        "journal_reference" | "journal_ref" => Collecting::JournalRef,
         _ => return None,
     })
 }
@@ -235,16 +235,16 @@ fn decode_html_entities(s: &str) -> String {
 }
 
 impl Item {
-    fn slot(&mut self, field: Field) -> Option<&mut Option<String>> {
+    fn slot(&mut self, field: Collecting) -> Option<&mut Option<String>> {
         Some(match field {
-            Field::Title => &mut self.title,
-            Field::Link => &mut self.link,
-            Field::Description => &mut self.description,
-            Field::Guid => &mut self.guid,
-            Field::Date => &mut self.date,
-            Field::Announce => &mut self.announce,
-            Field::Doi => &mut self.doi,
-            Field::JournalRef => &mut self.journal_ref,
+            Collecting::Title => &mut self.title,
+            Collecting::Link => &mut self.link,
+            Collecting::Description => &mut self.description,
+            Collecting::Guid => &mut self.guid,
+            Collecting::Date => &mut self.date,
+            Collecting::Announce => &mut self.announce,
+            Collecting::Doi => &mut self.doi,
+            Collecting::JournalRef => &mut self.journal_ref,
             _ => return None,
         })
     }
@@ -344,7 +344,7 @@ struct Feed<'a> {
     depth: usize,
     item: Option<Item>,
     /// The field being collected, its element's depth, and its text.
-    capture: Option<(Field, usize, String)>,
+    capture: Option<(Collecting, usize, String)>,
     channel_title: Option<String>,
     channel_date: Option<String>,
 }
@@ -376,11 +376,11 @@ impl Items for Feed<'_> {
                     ..Item::default()
                 });
             } else if name == "title" && self.channel_title.is_none() {
-                self.capture = Some((Field::ChannelTitle, depth, String::new()));
+                self.capture = Some((Collecting::ChannelTitle, depth, String::new()));
             } else if matches!(name, "pubDate" | "date" | "lastBuildDate")
                 && self.channel_date.is_none()
             {
-                self.capture = Some((Field::ChannelDate, depth, String::new()));
+                self.capture = Some((Collecting::ChannelDate, depth, String::new()));
             }
             return;
         };
@@ -433,12 +433,12 @@ impl Items for Feed<'_> {
 }
 
 impl Feed<'_> {
-    fn finish(&mut self, field: Field, text: String) {
+    fn finish(&mut self, field: Collecting, text: String) {
         match (field, &mut self.item) {
-            (Field::ChannelTitle, _) => self.channel_title = folded(&text),
-            (Field::ChannelDate, _) => self.channel_date = Some(text),
-            (Field::Category, Some(item)) => item.categories.extend(folded(&text)),
-            (Field::Creator, Some(item)) => item.creators.push(text),
+            (Collecting::ChannelTitle, _) => self.channel_title = folded(&text),
+            (Collecting::ChannelDate, _) => self.channel_date = Some(text),
+            (Collecting::Category, Some(item)) => item.categories.extend(folded(&text)),
+            (Collecting::Creator, Some(item)) => item.creators.push(text),
             (field, Some(item)) => {
                 if let Some(slot) = item.slot(field)
                     && slot.is_none()

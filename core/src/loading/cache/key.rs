@@ -20,7 +20,7 @@ const END: u64 = 64 << 10;
 
 /// A source file's key, and the name its entries are stored under.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub(crate) struct Key {
+pub(crate) struct SourceKey {
     /// Everything above, as bytes (an entry's first section).
     pub(super) bytes: Vec<u8>,
     /// The entries' file name, without extension: a hash of the path and
@@ -55,7 +55,7 @@ impl Parts<'_> {
 /// (whose key is `now`) is that file with lines appended since: the same
 /// path, inode, format and list; longer; the same first 64 KiB, the same
 /// 64 KiB where it used to end, and that end a line end.
-pub(super) fn grown_from(old: &[u8], now: &Key, file: &File) -> Option<u64> {
+pub(super) fn grown_from(old: &[u8], now: &SourceKey, file: &File) -> Option<u64> {
     let (old, new) = (Parts::of(old)?, Parts::of(&now.bytes)?);
     let same = old.path == new.path
         && (old.dev, old.ino) == (new.dev, new.ino)
@@ -74,7 +74,7 @@ pub(super) fn grown_from(old: &[u8], now: &Key, file: &File) -> Option<u64> {
 
 /// The key of `file`, opened from `path`, read as `format` into a list
 /// named `list`.
-pub(crate) fn of(file: &File, path: &Path, format: &str, list: &str) -> io::Result<Key> {
+pub(crate) fn of(file: &File, path: &Path, format: &str, list: &str) -> io::Result<SourceKey> {
     let canonical = std::fs::canonicalize(path)?;
     let canonical = canonical.to_string_lossy();
     let meta = file.metadata()?;
@@ -102,7 +102,7 @@ pub(crate) fn of(file: &File, path: &Path, format: &str, list: &str) -> io::Resu
     named.push(0);
     named.extend_from_slice(format.as_bytes());
     let name = format!("{:032x}", xxhash_rust::xxh3::xxh3_128(&named));
-    Ok(Key { bytes, name, len })
+    Ok(SourceKey { bytes, name, len })
 }
 
 #[cfg(unix)]

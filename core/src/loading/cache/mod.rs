@@ -94,7 +94,7 @@ impl AsRef<[u8]> for Section {
 /// The key of the file at `path` as it is now, for an entry of `kind`
 /// (the key's list name) made of it read as `format`; `None` for a file
 /// too small to cache or not readable.
-fn entry_key(path: &Path, format: Option<Format>, kind: &str) -> Option<(File, key::Key)> {
+fn entry_key(path: &Path, format: Option<Format>, kind: &str) -> Option<(File, key::SourceKey)> {
     let file = File::open(path).ok()?;
     if !file.metadata().ok()?.is_file() {
         return None;

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::container::{Entry, Writer};
-use super::key::{self, Key};
+use super::key::{self, SourceKey};
 use super::papers::{Bad, Decoder, Encoder};
 use super::serial;
 use super::{CacheOptions, MIN_SIZE, PAPERS_EXT, PAPERS_KIND, evict};
@@ -202,7 +202,7 @@ pub(in crate::loading) fn lookup(
 /// Starts recording an entry for `file` under `key`.
 fn recorder(
     cache: &CacheOptions,
-    key: Key,
+    key: SourceKey,
     file: &File,
     path: &std::path::Path,
     format: Format,
@@ -264,7 +264,7 @@ fn same_content(file: &File, content: &[(u64, u64)], len: u64) -> bool {
 pub(in crate::loading) struct Recorder {
     /// `None` once something went wrong: nothing is stored.
     writer: Option<Writer>,
-    key: Key,
+    key: SourceKey,
     file: File,
     path: PathBuf,
     format: &'static str,

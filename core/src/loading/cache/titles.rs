@@ -35,7 +35,7 @@ pub(crate) enum Titles {
 /// not stored.
 pub(crate) struct Pending {
     file: File,
-    key: key::Key,
+    key: key::SourceKey,
     path: PathBuf,
     format: Option<Format>,
 }
@@ -63,7 +63,7 @@ pub(crate) fn titles(
 }
 
 /// Where the titles entry of the file keyed `key` is.
-fn entry_path(cache: &CacheOptions, key: &key::Key) -> PathBuf {
+fn entry_path(cache: &CacheOptions, key: &key::SourceKey) -> PathBuf {
     cache.dir.join(format!("{}.{TITLES_EXT}", key.name))
 }
 
@@ -73,7 +73,7 @@ pub(super) fn stored_key(cache: &CacheOptions, path: &Path, format: Option<Forma
         .is_some_and(|(_, key)| Entry::has_key(&entry_path(cache, &key), TITLES_KIND, &key.bytes))
 }
 
-fn read(entry: Entry, key: &key::Key, name: String) -> Option<(TitleList, Report)> {
+fn read(entry: Entry, key: &key::SourceKey, name: String) -> Option<(TitleList, Report)> {
     if entry.len() != 3 || entry.section(0) != key.bytes || !entry.verify() {
         return None;
     }

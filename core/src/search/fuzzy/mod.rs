@@ -348,7 +348,7 @@ impl Needle {
         })
     }
 
-    /// The [`super::index::title_mask`] bit of needle byte `c`, a letter
+    /// The [`super::masks::title_mask`] bit of needle byte `c`, a letter
     /// or digit matched whatever its case (a digit has none).
     fn folded_bit(&self, c: u8) -> Option<u64> {
         match c {
@@ -899,9 +899,9 @@ mod tests {
     /// [`bound_in`] for a needle made already (a needle's bounds are
     /// worked out once).
     fn bound_in_of(needle: &Needle, hay: &str) -> u32 {
-        let chars = crate::search::index::Chars::ascii(
+        let chars = crate::search::masks::Chars::ascii(
             hay.as_bytes(),
-            crate::search::index::title_mask(hay),
+            crate::search::masks::title_mask(hay),
         );
         let within = needle
             .pair_bound_in(chars.pairs, chars.starts, chars.inner)

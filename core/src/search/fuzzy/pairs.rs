@@ -130,7 +130,7 @@ pub fn paired_most_within(
 }
 
 /// A letter's (either case) or digit's bit in a title's mask
-/// ([`super::index::title_mask`]); 0 for any other byte.
+/// ([`super::masks::title_mask`]); 0 for any other byte.
 pub(super) fn mask_bit(c: u8) -> u64 {
     match c.to_ascii_lowercase() {
         c @ b'a'..=b'z' => 1 << (c - b'a'),
@@ -334,7 +334,7 @@ impl Needle {
 
     /// [`Needle::pair_bound`] in an ASCII title whose letters and digits
     /// with the largest bonus somewhere are `starts` and with a smaller one
-    /// `inner` (its [`super::index::Chars`]): a character in neither
+    /// `inner` (its [`super::masks::Chars`]): a character in neither
     /// scores no bonus of its own anywhere ([`Bonuses::of`]). Most titles
     /// have no word starting with the first letter of an acronym (`gnn`):
     /// that letter then scores 16 wherever it is matched, and the word

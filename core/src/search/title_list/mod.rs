@@ -167,7 +167,7 @@ impl TitlePart {
             Some(h) => IdSlot::Hash(h),
             None => IdSlot::Named(self.names.push(p.id.as_str())),
         };
-        if let Some(mask) = super::index::plain_ascii_title_mask(p.title.as_bytes()) {
+        if let Some(mask) = super::masks::plain_ascii_title_mask(p.title.as_bytes()) {
             // Shown as it is (most titles): one pass decided it, as for a
             // title line.
             self.titles.push_plain_ascii(&p.title, mask);
@@ -267,7 +267,7 @@ impl TitleList {
         let hash = content_hash(Some(line), "");
         self.len += 1;
         let part = self.last();
-        if let Some(mask) = super::index::plain_ascii_title_mask(line.as_bytes()) {
+        if let Some(mask) = super::masks::plain_ascii_title_mask(line.as_bytes()) {
             // Shown as it is (most titles): one pass decided it.
             part.titles.push_plain_ascii(line, mask);
             part.derived.push(false);

@@ -18,8 +18,8 @@ use std::io::{self, Write};
 
 use super::{IdSlot, Names, Slot, TitleList, TitlePart};
 use crate::search::array::Arr;
-use crate::search::index::Chars;
 use crate::search::items::{Items, TitleSpan};
+use crate::search::masks::Chars;
 use crate::search::words::{In, Out, Shared};
 
 /// Writes `strings` (in pieces) as two arrays: where each ends, and their

@@ -28,7 +28,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use super::fields::{fold, fold_into};
-use super::index::Bits;
+use super::masks::Bits;
 pub use forms::Forms;
 use frozen::Frozen;
 pub use frozen::Shared;

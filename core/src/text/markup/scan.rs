@@ -26,7 +26,7 @@ thread_local! {
 
 /// What is looked for.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Key {
+enum Sought {
     /// A fixed string.
     Str(&'static str),
     /// A whitespace character.
@@ -38,7 +38,7 @@ enum Key {
 /// The first occurrence at or after `from` is at `found`, with its length
 /// (`None`: there is none to the end of the text).
 struct Memo {
-    key: Key,
+    key: Sought,
     from: usize,
     found: Option<(usize, usize)>,
 }
@@ -114,7 +114,7 @@ unsafe fn tail(scan: &Scan, at: usize) -> &str {
 /// offset and length of what it finds).
 fn remembered(
     scan: &mut Scan,
-    key: Key,
+    key: Sought,
     at: usize,
     first: impl Fn(&str) -> Option<(usize, usize)>,
 ) -> Option<(usize, usize)> {
@@ -151,7 +151,7 @@ pub(super) fn find(hay: &str, pat: &'static str) -> Option<usize> {
             count(hay.len());
             return hay.find(pat);
         };
-        let (f, _) = remembered(scan, Key::Str(pat), start, |t| {
+        let (f, _) = remembered(scan, Sought::Str(pat), start, |t| {
             t.find(pat).map(|p| (p, pat.len()))
         })?;
         (f + pat.len() <= end).then(|| f - start)
@@ -167,7 +167,7 @@ pub(super) fn has_space(hay: &str) -> bool {
             count(hay.len());
             return hay.contains(char::is_whitespace);
         };
-        remembered(scan, Key::Space, start, |t| {
+        remembered(scan, Sought::Space, start, |t| {
             t.char_indices()
                 .find(|(_, c)| c.is_whitespace())
                 .map(|(p, c)| (p, c.len_utf8()))
@@ -229,7 +229,7 @@ pub(super) fn emphasis_closer(rest: &str, c: u8, run: usize) -> Option<usize> {
         };
         // In the whole text, the first closer from here; one that ends
         // inside `rest` closes here too.
-        let whole = remembered(scan, Key::Closer(c, run), start, |t| first(t, c, run));
+        let whole = remembered(scan, Sought::Closer(c, run), start, |t| first(t, c, run));
         if let Some((f, len)) = whole
             && f + len <= end
         {

@@ -169,24 +169,24 @@ impl<'de> Deserialize<'de> for Year {
 }
 
 /// An object key, borrowed from the input when it has no escapes.
-pub(super) struct Key<'a>(pub(super) Cow<'a, str>);
+pub(super) struct ObjectKey<'a>(pub(super) Cow<'a, str>);
 
-impl<'de: 'a, 'a> Deserialize<'de> for Key<'a> {
+impl<'de: 'a, 'a> Deserialize<'de> for ObjectKey<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct KeyVisitor<'a>(PhantomData<&'a ()>);
         impl<'de: 'a, 'a> Visitor<'de> for KeyVisitor<'a> {
-            type Value = Key<'a>;
+            type Value = ObjectKey<'a>;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("a string")
             }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'a>, E> {
-                Ok(Key(Cow::Borrowed(v)))
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<ObjectKey<'a>, E> {
+                Ok(ObjectKey(Cow::Borrowed(v)))
             }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'a>, E> {
-                Ok(Key(Cow::Owned(v.to_owned())))
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<ObjectKey<'a>, E> {
+                Ok(ObjectKey(Cow::Owned(v.to_owned())))
             }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Key<'a>, E> {
-                Ok(Key(Cow::Owned(v)))
+            fn visit_string<E: de::Error>(self, v: String) -> Result<ObjectKey<'a>, E> {
+                Ok(ObjectKey(Cow::Owned(v)))
             }
         }
         d.deserialize_str(KeyVisitor(PhantomData))
@@ -240,7 +240,7 @@ impl<'a> Lenient<'a> for Text<'a> {
 
     fn from_map<'de: 'a, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut found = Text::Missing;
-        while let Some(Key(key)) = map.next_key::<Key<'a>>()? {
+        while let Some(ObjectKey(key)) = map.next_key::<ObjectKey<'a>>()? {
             if key == "name" && found.is_blank() {
                 found = map.next_value::<Text<'a>>()?;
             } else {
@@ -333,7 +333,7 @@ impl<'a> Lenient<'a> for Year {
 
     fn from_map<'de: 'a, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut found = None;
-        while let Some(Key(key)) = map.next_key::<Key<'a>>()? {
+        while let Some(ObjectKey(key)) = map.next_key::<ObjectKey<'a>>()? {
             if is_date_key(&key) {
                 found = found.or(map.next_value::<Year>()?.0);
             } else {
@@ -778,7 +778,7 @@ impl<'a> Lenient<'a> for AuthorName<'a> {
             [Text::Missing, Text::Missing, Text::Missing, Text::Missing];
         let [mut particle, mut dropping, mut suffix] =
             [Text::Missing, Text::Missing, Text::Missing];
-        while let Some(Key(key)) = map.next_key::<Key<'a>>()? {
+        while let Some(ObjectKey(key)) = map.next_key::<ObjectKey<'a>>()? {
             let slot = match &*key {
                 "name" | "display_name" | "full_name" | "fullName" => &mut whole,
                 "literal" => &mut literal,
@@ -835,7 +835,7 @@ impl<'a> Lenient<'a> for Urls<'a> {
 
     fn from_map<'de: 'a, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut all = Vec::new();
-        while let Some(Key(key)) = map.next_key::<Key<'a>>()? {
+        while let Some(ObjectKey(key)) = map.next_key::<ObjectKey<'a>>()? {
             if matches!(&*key, "url" | "URL" | "href" | "oa_url") {
                 all.extend(map.next_value::<Urls<'a>>()?.0);
             } else {
@@ -903,7 +903,7 @@ pub(super) struct ExternalIds<'a> {
 impl<'a> Lenient<'a> for ExternalIds<'a> {
     fn from_map<'de: 'a, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut ids = ExternalIds::default();
-        while let Some(Key(key)) = map.next_key::<Key<'a>>()? {
+        while let Some(ObjectKey(key)) = map.next_key::<ObjectKey<'a>>()? {
             match &*key {
                 "ArXiv" | "arXiv" | "arxiv" => ids.arxiv = map.next_value()?,
                 "DOI" | "doi" => ids.doi = map.next_value()?,

@@ -63,13 +63,13 @@ pub(super) fn each_known<'a>(
     mut f: impl FnMut(&'a str, &'a str, Kind) -> bool,
 ) -> bool {
     let b = s.as_bytes();
-    let mut i = white(b, 0);
+    let mut i = past_white_space(b, 0);
     if b.get(i) != Some(&b'{') {
         return false;
     }
-    i = white(b, i + 1);
+    i = past_white_space(b, i + 1);
     if b.get(i) == Some(&b'}') {
-        return white(b, i + 1) == b.len();
+        return past_white_space(b, i + 1) == b.len();
     }
     loop {
         let Some((key, at)) = key_at(s, i) else {
@@ -86,13 +86,13 @@ pub(super) fn each_known<'a>(
         let Some((end, kind)) = found else {
             return false;
         };
-        if !f(key, between(s, i, end), kind) {
+        if !f(key, slice_unchecked(s, i, end), kind) {
             return false;
         }
-        i = white(b, end);
+        i = past_white_space(b, end);
         match b.get(i) {
-            Some(b',') => i = white(b, i + 1),
-            Some(b'}') => return white(b, i + 1) == b.len(),
+            Some(b',') => i = past_white_space(b, i + 1),
+            Some(b'}') => return past_white_space(b, i + 1) == b.len(),
             _ => return false,
         }
     }
@@ -109,7 +109,7 @@ pub(super) fn each_flat<'a>(s: &'a str, mut f: impl FnMut(&'a str, &'a str)) -> 
     if b.first() != Some(&b'[') {
         return false;
     }
-    let mut i = white(b, 1);
+    let mut i = past_white_space(b, 1);
     if b.get(i) == Some(&b']') {
         return i + 1 == b.len();
     }
@@ -117,7 +117,7 @@ pub(super) fn each_flat<'a>(s: &'a str, mut f: impl FnMut(&'a str, &'a str)) -> 
         if b.get(i) != Some(&b'{') {
             return false;
         }
-        i = white(b, i + 1);
+        i = past_white_space(b, i + 1);
         if b.get(i) != Some(&b'}') {
             loop {
                 let Some((key, at)) = key_at(s, i) else {
@@ -129,18 +129,18 @@ pub(super) fn each_flat<'a>(s: &'a str, mut f: impl FnMut(&'a str, &'a str)) -> 
                 else {
                     return false;
                 };
-                f(key, between(s, at + 1, at + 1 + len));
-                i = white(b, at + len + 2);
+                f(key, slice_unchecked(s, at + 1, at + 1 + len));
+                i = past_white_space(b, at + len + 2);
                 match b.get(i) {
-                    Some(b',') => i = white(b, i + 1),
+                    Some(b',') => i = past_white_space(b, i + 1),
                     Some(b'}') => break,
                     _ => return false,
                 }
             }
         }
-        i = white(b, i + 1);
+        i = past_white_space(b, i + 1);
         match b.get(i) {
-            Some(b',') => i = white(b, i + 1),
+            Some(b',') => i = past_white_space(b, i + 1),
             Some(b']') => return i + 1 == b.len(),
             _ => return false,
         }
@@ -152,7 +152,7 @@ pub(super) fn each_flat<'a>(s: &'a str, mut f: impl FnMut(&'a str, &'a str)) -> 
 /// boundary, which is not checked again (the checks were a tenth of the
 /// walk's instructions).
 #[inline(always)]
-fn between(s: &str, from: usize, to: usize) -> &str {
+fn slice_unchecked(s: &str, from: usize, to: usize) -> &str {
     debug_assert!(s.is_char_boundary(from) && s.is_char_boundary(to) && from <= to);
     // SAFETY: `from <= to <= s.len()`, both character boundaries (the
     // callers' promise, checked in debug builds): the walk found them
@@ -170,9 +170,9 @@ fn key_at(s: &str, i: usize) -> Option<(&str, usize)> {
         return None;
     }
     let len = plain_string_len(b, i + 1)?;
-    let key = between(s, i + 1, i + 1 + len);
-    let colon = white(b, i + len + 2);
-    (b.get(colon) == Some(&b':')).then(|| (key, white(b, colon + 1)))
+    let key = slice_unchecked(s, i + 1, i + 1 + len);
+    let colon = past_white_space(b, i + len + 2);
+    (b.get(colon) == Some(&b':')).then(|| (key, past_white_space(b, colon + 1)))
 }
 
 /// Whether the value of a member no field reads is one the parser passes
@@ -187,7 +187,7 @@ pub(super) fn passes(raw: &str, kind: Kind) -> bool {
 }
 
 /// Past JSON white space from `i`.
-fn white(b: &[u8], mut i: usize) -> usize {
+fn past_white_space(b: &[u8], mut i: usize) -> usize {
     while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
         i += 1;
     }

@@ -53,7 +53,7 @@ use serde::Deserialize;
 use serde::de::{self, IgnoredAny};
 use serde_json::error::Category;
 
-use self::lenient::{Key, Text};
+use self::lenient::{ObjectKey, Text};
 use self::lines::{mostly_object_lines, parse_lines};
 use self::record::JsonRecord;
 use super::{Format, Reader, start};
@@ -291,8 +291,8 @@ impl<'a> Document<'a> {
                 if self.byte(i) != Some(b'"') {
                     return Err(self.syntax(i, "expected a key in quotes"));
                 }
-                let (Key(key), end) =
-                    value_at::<Key>(self.body, i).map_err(|e| self.error(i, &e))?;
+                let (ObjectKey(key), end) =
+                    value_at::<ObjectKey>(self.body, i).map_err(|e| self.error(i, &e))?;
                 i = self.skip_ws(end);
                 if self.byte(i) != Some(b':') {
                     return Err(self.syntax(i, "expected `:`"));

@@ -11,7 +11,7 @@ use std::marker::PhantomData;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 
-use super::lenient::{ExternalIds, Key, MaybePlain, Text, Urls, first_abstract, first_text};
+use super::lenient::{ExternalIds, MaybePlain, ObjectKey, Text, Urls, first_abstract, first_text};
 use super::lines::parse_line_deferring;
 use super::record::{Ids, field_of, ids, urls};
 use crate::corpus::json_string::Plain;
@@ -55,7 +55,7 @@ struct TitleRecord<'a> {
 
 /// What a key of a paper object is to a [`TitleRecord`]: a field it
 /// reads, one it passes over, or one of neither (any other key).
-enum Field {
+enum KeyRole {
     Id,
     Explicit(usize),
     ExternalIds,
@@ -69,11 +69,11 @@ enum Field {
     Unread,
 }
 
-impl Field {
+impl KeyRole {
     /// The field `JsonRecord`'s field `f` (its place in its `FIELDS`)
     /// is here.
-    fn of(f: usize) -> Field {
-        use Field::*;
+    fn of(f: usize) -> KeyRole {
+        use KeyRole::*;
         match f {
             0 => Id,
             1..=3 => Explicit(f - 1),
@@ -108,7 +108,7 @@ impl<'de: 'a, 'a> Visitor<'de> for TitleVisitor<'a> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TitleRecord<'a>, A::Error> {
         let mut r = TitleRecord::default();
         let mut seen = 0u64;
-        while let Some(Key(key)) = map.next_key::<Key<'a>>()? {
+        while let Some(ObjectKey(key)) = map.next_key::<ObjectKey<'a>>()? {
             let Some(f) = field_of(&key) else {
                 map.next_value::<IgnoredAny>()?;
                 continue;
@@ -118,17 +118,17 @@ impl<'de: 'a, 'a> Visitor<'de> for TitleVisitor<'a> {
                 return Err(de::Error::custom("a field given twice"));
             }
             seen |= 1 << f;
-            match Field::of(f) {
-                Field::Id => r.id = map.next_value()?,
-                Field::Explicit(i) => r.explicit[i] = map.next_value()?,
-                Field::ExternalIds => r.external_ids = map.next_value()?,
-                Field::Doi(i) => r.dois[i] = map.next_value()?,
-                Field::Title(i) => r.titles[i] = map.next_value()?,
-                Field::Abstract => r.abstract_text = map.next_value()?,
-                Field::OtherAbstract(i) => r.abstracts[i] = map.next_value()?,
-                Field::Number => r.number = map.next_value()?,
-                Field::Url(i) => r.urls[i] = map.next_value()?,
-                Field::Unread => {
+            match KeyRole::of(f) {
+                KeyRole::Id => r.id = map.next_value()?,
+                KeyRole::Explicit(i) => r.explicit[i] = map.next_value()?,
+                KeyRole::ExternalIds => r.external_ids = map.next_value()?,
+                KeyRole::Doi(i) => r.dois[i] = map.next_value()?,
+                KeyRole::Title(i) => r.titles[i] = map.next_value()?,
+                KeyRole::Abstract => r.abstract_text = map.next_value()?,
+                KeyRole::OtherAbstract(i) => r.abstracts[i] = map.next_value()?,
+                KeyRole::Number => r.number = map.next_value()?,
+                KeyRole::Url(i) => r.urls[i] = map.next_value()?,
+                KeyRole::Unread => {
                     map.next_value::<IgnoredAny>()?;
                 }
             }
