@@ -171,6 +171,8 @@ pub struct App {
     overview: Option<overview::Overview>,
     /// Each paper's topic in the whole list, once `topic:` asked.
     topic_numbers: Option<Vec<u32>>,
+    /// The whole list's grouping under way, for `topic:`.
+    topic_job: Option<std::sync::mpsc::Receiver<Vec<u32>>>,
 }
 
 impl App {
@@ -237,6 +239,7 @@ impl App {
             for_you: None,
             overview: None,
             topic_numbers: None,
+            topic_job: None,
         };
         // Before the place is read: it may name a paper by its old id.
         app.adopt_former_ids(0);
@@ -478,7 +481,8 @@ impl App {
             self.status = Some(format!("sorted by {}", self.sort.name()));
             self.redraw();
         }
-        if self.take_ranking() | self.take_model() | self.take_topics() {
+        if self.take_ranking() | self.take_model() | self.take_topics() | self.take_topic_numbers()
+        {
             self.redraw();
         }
     }

@@ -113,19 +113,42 @@ impl App {
     }
 
     /// Each paper's topic's number in the whole list's default grouping
-    /// (as `paperboat topics` numbers them), for `topic:N`; worked out
-    /// once.
+    /// (as `paperboat topics` numbers them), for `topic:N`. The grouping
+    /// runs on a thread (seconds at a million papers): until it is in, no
+    /// paper has a topic, and the status says so; then the labels are
+    /// given to the matcher again and the query answered.
     pub(super) fn topic_numbers(&mut self) -> Vec<u32> {
         // Papers came in since (a load): group again.
         let stale = self
             .topic_numbers
             .as_ref()
             .is_none_or(|t| t.len() != self.corpus.len());
-        if stale {
-            let found = crate::search::learn::list_topics(&self.corpus.papers, None);
-            self.topic_numbers = Some(found.numbers());
+        if stale && self.topic_job.is_none() && self.corpus.papers.is_ready() {
+            let papers: Vec<crate::corpus::Paper> = self.corpus.papers.iter().cloned().collect();
+            let (tx, rx) = channel();
+            std::thread::spawn(move || {
+                let _ = tx.send(crate::search::learn::list_topics(&papers, None).numbers());
+            });
+            self.topic_job = Some(rx);
+            self.status = Some("grouping the list into topics…".to_string());
         }
-        self.topic_numbers.clone().unwrap_or_default()
+        match &self.topic_numbers {
+            Some(t) if !stale => t.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Takes the whole list's grouping once it is in (see
+    /// [`App::topic_numbers`]); true when it came.
+    pub(super) fn take_topic_numbers(&mut self) -> bool {
+        let Some(Ok(numbers)) = self.topic_job.as_ref().map(Receiver::try_recv) else {
+            return false;
+        };
+        self.topic_job = None;
+        self.topic_numbers = Some(numbers);
+        self.labels_dirty = true;
+        self.status = Some("grouped the list into topics".to_string());
+        true
     }
 
     /// The overview's topics (none while grouping), the chosen one and
@@ -189,6 +212,16 @@ mod tests {
         typed(&mut app, "topic:2");
         app.apply(Action::AcceptSearch);
         settle(&mut app);
+        // The list is grouped on a thread: the reader says so and goes on.
+        app.update(crate::vocabulary::Message::Tick);
+        for _ in 0..1000 {
+            if app.topic_job.is_none() && app.topic_numbers.is_some() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            app.update(crate::vocabulary::Message::Tick);
+        }
+        assert!(app.topic_numbers.is_some(), "grouped");
         app.update(crate::vocabulary::Message::Tick);
         settle(&mut app);
         let mut shown: Vec<usize> = (0..app.rows()).filter_map(|r| app.paper_at(r)).collect();
