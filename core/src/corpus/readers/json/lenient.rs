@@ -709,13 +709,16 @@ impl AuthorName<'_> {
         }
         // A name written whole, family name first (`Smith, Jane`): read
         // into its parts and shown given name first, as every format's.
+        // Only a name given whole as one string: an arXiv triple's parts
+        // are already apart.
+        let whole = matches!(self.0[1..], [Text::Missing, Text::Missing, Text::Missing]);
         let mut written = None;
-        if self.1 == Parts::Unknown && name.contains(',') {
+        if self.1 == Parts::Unknown && whole && name.contains(',') {
             let parts = crate::corpus::fields::Name::text(name);
-            *name = parts.display();
-            written = Some(crate::corpus::paper::shape_of(&parts));
-            if name.is_empty() {
-                return;
+            let shown = parts.display();
+            if !shown.is_empty() {
+                *name = shown;
+                written = Some(crate::corpus::paper::shape_of(&parts));
             }
         }
         if !all.is_empty() {
