@@ -164,23 +164,12 @@ fn fill_from(
     start: usize,
     want: usize,
 ) -> std::io::Result<bool> {
-    buf.resize(start + want, 0);
-    let mut got = 0;
-    while got < want {
-        match r.read(&mut buf[start + got..]) {
-            Ok(0) => {
-                buf.truncate(start + got);
-                return Ok(false);
-            }
-            Ok(n) => got += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => {
-                buf.truncate(start + got);
-                return Err(e);
-            }
-        }
-    }
-    Ok(true)
+    // Room reserved, not filled: a chunk is 16 MiB, and clearing that much
+    // for a small file's few kilobytes cost more than reading it.
+    buf.reserve(want);
+    let got = r.take(want as u64).read_to_end(buf)?;
+    debug_assert_eq!(buf.len(), start + got);
+    Ok(got == want)
 }
 
 /// Opens an input; its size when it has one.
