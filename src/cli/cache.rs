@@ -38,7 +38,7 @@ pub struct BuildArgs {
 
 /// Runs `paperboat cache …`.
 pub fn cache(cli: &Cli, command: &CacheCommand) -> anyhow::Result<ExitCode> {
-    let CacheOptions { dir, limit } = super::cache_options(cli).ok_or_else(|| {
+    let CacheOptions { dir, limit, .. } = super::cache_options(cli).ok_or_else(|| {
         anyhow::anyhow!("no cache directory found (no home directory?); set PAPERBOAT_CACHE_DIR")
     })?;
     match command {

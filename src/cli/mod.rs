@@ -197,8 +197,9 @@ fn load_options(args: &LoadArgs) -> loading::Options {
 }
 
 /// Where the cache is (`PAPERBOAT_CACHE_DIR`, else the platform's cache
-/// directory) and its limit (`PAPERBOAT_CACHE_SIZE`, else `[cache]
-/// max_size` in config.toml, else 4 GiB).
+/// directory), its limit (`PAPERBOAT_CACHE_SIZE`, else `[cache]
+/// max_size` in config.toml, else 4 GiB) and the smallest file it holds
+/// (`PAPERBOAT_CACHE_MIN_SIZE`, else 1 MiB).
 fn cache_options(cli: &Cli) -> Option<loading::CacheOptions> {
     let dir = std::env::var_os("PAPERBOAT_CACHE_DIR")
         .filter(|d| !d.is_empty())
@@ -215,7 +216,14 @@ fn cache_options(cli: &Cli) -> Option<loading::CacheOptions> {
             crate::config::load(&dir).0.cache_size
         })
         .unwrap_or(loading::cache::DEFAULT_LIMIT);
-    Some(loading::CacheOptions { dir, limit })
+    let mut cache = loading::CacheOptions::new(dir, limit);
+    if let Ok(s) = std::env::var("PAPERBOAT_CACHE_MIN_SIZE") {
+        match parse_size(&s) {
+            Ok(n) => cache.min_size = n,
+            Err(e) => eprintln!("paperboat: PAPERBOAT_CACHE_MIN_SIZE: {e}; using the default"),
+        }
+    }
+    Some(cache)
 }
 
 /// Loads the files; what loaded with a warning (skipped records, a file

@@ -28,6 +28,9 @@ impl Env {
             .env("PAPERBOAT_STATE_DIR", self.state.path())
             .env("PAPERBOAT_CACHE_DIR", self.cache.path())
             .env_remove("PAPERBOAT_CACHE_SIZE")
+            // Files of SMALLEST bytes or more are cached: small enough
+            // for an unoptimised binary to read quickly.
+            .env("PAPERBOAT_CACHE_MIN_SIZE", SMALLEST.to_string())
             .env("NO_COLOR", "1")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -115,12 +118,16 @@ fn same(got: &str, want: &str, what: &str) {
     }
 }
 
-/// A file of `format` past 1 MiB: records with distinct ids, some without
-/// an abstract, a repeat, and one broken record where the format has them.
+/// The smallest file the binary caches in these tests (1 MiB unless told).
+const SMALLEST: usize = 64 << 10;
+
+/// A file of `format` past [`SMALLEST`]: records with distinct ids, some
+/// without an abstract, a repeat, and one broken record where the format
+/// has them.
 fn corpus(format: &str, salt: &str) -> String {
     let mut out = String::new();
     let mut i = 0;
-    while out.len() < (1 << 20) + 4096 {
+    while out.len() < SMALLEST + 4096 {
         i += 1;
         let title = format!("Paper {i} {salt} on sparse attention for long contexts");
         let abs = if i % 9 == 0 {
@@ -187,8 +194,8 @@ fn a_changed_file_is_read_again() {
     // Rewritten in place: the same length, another time, other text in
     // the middle only.
     let mut text = std::fs::read_to_string(&file).unwrap();
-    let mid = text.find("Paper 3000 first").unwrap();
-    text.replace_range(mid..mid + 16, "Paper 3000 ZZZZZ");
+    let mid = text.find("Paper 150 first").unwrap();
+    text.replace_range(mid..mid + 15, "Paper 150 ZZZZZ");
     std::thread::sleep(std::time::Duration::from_millis(30));
     std::fs::write(&file, &text).unwrap();
     check("rewritten");
@@ -196,7 +203,7 @@ fn a_changed_file_is_read_again() {
     text.push_str("{\"id\": \"2402.00001\", \"title\": \"Appended sparse paper\"}\n");
     std::fs::write(&file, &text).unwrap();
     check("appended");
-    std::fs::write(&file, &text[..text.len() - 300_000]).unwrap();
+    std::fs::write(&file, &text[..text.len() - SMALLEST / 4]).unwrap();
     check("truncated");
     let other = env.file("b.jsonl", &corpus("jsonl", "second"));
     std::fs::rename(&other, &file).unwrap();
@@ -731,8 +738,16 @@ fn standard_input_and_small_files_are_not_cached() {
         .unwrap();
     std::io::Write::write_all(&mut child.stdin.take().unwrap(), big.as_bytes()).unwrap();
     assert_eq!(child.wait_with_output().unwrap().status.code(), Some(0));
-    let small = env.file("small.jsonl", &big[..100_000]);
+    let small = env.file("small.jsonl", &big[..SMALLEST - 1000]);
     let o = env.run(&["check", small.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(env.entries().is_empty());
+    // Without PAPERBOAT_CACHE_MIN_SIZE, a file under 1 MiB is not cached.
+    let o = env
+        .command(&["check", env.file("big.jsonl", &big).to_str().unwrap()])
+        .env_remove("PAPERBOAT_CACHE_MIN_SIZE")
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(0));
     assert!(env.entries().is_empty());
 }

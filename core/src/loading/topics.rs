@@ -36,10 +36,10 @@ mod tests {
         let file = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("../tests/data/corpora/arxiv-snapshot_wanng-ide.jsonl");
         let opts = Options {
-            cache: Some(cache::CacheOptions {
-                dir: dir.path().to_path_buf(),
-                limit: cache::DEFAULT_LIMIT,
-            }),
+            cache: Some(cache::CacheOptions::new(
+                dir.path().to_path_buf(),
+                cache::DEFAULT_LIMIT,
+            )),
             ..Options::default()
         };
         let inputs = [Input::Path(file)];

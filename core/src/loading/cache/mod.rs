@@ -43,11 +43,12 @@ pub(crate) const VERSION: u32 = 7;
 /// papers and word index fit in it.
 pub const DEFAULT_LIMIT: u64 = 4 << 30;
 
-/// Files smaller than this are not cached: they parse in milliseconds.
+/// Files smaller than this are not cached unless told otherwise
+/// ([`CacheOptions::min_size`]): they parse in milliseconds.
 #[cfg(not(test))]
-const MIN_SIZE: u64 = 1 << 20;
+pub const MIN_SIZE: u64 = 1 << 20;
 #[cfg(test)]
-const MIN_SIZE: u64 = 1;
+pub const MIN_SIZE: u64 = 1;
 
 /// Temporary files being written start with this.
 const TEMP_PREFIX: &str = ".tmp-";
@@ -71,6 +72,22 @@ pub struct CacheOptions {
     /// Bytes the entries may take in all; the least recently used go
     /// first.
     pub limit: u64,
+    /// Files smaller than this are read without the cache ([`MIN_SIZE`]
+    /// unless told otherwise: the integration tests cache small files so
+    /// that an unoptimised binary reads them quickly).
+    pub min_size: u64,
+}
+
+impl CacheOptions {
+    /// A cache in `dir` of at most `limit` bytes, for files of
+    /// [`MIN_SIZE`] or more.
+    pub fn new(dir: PathBuf, limit: u64) -> CacheOptions {
+        CacheOptions {
+            dir,
+            limit,
+            min_size: MIN_SIZE,
+        }
+    }
 }
 
 /// The platform's cache directory for paperboat (`$XDG_CACHE_HOME/paperboat`
@@ -94,14 +111,19 @@ impl AsRef<[u8]> for Section {
 /// The key of the file at `path` as it is now, for an entry of `kind`
 /// (the key's list name) made of it read as `format`; `None` for a file
 /// too small to cache or not readable.
-fn entry_key(path: &Path, format: Option<Format>, kind: &str) -> Option<(File, key::SourceKey)> {
+fn entry_key(
+    cache: &CacheOptions,
+    path: &Path,
+    format: Option<Format>,
+    kind: &str,
+) -> Option<(File, key::SourceKey)> {
     let file = File::open(path).ok()?;
     if !file.metadata().ok()?.is_file() {
         return None;
     }
     let format = format.map_or("", Format::name);
     let key = key::of(&file, path, format, kind).ok()?;
-    (key.len >= MIN_SIZE).then_some((file, key))
+    (key.len >= cache.min_size).then_some((file, key))
 }
 
 /// The stored word-index bytes for `path` as it is now, if any (key and
@@ -137,7 +159,7 @@ pub fn stored_index_unverified(
     path: &Path,
     format: Option<Format>,
 ) -> Option<StoredIndex> {
-    let (_, key) = entry_key(path, format, "index")?;
+    let (_, key) = entry_key(cache, path, format, "index")?;
     let at = cache.dir.join(format!("{}.{INDEX_EXT}", key.name));
     let entry = Entry::open(&at, INDEX_KIND)?;
     if entry.len() != 3 || entry.section(0) != key.bytes || !entry.verified_section(1) {
@@ -182,7 +204,7 @@ impl StoredIndex {
 /// key checked, not its paper count or the index's checksums): a load of
 /// the file alone will likely end with it.
 pub fn has_index(cache: &CacheOptions, path: &Path, format: Option<Format>) -> bool {
-    entry_key(path, format, "index").is_some_and(|(_, key)| {
+    entry_key(cache, path, format, "index").is_some_and(|(_, key)| {
         let at = cache.dir.join(format!("{}.{INDEX_EXT}", key.name));
         Entry::has_key(&at, INDEX_KIND, &key.bytes)
     })
@@ -220,7 +242,7 @@ pub fn store_index(
     papers: usize,
     write: &mut dyn FnMut(&mut dyn io::Write) -> io::Result<u64>,
 ) -> io::Result<()> {
-    let Some((file, key)) = entry_key(path, format, "index") else {
+    let Some((file, key)) = entry_key(cache, path, format, "index") else {
         return Ok(());
     };
     let mut w = Writer::create(&cache.dir, INDEX_KIND)?;
@@ -246,7 +268,7 @@ pub fn stored_topics(
     format: Option<Format>,
     papers: usize,
 ) -> Option<Vec<u8>> {
-    let (_, key) = entry_key(path, format, TOPICS_EXT)?;
+    let (_, key) = entry_key(cache, path, format, TOPICS_EXT)?;
     let at = cache.dir.join(format!("{}.{TOPICS_EXT}", key.name));
     let entry = Entry::open(&at, TOPICS_KIND)?;
     let ok = entry.len() == 3
@@ -265,7 +287,7 @@ pub fn store_topics(
     papers: usize,
     bytes: &[u8],
 ) -> io::Result<()> {
-    let Some((file, key)) = entry_key(path, format, TOPICS_EXT) else {
+    let Some((file, key)) = entry_key(cache, path, format, TOPICS_EXT) else {
         return Ok(());
     };
     let mut w = Writer::create(&cache.dir, TOPICS_KIND)?;
@@ -400,10 +422,7 @@ mod tests {
     fn index_bytes_come_back_for_the_same_file_and_papers_only() {
         let src = tempfile::tempdir().unwrap();
         let dir = tempfile::tempdir().unwrap();
-        let cache = CacheOptions {
-            dir: dir.path().join("c"),
-            limit: 1 << 30,
-        };
+        let cache = CacheOptions::new(dir.path().join("c"), 1 << 30);
         let file = write_file(src.path(), "a.jsonl", 5000);
         assert!(index_for(&cache, &file, None, 10).is_none());
         store_index(&cache, &file, None, 10, &mut |w| {

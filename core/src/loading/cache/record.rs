@@ -18,7 +18,7 @@ use super::container::{Entry, Writer};
 use super::key::{self, SourceKey};
 use super::papers::{Bad, Decoder, Encoder};
 use super::serial;
-use super::{CacheOptions, MIN_SIZE, PAPERS_EXT, PAPERS_KIND, evict};
+use super::{CacheOptions, PAPERS_EXT, PAPERS_KIND, evict};
 use crate::corpus::abstracts::{FileText, read_exact_at};
 use crate::loading::chunks::{FILE_FROM, Piece};
 use crate::loading::{Format, Input};
@@ -121,7 +121,7 @@ pub(in crate::loading) fn lookup(
     };
     if !file
         .metadata()
-        .is_ok_and(|m| m.is_file() && m.len() >= MIN_SIZE)
+        .is_ok_and(|m| m.is_file() && m.len() >= cache.min_size)
     {
         return Lookup::Off;
     }

@@ -48,7 +48,7 @@ pub(crate) fn titles(
     format: Option<Format>,
     name: String,
 ) -> Option<Titles> {
-    let (file, key) = super::entry_key(path, format, KEY_LIST)?;
+    let (file, key) = super::entry_key(cache, path, format, KEY_LIST)?;
     if let Some(stored) =
         Entry::open(&entry_path(cache, &key), TITLES_KIND).and_then(|e| read(e, &key, name))
     {
@@ -69,7 +69,7 @@ fn entry_path(cache: &CacheOptions, key: &key::SourceKey) -> PathBuf {
 
 /// See [`super::has_titles`].
 pub(super) fn stored_key(cache: &CacheOptions, path: &Path, format: Option<Format>) -> bool {
-    super::entry_key(path, format, KEY_LIST)
+    super::entry_key(cache, path, format, KEY_LIST)
         .is_some_and(|(_, key)| Entry::has_key(&entry_path(cache, &key), TITLES_KIND, &key.bytes))
 }
 

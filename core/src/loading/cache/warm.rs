@@ -6,16 +6,14 @@ use std::path::{Path, PathBuf};
 
 use super::record::REPLAYS;
 use super::*;
+use crate::loading::chunks::FILE_FROM;
 use crate::loading::{Event, Input, Options, load, load_titles, stream};
 
 fn cached(dir: &Path, chunk: usize, format: Option<Format>) -> Options {
     Options {
         format,
         chunk,
-        cache: Some(CacheOptions {
-            dir: dir.to_path_buf(),
-            limit: 1 << 40,
-        }),
+        cache: Some(CacheOptions::new(dir.to_path_buf(), 1 << 40)),
         ..Options::default()
     }
 }
@@ -153,12 +151,12 @@ fn every_real_corpus_loads_warm_as_it_loads_cold() {
 #[test]
 fn large_files_read_in_chunks_load_warm_as_cold() {
     let src = tempfile::tempdir().unwrap();
-    // Mapped (past 4 MiB), cut into chunks and pieces: abstracts left in
+    // Read by offset (past FILE_FROM), cut into chunks and pieces: abstracts left in
     // the file, escapes, a broken line, invalid UTF-8, a repeat.
     let mut jsonl = b"\xEF\xBB\xBF".to_vec();
     let mut lines = String::new();
     let mut n = 0;
-    while jsonl.len() < (4 << 20) + (64 << 10) {
+    while jsonl.len() < FILE_FROM as usize + (64 << 10) {
         n += 1;
         let line = match n % 1000 {
             7 => "{\"title\": broken\n".to_string(),
@@ -171,7 +169,7 @@ fn large_files_read_in_chunks_load_warm_as_cold() {
             ),
         };
         jsonl.extend_from_slice(line.as_bytes());
-        if n == 20_000 {
+        if n == 1_500 {
             jsonl.extend_from_slice(b"{\"title\": \"Bad \xFF byte\"}\n");
         }
         lines.push_str(&format!("Title {} of a list\n", n % 30_000));
@@ -183,8 +181,8 @@ fn large_files_read_in_chunks_load_warm_as_cold() {
     std::fs::write(&a, &jsonl).unwrap();
     let b = src.path().join("titles.txt");
     std::fs::write(&b, &lines).unwrap();
-    warm_equals_cold(&[Input::Path(a)], 300_000, None);
-    warm_equals_cold(&[Input::Path(b)], 300_000, Format::named("lines"));
+    warm_equals_cold(&[Input::Path(a)], 64 << 10, None);
+    warm_equals_cold(&[Input::Path(b)], 64 << 10, Format::named("lines"));
 }
 
 #[test]
@@ -279,13 +277,13 @@ fn a_file_that_grew_replays_its_old_part_and_reads_the_new() {
     };
     let mut text = String::new();
     let mut n = 0;
-    while text.len() < (4 << 20) + (64 << 10) {
+    while text.len() < FILE_FROM as usize + (64 << 10) {
         n += 1;
         text.push_str(&line(n));
     }
     std::fs::write(&path, &text).unwrap();
     let inputs = [Input::Path(path.clone())];
-    let opts = cached(cache.path(), 1 << 20, None);
+    let opts = cached(cache.path(), 64 << 10, None);
     let cold = Options {
         cache: None,
         ..opts.clone()
@@ -341,13 +339,13 @@ fn a_file_changed_in_its_middle_then_grown_is_read_again_whole() {
     };
     let mut text = String::new();
     let mut n = 0;
-    while text.len() < (4 << 20) + (256 << 10) {
+    while text.len() < FILE_FROM as usize + (16 << 10) {
         n += 1;
         text.push_str(&line(n, 2023));
     }
     std::fs::write(&path, &text).unwrap();
     let inputs = [Input::Path(path.clone())];
-    let opts = cached(cache.path(), 1 << 20, None);
+    let opts = cached(cache.path(), 64 << 10, None);
     let cold = Options {
         cache: None,
         ..opts.clone()
