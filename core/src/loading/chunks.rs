@@ -27,12 +27,19 @@ pub(super) const CHUNK: usize = 16 << 20;
 /// wait is short: with one piece a core, the cores sat idle waiting on
 /// the slower piece (docs/PERFORMANCE.md, Load).
 fn piece_count(len: usize) -> usize {
-    if len < 1 << 20 {
+    if len < 2 * PIECE {
         return 1;
     }
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    (cores * 4).min(32).min(len >> 19)
+    (cores * 4).min(32).min(len / PIECE)
 }
+
+/// The smallest piece ([`piece_count`]); smaller in the unit tests, so
+/// that small files take every path large ones do.
+#[cfg(not(test))]
+const PIECE: usize = 512 << 10;
+#[cfg(test)]
+const PIECE: usize = 16 << 10;
 
 /// What a load hands on.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -633,8 +640,11 @@ pub(super) fn read_chunks(
 }
 
 /// Files this large are read by offset ([`read_file`]), their plain JSON
-/// abstracts left in the file.
+/// abstracts left in the file; smaller in the unit tests, as [`PIECE`].
+#[cfg(not(test))]
 pub(super) const FILE_FROM: u64 = 4 << 20;
+#[cfg(test)]
+pub(super) const FILE_FROM: u64 = 256 << 10;
 
 /// [`read_chunks`] for a file of `len` bytes (its length when it was
 /// opened): each chunk of whole lines read at its offset into one of a
@@ -865,8 +875,8 @@ mod tests {
         while bytes.len() < FILE_FROM as usize + 100_000 {
             n += 1;
             match n {
-                7_000 => bytes.extend_from_slice(b"{\"title\": broken\n"),
-                9_000 => bytes.extend_from_slice(b"{\"title\": \"Bad \xFF byte\"}\n"),
+                300 => bytes.extend_from_slice(b"{\"title\": broken\n"),
+                400 => bytes.extend_from_slice(b"{\"title\": \"Bad \xFF byte\"}\n"),
                 _ => bytes.extend_from_slice(
                     format!("{{\"id\": \"2401.{n:05}\", \"title\": \"Paper {n} on sparse attention for long contexts\", \"abstract\": \"We study it.\"}}\n").as_bytes(),
                 ),
@@ -874,18 +884,18 @@ mod tests {
         }
         // Chunks of one piece, and chunks cut into a piece a thread (the
         // broken line in the second piece of the first chunk).
-        for chunk in [64 << 10, 1100 << 10] {
+        for chunk in [24 << 10, 200 << 10] {
             let (loaded, _dir) = load_in_chunks("big.jsonl", &bytes, chunk);
             let report = &loaded.reports[0];
             assert_eq!(report.papers, n - 1);
             assert_eq!(report.invalid_utf8, 1);
             assert_eq!(report.skipped.len(), 1);
             assert_eq!(
-                report.skipped[0].0, 7_000,
+                report.skipped[0].0, 300,
                 "{chunk}: the broken line's number"
             );
         }
-        let (loaded, _dir) = load_in_chunks("big.jsonl", &bytes, 64 << 10);
+        let (loaded, _dir) = load_in_chunks("big.jsonl", &bytes, 24 << 10);
         let (text, _) = decode(bytes);
         let want: Vec<String> = parse(text.trim_start_matches('\u{feff}'), jsonl())
             .records
@@ -1061,9 +1071,9 @@ mod tests {
         // in CRLF.
         let mut bytes = b"\xEF\xBB\xBF".to_vec();
         let mut n = 0;
-        while bytes.len() < FILE_FROM as usize + 200_000 {
+        while bytes.len() < FILE_FROM as usize + 30_000 {
             n += 1;
-            let line = if n == 20_000 {
+            let line = if n == 1_003 {
                 // Invalid UTF-8: this line is decoded, not left in place.
                 format!("{{\"id\": \"2401.{n:05}\", \"title\": \"Bad \u{FFFD}\", \"abstract\": \"Plain {n}\"}}\n").replace('\u{FFFD}', "\u{1}")
             } else {
@@ -1079,7 +1089,7 @@ mod tests {
         }
         let bad = bytes.iter().position(|&b| b == 1).unwrap();
         bytes[bad] = 0xFF;
-        let (loaded, _dir) = load_in_chunks("big.jsonl", &bytes, 1536 << 10);
+        let (loaded, _dir) = load_in_chunks("big.jsonl", &bytes, 96 << 10);
         let report = &loaded.reports[0];
         assert_eq!(report.invalid_utf8, 1);
 
@@ -1158,8 +1168,8 @@ mod tests {
         }
         assert_eq!(both, 3, "some read as written, some not");
         // Its neighbours, in the same piece, are left in the file.
-        assert!(matches!(at(20_000).abstract_text, Abstract::Text(_)));
-        for n in [19_998, 20_009] {
+        assert!(matches!(at(1_003).abstract_text, Abstract::Text(_)));
+        for n in [1_001, 1_012] {
             assert!(matches!(at(n).abstract_text, Abstract::Json { .. }), "{n}");
         }
     }
@@ -1179,10 +1189,10 @@ mod tests {
         ];
         let mut bytes = Vec::new();
         let mut n = 0;
-        while bytes.len() < FILE_FROM as usize + 300_000 {
+        while bytes.len() < FILE_FROM as usize + 40_000 {
             n += 1;
             // Repeats and hashed ids only in the first part of the file.
-            let kind = if n < 3_000 { n % 5 } else { n % 3 };
+            let kind = if n < 300 { n % 5 } else { n % 3 };
             let line = kinds[kind].replace("{n}", &n.to_string());
             bytes.extend_from_slice(format!("{{{line}}}\n").as_bytes());
         }
@@ -1193,7 +1203,7 @@ mod tests {
         let ranked = |as_parsed: bool| {
             let mut index = search::QueryIndex::new(&search::Query::parse(query));
             let opts = Options {
-                chunk: 1100 << 10,
+                chunk: 64 << 10,
                 words: as_parsed.then(|| super::super::IndexAsParsed(index.blank())),
                 ..Options::default()
             };
@@ -1255,7 +1265,7 @@ mod tests {
         };
         let mut text = String::new();
         let mut k = 0usize;
-        while text.len() < FILE_FROM as usize + 900_000 {
+        while text.len() < FILE_FROM as usize + 60_000 {
             k += 1;
             let line = match k % 13 {
                 0 => odd[(k / 13) % odd.len()].to_string(),
@@ -1277,7 +1287,7 @@ mod tests {
         std::fs::write(&small, &bytes[..40_000]).unwrap();
         let opts = Options {
             format: Format::named("lines"),
-            chunk: 1_500_000,
+            chunk: 96 << 10,
             ..Options::default()
         };
         for inputs in [
