@@ -63,7 +63,7 @@ pub(super) fn command(
                 math_until(scan, &rest[1..], close, marks, out, depth).map(|n| 2 + n)
             }
             '\'' | '`' | '^' | '"' | '~' | '=' | '.' => {
-                accent(scan, rest, c, 1, marks, out).map(|n| n + 1)
+                accent(scan, rest, c, 1, marks, out, depth).map(|n| n + 1)
             }
             _ => None,
         };
@@ -89,7 +89,7 @@ pub(super) fn command(
     match name {
         "textsubscript" | "textsuperscript" => {
             let (arg, used) = brace_arg(scan, after)?;
-            let text = plain_in(scan, arg);
+            let text = plain_in(scan, arg, depth);
             let sup = name == "textsuperscript";
             match symbols::script(&text, sup) {
                 Some(s) => out.push(&s, marks),
@@ -127,7 +127,15 @@ pub(super) fn command(
             return Some(head + used);
         }
         "u" | "v" | "H" | "c" | "k" | "r" | "d" | "b" => {
-            if let Some(n) = accent(scan, rest, name.chars().next()?, name.len(), marks, out) {
+            if let Some(n) = accent(
+                scan,
+                rest,
+                name.chars().next()?,
+                name.len(),
+                marks,
+                out,
+                depth,
+            ) {
                 return Some(n + 1);
             }
         }
@@ -165,6 +173,7 @@ fn accent(
     name_len: usize,
     marks: Emphasis,
     out: &mut Rich,
+    depth: u8,
 ) -> Option<usize> {
     let combining = symbols::accent_mark(accent)?;
     let after = &rest[name_len..];
@@ -200,7 +209,7 @@ fn accent(
         "\\i" | "{\\i}" | "ı" => "i".to_string(),
         "\\j" | "{\\j}" | "ȷ" => "j".to_string(),
         // `\c{\u{e}}`: accents on accents.
-        other if other.contains('\\') => plain_in(scan, other),
+        other if other.contains('\\') => plain_in(scan, other, depth),
         other => other.to_string(),
     };
     let mut chars = base.chars();

@@ -130,23 +130,26 @@ impl Rich {
 
 /// Renders `src` (sanitized text) into styled runs.
 pub fn render(src: &str) -> Rich {
-    render_in(&mut Scan::new(src), src)
+    render_in(&mut Scan::new(src), src, 0)
 }
 
 /// [`render`] of `src`, a slice of the text `scan` covers (or not: then
-/// looked at without its memory).
-fn render_in(scan: &mut Scan<'_>, src: &str) -> Rich {
+/// looked at without its memory), as markup nested `depth` deep.
+fn render_in(scan: &mut Scan<'_>, src: &str, depth: u8) -> Rich {
     let mut out = Rich::default();
-    inline(scan, src, Emphasis::NONE, &mut out, 0);
+    inline(scan, src, Emphasis::NONE, &mut out, depth);
     out.dedup_links();
     out
 }
 
 /// [`plain`] of `src`, a slice of the text `scan` covers, for a reader
-/// that renders part of its text on its own.
-fn plain_in(scan: &mut Scan<'_>, src: &str) -> String {
+/// at `depth` that renders an argument on its own. Nested one deeper, so
+/// that a text of such arguments nested in one another (a megabyte of
+/// `\textsubscript{`, with its `}`s) is cut off at [`MAX_DEPTH`] like
+/// any other nesting, not read once per level into a stack overflow.
+fn plain_in(scan: &mut Scan<'_>, src: &str, depth: u8) -> String {
     if has_markup(src) {
-        render_in(scan, src).text
+        render_in(scan, src, depth + 1).text
     } else {
         src.to_owned()
     }
