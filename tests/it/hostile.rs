@@ -86,6 +86,13 @@ fn kinds(size: usize) -> Vec<(String, String)> {
         let mixed = format!("{unit} word ");
         out.push((mixed.clone(), repeat(&mixed, size)));
     }
+    // Arguments nested in one another, each closed: the readers that
+    // render an argument on their own (scripts, accents) too.
+    for open in ["{", "\\textbf{", "\\textsubscript{", "\\c{", "$x^{"] {
+        let k = size / (open.len() + 1);
+        let nested = format!("{}a{}", open.repeat(k), "}".repeat(k));
+        out.push((format!("nested {open}"), nested));
+    }
     out.push(("one word".into(), repeat("a", size)));
     out.push(("cjk".into(), repeat("论文研究", size)));
     out.push(("combining".into(), format!("a{}", repeat("\u{301}", size))));

@@ -10,7 +10,7 @@
 
 use std::fmt;
 use std::ops::{Deref, DerefMut, Index, IndexMut, RangeFrom};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 use rustc_hash::FxHashMap;
 
@@ -72,15 +72,34 @@ impl PaperAt for Papers {
     }
 }
 
+/// Places a chunk of [`Lazy::singles`] holds.
+const CHUNK: usize = 256;
+
+/// Papers read alone, by their place in a chunk of [`CHUNK`].
+type Chunk = Box<[OnceLock<Box<Paper>>]>;
+
 struct Lazy {
     source: Box<dyn StoredPapers>,
-    /// Papers read by their place before `all` was whole, each boxed and
-    /// kept until the papers go (see [`Lazy::get`]).
-    singles: Mutex<FxHashMap<usize, Box<Paper>>>,
+    /// Papers read by their place before `all` was whole, kept until the
+    /// papers go (see [`Lazy::get`]): in chunks of [`CHUNK`] places, each
+    /// made when one of its papers is first read, and each paper boxed,
+    /// so that what is made before any is read is one slot a chunk (24
+    /// bytes: 0.4 MB at 4M papers) and a page of papers from as many
+    /// chunks takes 4 KB a paper beside it.
+    singles: Box<[OnceLock<Chunk>]>,
     all: OnceLock<Vec<Paper>>,
 }
 
 impl Lazy {
+    fn new(source: Box<dyn StoredPapers>) -> Lazy {
+        let chunks = source.count().div_ceil(CHUNK);
+        Lazy {
+            source,
+            singles: (0..chunks).map(|_| OnceLock::new()).collect(),
+            all: OnceLock::new(),
+        }
+    }
+
     fn all(&self) -> &Vec<Paper> {
         self.all.get_or_init(|| {
             self.decode_in_place()
@@ -91,7 +110,9 @@ impl Lazy {
     /// Every paper decoded into one vector made at its full size, each
     /// thread writing a run of blocks where their papers go: at 2.7M
     /// papers, decoding into a vector a thread and joining them held 1.5
-    /// times the papers' memory at once, which the allocator kept.
+    /// times the papers' memory at once, which the allocator kept. (The
+    /// vector filled with empty papers first, for the threads to replace,
+    /// needs no `unsafe` but made a warm open slower: docs/UNSAFE.md.)
     /// `None` (nothing kept) when a block gives other than the papers
     /// its place says.
     fn decode_in_place(&self) -> Option<Vec<Paper>> {
@@ -180,14 +201,12 @@ impl Lazy {
         // part of decoding its block of thousands, which a page of ranked
         // papers, each from another block, would pay forty times in one
         // frame (docs/PERFORMANCE.md, Tried and not kept).
-        let mut singles = self.singles.lock().unwrap_or_else(|e| e.into_inner());
-        let paper: *const Paper = &**singles
-            .entry(i)
-            .or_insert_with(|| Box::new(self.source.one(i)));
-        // SAFETY: a boxed paper put in `singles` is never taken out nor
-        // dropped before `self` is, and the map moving its boxes as it
-        // grows does not move the papers they point to.
-        Some(unsafe { &*paper })
+        let chunk = self
+            .singles
+            .get(i / CHUNK)?
+            .get_or_init(|| (0..CHUNK).map(|_| OnceLock::new()).collect());
+        let paper = chunk.get(i % CHUNK)?;
+        Some(paper.get_or_init(|| Box::new(self.source.one(i))))
     }
 }
 
@@ -203,11 +222,7 @@ impl Papers {
     pub fn stored(source: Box<dyn StoredPapers>) -> Papers {
         Papers {
             held: Vec::new(),
-            stored: Some(Arc::new(Lazy {
-                source,
-                singles: Mutex::default(),
-                all: OnceLock::new(),
-            })),
+            stored: Some(Arc::new(Lazy::new(source))),
         }
     }
 
@@ -448,6 +463,8 @@ pub fn stored_for_tests(papers: Vec<Paper>, per: usize, short_len: usize) -> Pap
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Mutex;
+
     use super::*;
     use crate::corpus::PaperId;
 

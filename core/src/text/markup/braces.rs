@@ -2,14 +2,14 @@
 //! a `{…}` group, its argument form, and a command's name. Apart from
 //! both readers so that neither has to import the other for them.
 
-pub(super) use super::scan::matching_brace;
+use super::scan::{Scan, count};
 
 /// Reads one `{…}` argument after optional spaces: (inner text, bytes used).
-pub(super) fn brace_arg(s: &str) -> Option<(&str, usize)> {
+pub(super) fn brace_arg<'s>(scan: &mut Scan<'_>, s: &'s str) -> Option<(&'s str, usize)> {
     let skipped = s.len() - s.trim_start_matches([' ', '\n']).len();
-    super::scan::count(skipped);
+    count(skipped);
     let t = &s[skipped..];
-    let close = matching_brace(t)?;
+    let close = scan.matching_brace(t)?;
     Some((&t[1..close], skipped + close + 1))
 }
 

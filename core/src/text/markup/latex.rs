@@ -2,8 +2,9 @@
 //! symbols, scripts in text), old-style font switches in groups, dashes.
 
 use super::braces::{brace_arg, command_name};
-use super::math::math;
-use super::{Emphasis, Rich, inline, plain};
+use super::math::math_until;
+use super::scan::Scan;
+use super::{Emphasis, Rich, inline, plain_in};
 use crate::text::symbols;
 
 /// Old-style font switches at the start of a group (`{\em With\/}`,
@@ -29,6 +30,7 @@ pub(super) fn switch(group: &str) -> (&str, Emphasis) {
 
 /// A backslash in text mode. Returns the bytes consumed.
 pub(super) fn command(
+    scan: &mut Scan<'_>,
     src: &str,
     i: usize,
     marks: Emphasis,
@@ -56,20 +58,12 @@ pub(super) fn command(
             }
             // `\/` italic correction, `\-` hyphenation hint: nothing to show.
             '/' | '-' => Some(2),
-            '(' => {
-                let body = &rest[1..];
-                let close = super::scan::find(body, "\\)")?;
-                math(&body[..close], marks.with(Emphasis::MATH), out, depth + 1);
-                Some(2 + close + 2)
-            }
-            '[' => {
-                let body = &rest[1..];
-                let close = super::scan::find(body, "\\]")?;
-                math(&body[..close], marks.with(Emphasis::MATH), out, depth + 1);
-                Some(2 + close + 2)
+            '(' | '[' => {
+                let close = if c == '(' { "\\)" } else { "\\]" };
+                math_until(scan, &rest[1..], close, marks, out, depth).map(|n| 2 + n)
             }
             '\'' | '`' | '^' | '"' | '~' | '=' | '.' => {
-                accent(rest, c, 1, marks, out).map(|n| n + 1)
+                accent(scan, rest, c, 1, marks, out, depth).map(|n| n + 1)
             }
             _ => None,
         };
@@ -87,15 +81,15 @@ pub(super) fn command(
         _ => None,
     };
     if let Some(style) = style
-        && let Some((arg, used)) = brace_arg(after)
+        && let Some((arg, used)) = brace_arg(scan, after)
     {
-        inline(arg, marks.with(style), out, depth + 1);
+        inline(scan, arg, marks.with(style), out, depth + 1);
         return Some(head + used);
     }
     match name {
         "textsubscript" | "textsuperscript" => {
-            let (arg, used) = brace_arg(after)?;
-            let text = plain(arg);
+            let (arg, used) = brace_arg(scan, after)?;
+            let text = plain_in(scan, arg, depth);
             let sup = name == "textsuperscript";
             match symbols::script(&text, sup) {
                 Some(s) => out.push(&s, marks),
@@ -107,9 +101,9 @@ pub(super) fn command(
             return Some(head + used);
         }
         "mkbibquote" | "enquote" => {
-            let (arg, used) = brace_arg(after)?;
+            let (arg, used) = brace_arg(scan, after)?;
             out.push_char('\u{201C}', marks);
-            inline(arg, marks, out, depth + 1);
+            inline(scan, arg, marks, out, depth + 1);
             out.push_char('\u{201D}', marks);
             return Some(head + used);
         }
@@ -120,20 +114,28 @@ pub(super) fn command(
             return Some(head + used);
         }
         "href" => {
-            let (url, u1) = brace_arg(after)?;
-            let (label, u2) = brace_arg(&after[u1..])?;
+            let (url, u1) = brace_arg(scan, after)?;
+            let (label, u2) = brace_arg(scan, &after[u1..])?;
             out.add_link(url);
-            inline(label, marks.with(Emphasis::LINK), out, depth + 1);
+            inline(scan, label, marks.with(Emphasis::LINK), out, depth + 1);
             return Some(head + u1 + u2);
         }
         "url" => {
-            let (url, used) = brace_arg(after)?;
+            let (url, used) = brace_arg(scan, after)?;
             out.add_link(url);
             out.push(url, marks.with(Emphasis::LINK));
             return Some(head + used);
         }
         "u" | "v" | "H" | "c" | "k" | "r" | "d" | "b" => {
-            if let Some(n) = accent(rest, name.chars().next()?, name.len(), marks, out) {
+            if let Some(n) = accent(
+                scan,
+                rest,
+                name.chars().next()?,
+                name.len(),
+                marks,
+                out,
+                depth,
+            ) {
                 return Some(n + 1);
             }
         }
@@ -154,7 +156,7 @@ pub(super) fn command(
     // Unknown: keep it as written, arguments included.
     let mut used = head;
     while let Some((_, n)) =
-        brace_arg(&src[i + used..]).filter(|_| src[i + used..].starts_with('{'))
+        brace_arg(scan, &src[i + used..]).filter(|_| src[i + used..].starts_with('{'))
     {
         used += n;
     }
@@ -165,16 +167,18 @@ pub(super) fn command(
 /// An accent command (`\"o`, `\'{e}`, `\c c`): the letter with its
 /// diacritic, composed. `rest` starts at the accent character or name.
 fn accent(
+    scan: &mut Scan<'_>,
     rest: &str,
     accent: char,
     name_len: usize,
     marks: Emphasis,
     out: &mut Rich,
+    depth: u8,
 ) -> Option<usize> {
     let combining = symbols::accent_mark(accent)?;
     let after = &rest[name_len..];
     let (base, used) = if let Some((arg, used)) =
-        brace_arg(after).filter(|_| after.trim_start().starts_with('{'))
+        brace_arg(scan, after).filter(|_| after.trim_start().starts_with('{'))
     {
         (arg, used)
     } else {
@@ -205,7 +209,7 @@ fn accent(
         "\\i" | "{\\i}" | "ı" => "i".to_string(),
         "\\j" | "{\\j}" | "ȷ" => "j".to_string(),
         // `\c{\u{e}}`: accents on accents.
-        other if other.contains('\\') => plain(other),
+        other if other.contains('\\') => plain_in(scan, other, depth),
         other => other.to_string(),
     };
     let mut chars = base.chars();

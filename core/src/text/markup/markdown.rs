@@ -2,12 +2,13 @@
 //! and `<https://…>` links, bare URLs, and backticks (code spans, and the
 //! LaTeX opening quote).
 
-use super::scan::{self, emphasis_closer, has_space};
+use super::scan::{Scan, count};
 use super::{Emphasis, Rich, inline, is_word_char, next_char, prev_char};
 
 /// Markdown emphasis with `*` or `_`: one for italic, two for bold, three
 /// for both, only at word boundaries.
 pub(super) fn markdown_emphasis(
+    scan: &mut Scan<'_>,
     src: &str,
     i: usize,
     c: char,
@@ -30,25 +31,30 @@ pub(super) fn markdown_emphasis(
     // The first run of exactly `run` times `c` after a non-space and
     // before a non-word character closes (the opener's run is whole, so
     // what follows it is not `c`).
-    let j = run + emphasis_closer(&rest[run..], c as u8, run)?;
+    let j = run + scan.emphasis_closer(&rest[run..], c as u8, run)?;
     let style = match run {
         1 => Emphasis::ITALIC,
         2 => Emphasis::BOLD,
         _ => Emphasis::BOLD.with(Emphasis::ITALIC),
     };
-    inline(&rest[run..j], marks.with(style), out, depth + 1);
+    inline(scan, &rest[run..j], marks.with(style), out, depth + 1);
     Some(j + run)
 }
 
 /// `<https://…>` autolinks.
-pub(super) fn angle_link(rest: &str, marks: Emphasis, out: &mut Rich) -> Option<usize> {
+pub(super) fn angle_link(
+    scan: &mut Scan<'_>,
+    rest: &str,
+    marks: Emphasis,
+    out: &mut Rich,
+) -> Option<usize> {
     let body = &rest[1..];
     if !(body.starts_with("http://") || body.starts_with("https://")) {
         return None;
     }
-    let close = scan::find(body, ">")?;
+    let close = scan.find(body, ">")?;
     let url = &body[..close];
-    if has_space(url) {
+    if scan.has_space(url) {
         return None;
     }
     out.add_link(url);
@@ -62,7 +68,7 @@ pub fn url_len(rest: &str) -> usize {
     let mut end = rest
         .find(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '"' | '\\'))
         .unwrap_or(rest.len());
-    scan::count(end);
+    count(end);
     // Opening minus closing brackets of each kind in `rest[..end]`, counted
     // once when a closing one ends the URL and kept as the end moves back.
     let mut balance: Option<[isize; 3]> = None;
@@ -71,7 +77,7 @@ pub fn url_len(rest: &str) -> usize {
         let closer = PAIRS.iter().position(|&(_, close)| last == close as char);
         let unbalanced = closer.is_some_and(|k| {
             let counts = balance.get_or_insert_with(|| {
-                scan::count(end);
+                count(end);
                 let mut counts = [0isize; 3];
                 for &b in &rest.as_bytes()[..end] {
                     for (k, &(open, close)) in PAIRS.iter().enumerate() {
@@ -104,38 +110,44 @@ pub(super) fn bare_url(rest: &str, marks: Emphasis, out: &mut Rich) -> usize {
 
 /// `[text](url)`.
 pub(super) fn markdown_link(
+    scan: &mut Scan<'_>,
     rest: &str,
     marks: Emphasis,
     out: &mut Rich,
     depth: u8,
 ) -> Option<usize> {
-    let close = scan::find(rest, "](")?;
+    let close = scan.find(rest, "](")?;
     let label = &rest[1..close];
     // Stops at the next `[` at the latest, which the next call starts from.
     let stop = label.find(['[', ']', '\n']);
-    scan::count(stop.unwrap_or(label.len()));
+    count(stop.unwrap_or(label.len()));
     if stop.is_some() {
         return None;
     }
     let tail = &rest[close + 2..];
-    let end = scan::find(tail, ")")?;
+    let end = scan.find(tail, ")")?;
     let url = &tail[..end];
-    if has_space(url) || !(url.starts_with("http") || scan::find(url, ".").is_some()) {
+    if scan.has_space(url) || !(url.starts_with("http") || scan.find(url, ".").is_some()) {
         return None;
     }
     out.add_link(url);
-    inline(label, marks.with(Emphasis::LINK), out, depth + 1);
+    inline(scan, label, marks.with(Emphasis::LINK), out, depth + 1);
     Some(close + 2 + end + 1)
 }
 
 /// LaTeX quotes (``` `` ``` → “) and markdown code spans.
-pub(super) fn backtick(rest: &str, marks: Emphasis, out: &mut Rich) -> Option<usize> {
+pub(super) fn backtick(
+    scan: &mut Scan<'_>,
+    rest: &str,
+    marks: Emphasis,
+    out: &mut Rich,
+) -> Option<usize> {
     if rest.starts_with("``") {
         out.push_char('\u{201C}', marks);
         return Some(2);
     }
     let body = &rest[1..];
-    let close = scan::find(body, "`")?;
+    let close = scan.find(body, "`")?;
     let code = &body[..close];
     if code.is_empty() || code.contains('\n') || code.starts_with(' ') {
         if rest.len() > 1 {

@@ -2,12 +2,14 @@
 //! would show them, commands to symbols, scripts to Unicode where every
 //! character has a form, fractions and roots written out on one line.
 
-use super::braces::{brace_arg, command_name, matching_brace};
+use super::braces::{brace_arg, command_name};
+use super::scan::{Scan, count};
 use super::{Emphasis, MAX_DEPTH, Rich, inline, prev_char};
 use crate::text::symbols;
 
 /// A `$` in text mode: inline math when it opens a `$…$` pair, else a dollar.
 pub(super) fn dollar(
+    scan: &mut Scan<'_>,
     src: &str,
     i: usize,
     marks: Emphasis,
@@ -16,9 +18,7 @@ pub(super) fn dollar(
 ) -> Option<usize> {
     let rest = &src[i..];
     if let Some(body) = rest.strip_prefix("$$") {
-        let close = super::scan::find(body, "$$")?;
-        math(&body[..close], marks.with(Emphasis::MATH), out, depth + 1);
-        return Some(2 + close + 2);
+        return math_until(scan, body, "$$", marks, out, depth).map(|n| 2 + n);
     }
     let before = prev_char(src, i);
     let body = &rest[1..];
@@ -44,7 +44,7 @@ pub(super) fn dollar(
                 if content.trim().is_empty() || after.is_some_and(|c| c.is_ascii_digit()) {
                     return None; // `$5 and $10`
                 }
-                math(content, marks.with(Emphasis::MATH), out, depth + 1);
+                math(scan, content, marks.with(Emphasis::MATH), out, depth + 1);
                 return Some(1 + j + 1);
             }
             _ => j += 1,
@@ -53,11 +53,32 @@ pub(super) fn dollar(
     None
 }
 
+/// Math from the start of `body` up to the first `close` (`\)`, `\]`,
+/// `$$`), when there is one: the bytes of both.
+pub(super) fn math_until(
+    scan: &mut Scan<'_>,
+    body: &str,
+    close: &'static str,
+    marks: Emphasis,
+    out: &mut Rich,
+    depth: u8,
+) -> Option<usize> {
+    let end = scan.find(body, close)?;
+    math(
+        scan,
+        &body[..end],
+        marks.with(Emphasis::MATH),
+        out,
+        depth + 1,
+    );
+    Some(end + close.len())
+}
+
 /// Renders math-mode `src` into `out`: commands to symbols, scripts to
 /// Unicode where every character has a form, braces unwrapped.
-pub(super) fn math(src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
+fn math(scan: &mut Scan<'_>, src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
     let mut m = Rich::default();
-    math_into(src, marks, &mut m, depth);
+    math_into(scan, src, marks, &mut m, depth);
     // Spaces at the edges of `$ q^* $` are not part of the formula.
     let text = m.text.trim();
     if text.len() != m.text.len() {
@@ -79,8 +100,8 @@ pub(super) fn math(src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
     }
 }
 
-fn math_into(src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
-    super::scan::count(src.len());
+fn math_into(scan: &mut Scan<'_>, src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
+    count(src.len());
     if depth > MAX_DEPTH {
         out.push(src, marks);
         return;
@@ -90,11 +111,11 @@ fn math_into(src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
         let rest = &src[i..];
         let c = rest.chars().next().unwrap_or(' ');
         match c {
-            '\\' => i += math_command(src, i, marks, out, depth),
+            '\\' => i += math_command(scan, src, i, marks, out, depth),
             '^' | '_' => {
-                let (token, used) = script_token(&rest[1..]);
+                let (token, used) = script_token(scan, &rest[1..]);
                 let mut inner = Rich::default();
-                math_into(token, marks, &mut inner, depth + 1);
+                math_into(scan, token, marks, &mut inner, depth + 1);
                 let mapped = symbols::script(&inner.text, c == '^');
                 match mapped {
                     Some(s) => out.push(&s, marks),
@@ -111,9 +132,9 @@ fn math_into(src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
                 }
                 i += 1 + used;
             }
-            '{' => match matching_brace(rest) {
+            '{' => match scan.matching_brace(rest) {
                 Some(close) => {
-                    math_into(&rest[1..close], marks, out, depth + 1);
+                    math_into(scan, &rest[1..close], marks, out, depth + 1);
                     i += close + 1;
                 }
                 None => {
@@ -149,11 +170,11 @@ fn math_into(src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
 }
 
 /// The token a `^` or `_` applies to: a group, a command or one character.
-fn script_token(rest: &str) -> (&str, usize) {
+fn script_token<'s>(scan: &mut Scan<'_>, rest: &'s str) -> (&'s str, usize) {
     let skipped = rest.len() - rest.trim_start().len();
     let t = &rest[skipped..];
     if t.starts_with('{')
-        && let Some(close) = matching_brace(t)
+        && let Some(close) = scan.matching_brace(t)
     {
         return (&t[1..close], skipped + close + 1);
     }
@@ -173,7 +194,7 @@ fn script_token(rest: &str) -> (&str, usize) {
         for _ in 0..groups {
             if !name.is_empty()
                 && t[len..].starts_with('{')
-                && let Some(close) = matching_brace(&t[len..])
+                && let Some(close) = scan.matching_brace(&t[len..])
             {
                 len += close + 1;
             }
@@ -187,7 +208,14 @@ fn script_token(rest: &str) -> (&str, usize) {
 }
 
 /// A backslash in math mode. Returns the bytes consumed (at least 1).
-fn math_command(src: &str, i: usize, marks: Emphasis, out: &mut Rich, depth: u8) -> usize {
+fn math_command(
+    scan: &mut Scan<'_>,
+    src: &str,
+    i: usize,
+    marks: Emphasis,
+    out: &mut Rich,
+    depth: u8,
+) -> usize {
     let rest = &src[i + 1..];
     let name = command_name(rest);
     if name.is_empty() {
@@ -210,7 +238,7 @@ fn math_command(src: &str, i: usize, marks: Emphasis, out: &mut Rich, depth: u8)
         "mathbb" | "mathcal" | "mathfrak" | "mathscr" | "mathbf" | "boldsymbol" | "bm"
         | "mathrm" | "text" | "textrm" | "mathit" | "mathsf" | "mathtt" | "operatorname"
         | "textnormal" | "mbox" | "textit" | "textbf" | "emph" => {
-            let Some((arg, used)) = arg_or_token(after) else {
+            let Some((arg, used)) = arg_or_token(scan, after) else {
                 out.push(&src[i..i + head], marks);
                 return head;
             };
@@ -223,21 +251,21 @@ fn math_command(src: &str, i: usize, marks: Emphasis, out: &mut Rich, depth: u8)
                     out.push(&mapped, marks);
                 }
                 "mathbf" | "boldsymbol" | "bm" | "textbf" => {
-                    math_into(arg, marks.with(Emphasis::BOLD), out, depth + 1)
+                    math_into(scan, arg, marks.with(Emphasis::BOLD), out, depth + 1)
                 }
                 "text" | "textrm" | "mbox" | "textnormal" | "textit" | "emph" => {
-                    inline(arg, marks, out, depth + 1)
+                    inline(scan, arg, marks, out, depth + 1)
                 }
-                _ => math_into(arg, marks, out, depth + 1),
+                _ => math_into(scan, arg, marks, out, depth + 1),
             }
             head + used
         }
         "frac" | "dfrac" | "tfrac" => {
-            let Some((num, u1)) = arg_or_token(after) else {
+            let Some((num, u1)) = arg_or_token(scan, after) else {
                 out.push(&src[i..i + head], marks);
                 return head;
             };
-            let Some((den, u2)) = arg_or_token(&after[u1..]) else {
+            let Some((den, u2)) = arg_or_token(scan, &after[u1..]) else {
                 out.push(&src[i..i + head], marks);
                 return head;
             };
@@ -246,7 +274,7 @@ fn math_command(src: &str, i: usize, marks: Emphasis, out: &mut Rich, depth: u8)
                     out.push_char('/', marks);
                 }
                 let mut inner = Rich::default();
-                math_into(part, marks, &mut inner, depth + 1);
+                math_into(scan, part, marks, &mut inner, depth + 1);
                 let t = inner.text.trim();
                 if t.chars().count() > 1 && !t.chars().all(|c| c.is_alphanumeric() || c == '.') {
                     out.push("(", marks);
@@ -259,12 +287,12 @@ fn math_command(src: &str, i: usize, marks: Emphasis, out: &mut Rich, depth: u8)
             head + u1 + u2
         }
         "sqrt" => {
-            let Some((arg, used)) = arg_or_token(after) else {
+            let Some((arg, used)) = arg_or_token(scan, after) else {
                 out.push_char('\u{221A}', marks);
                 return head;
             };
             let mut inner = Rich::default();
-            math_into(arg, marks, &mut inner, depth + 1);
+            math_into(scan, arg, marks, &mut inner, depth + 1);
             out.push_char('\u{221A}', marks);
             if inner.text.chars().count() > 1 {
                 out.push("(", marks);
@@ -276,12 +304,12 @@ fn math_command(src: &str, i: usize, marks: Emphasis, out: &mut Rich, depth: u8)
             head + used
         }
         "hat" | "widehat" | "tilde" | "widetilde" | "bar" | "overline" | "vec" | "dot" | "ddot" => {
-            let Some((arg, used)) = arg_or_token(after) else {
+            let Some((arg, used)) = arg_or_token(scan, after) else {
                 out.push(&src[i..i + head], marks);
                 return head;
             };
             let mut inner = Rich::default();
-            math_into(arg, marks, &mut inner, depth + 1);
+            math_into(scan, arg, marks, &mut inner, depth + 1);
             let mark = match name {
                 "hat" | "widehat" => '\u{0302}',
                 "tilde" | "widetilde" => '\u{0303}',
@@ -322,11 +350,11 @@ fn math_command(src: &str, i: usize, marks: Emphasis, out: &mut Rich, depth: u8)
 }
 
 /// A `{…}` argument, or else the single token that follows.
-fn arg_or_token(after: &str) -> Option<(&str, usize)> {
+fn arg_or_token<'s>(scan: &mut Scan<'_>, after: &'s str) -> Option<(&'s str, usize)> {
     if after.trim_start().starts_with('{') {
-        return brace_arg(after);
+        return brace_arg(scan, after);
     }
-    let (tok, used) = script_token(after);
+    let (tok, used) = script_token(scan, after);
     (!tok.is_empty()).then_some((tok, used))
 }
 

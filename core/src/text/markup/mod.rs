@@ -11,8 +11,9 @@
 //! each trigger character to the code for its syntax: `latex` (backslash
 //! commands, groups, dashes), `math` (`$…$` and its kin) and `markdown`
 //! (emphasis, links, URLs, code spans). Their look-ahead goes through
-//! `scan`, which remembers it for the text being rendered, so that no
-//! input, however hostile, is read more than a few times over.
+//! a `scan::Scan`, made for the text being rendered and passed by
+//! reference to each of them, which remembers it, so that no input,
+//! however hostile, is read more than a few times over.
 
 mod braces;
 mod latex;
@@ -20,11 +21,11 @@ mod markdown;
 mod math;
 mod scan;
 
-use braces::matching_brace;
 use latex::{command, dashes, switch};
 pub use markdown::url_len;
 use markdown::{angle_link, backtick, bare_url, markdown_emphasis, markdown_link};
 use math::dollar;
+use scan::Scan;
 
 /// Style flags of a run of text.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]
@@ -129,10 +130,29 @@ impl Rich {
 
 /// Renders `src` (sanitized text) into styled runs.
 pub fn render(src: &str) -> Rich {
+    render_in(&mut Scan::new(src), src, 0)
+}
+
+/// [`render`] of `src`, a slice of the text `scan` covers (or not: then
+/// looked at without its memory), as markup nested `depth` deep.
+fn render_in(scan: &mut Scan<'_>, src: &str, depth: u8) -> Rich {
     let mut out = Rich::default();
-    scan::with_scan(src, || inline(src, Emphasis::NONE, &mut out, 0));
+    inline(scan, src, Emphasis::NONE, &mut out, depth);
     out.dedup_links();
     out
+}
+
+/// [`plain`] of `src`, a slice of the text `scan` covers, for a reader
+/// at `depth` that renders an argument on its own. Nested one deeper, so
+/// that a text of such arguments nested in one another (a megabyte of
+/// `\textsubscript{`, with its `}`s) is cut off at [`MAX_DEPTH`] like
+/// any other nesting, not read once per level into a stack overflow.
+fn plain_in(scan: &mut Scan<'_>, src: &str, depth: u8) -> String {
+    if has_markup(src) {
+        render_in(scan, src, depth + 1).text
+    } else {
+        src.to_owned()
+    }
 }
 
 /// True when `src` may hold markup; text without any of its trigger
@@ -217,7 +237,7 @@ const STARTS: [bool; 256] = {
 };
 
 /// Parses text-mode markup in `src` into `out`.
-fn inline(src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
+fn inline(scan: &mut Scan<'_>, src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
     // Each level of nesting reads its own part of the text once.
     scan::count(src.len());
     if depth > MAX_DEPTH {
@@ -241,10 +261,10 @@ fn inline(src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
         let rest = &src[i..];
         let c = rest.chars().next().unwrap_or(' ');
         let consumed = match c {
-            '\\' => command(src, i, marks, out, depth),
-            '$' => dollar(src, i, marks, out, depth),
-            '*' | '_' => markdown_emphasis(src, i, c, marks, out, depth),
-            '<' => angle_link(rest, marks, out),
+            '\\' => command(scan, src, i, marks, out, depth),
+            '$' => dollar(scan, src, i, marks, out, depth),
+            '*' | '_' => markdown_emphasis(scan, src, i, c, marks, out, depth),
+            '<' => angle_link(scan, rest, marks, out),
             'h' if rest.starts_with("http://") || rest.starts_with("https://") => {
                 if prev_char(src, i).is_some_and(is_word_char) {
                     None
@@ -252,9 +272,9 @@ fn inline(src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
                     Some(bare_url(rest, marks, out))
                 }
             }
-            '[' => markdown_link(rest, marks, out, depth),
+            '[' => markdown_link(scan, rest, marks, out, depth),
             '-' => dashes(rest, marks, out),
-            '`' => backtick(rest, marks, out),
+            '`' => backtick(scan, rest, marks, out),
             '\'' if rest.starts_with("''") => {
                 out.push_char('\u{201D}', marks);
                 Some(2)
@@ -269,10 +289,10 @@ fn inline(src: &str, marks: Emphasis, out: &mut Rich, depth: u8) {
                     None
                 }
             }
-            '{' => match matching_brace(rest) {
+            '{' => match scan.matching_brace(rest) {
                 Some(close) => {
                     let (inner, style) = switch(&rest[1..close]);
-                    inline(inner, marks.with(style), out, depth + 1);
+                    inline(scan, inner, marks.with(style), out, depth + 1);
                     Some(close + 1)
                 }
                 None => None,
