@@ -4,13 +4,13 @@
 //! list of their own over the list (a level of the related stack, so Esc
 //! goes back to where the list was); Esc closes the overview unchanged.
 //! The grouping runs on a thread of its own (seconds at tens of
-//! thousands of papers), over a copy of the listed papers; the box says
-//! so meanwhile and fills on a tick.
+//! thousands of papers), sharing the papers; the box says so meanwhile
+//! and fills on a tick.
 
 use std::sync::mpsc::{Receiver, channel};
 
 use super::App;
-use crate::search::learn::{Topic, default_k, topic_features, topics};
+use crate::search::learn::{Fit, Topic, default_k, topic_features_of, topics_of};
 use crate::vocabulary::{Action, Mode};
 
 /// The overview on screen.
@@ -37,18 +37,15 @@ impl App {
             self.status = Some("too few papers listed to group into topics".to_string());
             return;
         }
-        let papers: Vec<crate::corpus::Paper> = rows
-            .iter()
-            .map(|&i| self.corpus.papers[i].clone())
-            .collect();
+        // Shared with the thread, not copied (held papers are copied only
+        // if changed while it groups them).
+        let papers = self.corpus.papers.clone();
         let (tx, rx) = channel();
         let picked = rows.clone();
         std::thread::spawn(move || {
-            let features = topic_features(&papers);
-            let mut found = topics(&papers, &features, default_k(papers.len())).topics;
-            for t in &mut found {
-                t.papers.iter_mut().for_each(|i| *i = picked[*i]);
-            }
+            let features = topic_features_of(&papers, &picked);
+            let k = default_k(picked.len());
+            let found = topics_of(&papers, &picked, &features, k, Fit::DEFAULT).topics;
             let _ = tx.send(found);
         });
         self.overview = Some(Overview {
@@ -124,7 +121,7 @@ impl App {
             .as_ref()
             .is_none_or(|t| t.len() != self.corpus.len());
         if stale && self.topic_job.is_none() && self.corpus.papers.is_ready() {
-            let papers: Vec<crate::corpus::Paper> = self.corpus.papers.iter().cloned().collect();
+            let papers = self.corpus.papers.clone();
             let (tx, rx) = channel();
             std::thread::spawn(move || {
                 let _ = tx.send(crate::search::learn::list_topics(&papers, None).numbers());

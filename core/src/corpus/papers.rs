@@ -210,10 +210,12 @@ impl Lazy {
     }
 }
 
-/// The papers of a corpus, in order.
+/// The papers of a corpus, in order. A clone shares them (a thread
+/// grouping or ranking them takes one): changing papers a clone still
+/// holds copies them first.
 #[derive(Clone, Default)]
 pub struct Papers {
-    held: Vec<Paper>,
+    held: Arc<Vec<Paper>>,
     stored: Option<Arc<Lazy>>,
 }
 
@@ -221,7 +223,7 @@ impl Papers {
     /// Papers kept in `source`, read when first asked for.
     pub fn stored(source: Box<dyn StoredPapers>) -> Papers {
         Papers {
-            held: Vec::new(),
+            held: Arc::default(),
             stored: Some(Arc::new(Lazy::new(source))),
         }
     }
@@ -338,7 +340,7 @@ impl Papers {
     /// The papers, held.
     pub fn into_vec(self) -> Vec<Paper> {
         match self.stored {
-            None => self.held,
+            None => Arc::try_unwrap(self.held).unwrap_or_else(|held| (*held).clone()),
             Some(s) => match Arc::try_unwrap(s) {
                 Ok(lazy) => {
                     lazy.all();
@@ -352,15 +354,18 @@ impl Papers {
     /// Holds the papers (decoding them when stored), to change them.
     fn held_mut(&mut self) -> &mut Vec<Paper> {
         if self.stored.is_some() {
-            self.held = std::mem::take(self).into_vec();
+            self.held = Arc::new(std::mem::take(self).into_vec());
         }
-        &mut self.held
+        Arc::make_mut(&mut self.held)
     }
 }
 
 impl From<Vec<Paper>> for Papers {
     fn from(held: Vec<Paper>) -> Papers {
-        Papers { held, stored: None }
+        Papers {
+            held: Arc::new(held),
+            stored: None,
+        }
     }
 }
 
