@@ -35,10 +35,7 @@ fn main() {
     let file = std::env::args().nth(1).expect("FILE");
     let dir = std::env::var_os("PAPERBOAT_CACHE_DIR").expect("PAPERBOAT_CACHE_DIR");
     let opts = Options {
-        cache: Some(CacheOptions {
-            dir: dir.into(),
-            limit: 64 << 30,
-        }),
+        cache: Some(CacheOptions::new(dir.into(), 64 << 30)),
         ..Options::default()
     };
     let inputs = [Input::Path(file.into())];
