@@ -645,4 +645,22 @@ mod tests {
         );
         assert!(Papers::default().is_empty());
     }
+
+    #[test]
+    fn a_clone_shares_held_papers_until_either_changes() {
+        let mut papers = Papers::from((0..50).map(paper).collect::<Vec<_>>());
+        let shared = papers.clone();
+        assert!(std::ptr::eq(&papers[7], &shared[7]), "shared, not copied");
+        papers[7].title = "Changed".into();
+        papers.push(paper(50));
+        assert_eq!(shared.len(), 50);
+        assert_eq!(shared[7], paper(7));
+        assert_eq!(papers[7].title, "Changed");
+        // Held alone again: changed in place.
+        drop(shared);
+        let at: *const Paper = &papers[0];
+        papers[1].title = "Again".into();
+        assert!(std::ptr::eq(at, &papers[0]));
+        assert_eq!(papers.clone().into_vec().len(), 51);
+    }
 }
