@@ -1,14 +1,15 @@
-//! Topics on the arXiv sample: how well the groups match the papers'
-//! arXiv archives (normalized mutual information), beside plain k-means
-//! (Lloyd's, k-means++ seeding, Euclidean) on arxiv-sanity-lite's TF-IDF,
-//! with the same number of groups.
+//! Topics on labelled lists: how well the groups match the papers'
+//! labels (arXiv archives, venue families: `labels.rs`), by normalized
+//! mutual information, beside plain k-means (Lloyd's, k-means++ seeding,
+//! Euclidean) on arxiv-sanity-lite's TF-IDF, with the same number of
+//! groups.
 
 use std::collections::HashMap;
 
 use paperboat::search::learn::{Rows, default_k, topic_features, topics};
 
+use crate::labels::List;
 use crate::recommend::Baseline;
-use crate::related::categories;
 
 /// Seeds plain k-means is run with (its figure is their mean).
 const SEEDS: u64 = 5;
@@ -121,50 +122,56 @@ fn kmeans(rows: &impl Rows, n: usize, dim: usize, k: usize, seed: u64) -> Vec<us
     of
 }
 
-/// Measures the topics of `path` (JSON Lines with arXiv categories).
-pub fn measure(path: &str) {
-    let Some(c) = crate::load_or_say(path) else {
-        return;
-    };
-    let cats = categories(path);
-    let papers = &c.papers;
-    // Each paper's primary archive and primary category, numbered.
-    let mut names: HashMap<String, usize> = HashMap::new();
-    let mut label = |s: String| {
-        let n = names.len();
-        *names.entry(s).or_insert(n)
-    };
-    let primary: Vec<String> = papers
+/// `nmi` over the papers `known` gives a label, numbered.
+fn nmi_known(groups: &[usize], known: &[Option<String>]) -> f64 {
+    let mut names: HashMap<&str, usize> = HashMap::new();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for (&g, k) in groups.iter().zip(known) {
+        if let Some(k) = k {
+            let n = names.len();
+            a.push(g);
+            b.push(*names.entry(k).or_insert(n));
+        }
+    }
+    nmi(&a, &b)
+}
+
+/// Measures the topics of `list`: NMI with each paper's primary label
+/// (and, on an arXiv list, in brackets, its primary category), for the
+/// default k, the number of labels and twice that.
+pub fn measure(list: &List) {
+    let papers = &list.papers;
+    let l = &list.labels;
+    let known = l.primary.iter().flatten().count();
+    let groups = l
+        .primary
         .iter()
-        .map(|p| {
-            let id = p.id.as_str().trim_start_matches("arxiv:");
-            cats.get(id)
-                .and_then(|c| c.split_whitespace().next())
-                .unwrap_or("")
-                .to_string()
-        })
-        .collect();
-    let archive: Vec<usize> = primary
-        .iter()
-        .map(|c| label(format!("a:{}", c.split('.').next().unwrap_or(c))))
-        .collect();
-    let category: Vec<usize> = primary.iter().map(|c| label(format!("c:{c}"))).collect();
-    let archives = archive
-        .iter()
+        .flatten()
         .collect::<std::collections::HashSet<_>>()
         .len();
     let features = topic_features(papers);
     let baseline = Baseline::new(papers);
     println!(
-        "\n{}: {} papers, {archives} archives; NMI with the primary archive (and category)",
-        c.name,
-        papers.len()
+        "\n{}: {} papers, {known} with a primary {} ({groups} of them); NMI with it{}",
+        list.name,
+        papers.len(),
+        l.what,
+        if l.fine.is_some() {
+            " (and the primary category)"
+        } else {
+            ""
+        }
     );
     println!(
         "  {:<8} {:>22} {:>26}",
         "k", "paperboat topics", "k-means on TF-IDF (mean)"
     );
-    for k in [default_k(papers.len()), archives, 2 * archives] {
+    let fine = |t: &[usize]| l.fine.as_ref().map(|f| nmi_known(t, f));
+    let both = |a: f64, c: Option<f64>| match c {
+        Some(c) => format!("{a:.3} ({c:.3})"),
+        None => format!("{a:.3}        "),
+    };
+    for k in [default_k(papers.len()), groups, 2 * groups] {
         let ours: Vec<usize> = topics(papers, &features, k)
             .of
             .iter()
@@ -173,15 +180,14 @@ pub fn measure(path: &str) {
         let (mut ka, mut kc) = (0.0, 0.0);
         for seed in 0..SEEDS {
             let theirs = kmeans(&baseline, papers.len(), baseline.dim, k, seed + 1);
-            ka += nmi(&theirs, &archive);
-            kc += nmi(&theirs, &category);
+            ka += nmi_known(&theirs, &l.primary);
+            kc += fine(&theirs).unwrap_or(0.0);
         }
+        let s = SEEDS as f64;
         println!(
-            "  {k:<8} {:>13.3} ({:.3}) {:>17.3} ({:.3})",
-            nmi(&ours, &archive),
-            nmi(&ours, &category),
-            ka / SEEDS as f64,
-            kc / SEEDS as f64
+            "  {k:<8} {:>22} {:>26}",
+            both(nmi_known(&ours, &l.primary), fine(&ours)),
+            both(ka / s, l.fine.as_ref().map(|_| kc / s)),
         );
     }
 }
