@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use paperboat::search::learn::{Rows, default_k, topic_features, topics};
+use paperboat::search::learn::{Fit, Rows, default_k, topic_features, topics_of};
 
 use crate::labels::List;
 use crate::recommend::Baseline;
@@ -136,9 +136,23 @@ fn nmi_known(groups: &[usize], known: &[Option<String>]) -> f64 {
     nmi(&a, &b)
 }
 
+/// Seeds paperboat's topics are also run with, to show how much the
+/// seed matters (the reader's are seed 0's).
+const OUR_SEEDS: u64 = 8;
+
+/// The mean and the lowest and highest of `xs`.
+fn spread(xs: &[f64]) -> (f64, f64, f64) {
+    let mean = xs.iter().sum::<f64>() / xs.len() as f64;
+    let lo = xs.iter().copied().fold(f64::MAX, f64::min);
+    let hi = xs.iter().copied().fold(f64::MIN, f64::max);
+    (mean, lo, hi)
+}
+
 /// Measures the topics of `list`: NMI with each paper's primary label
-/// (and, on an arXiv list, in brackets, its primary category), for the
-/// default k, the number of labels and twice that.
+/// for the default k, the number of labels and twice that: paperboat's
+/// topics as the reader gets them, the same over [`OUR_SEEDS`] seeds
+/// (mean, lowest), plain k-means over [`SEEDS`] (mean, highest); and, on
+/// an arXiv list, the first and third with the primary category.
 pub fn measure(list: &List) {
     let papers = &list.papers;
     let l = &list.labels;
@@ -151,43 +165,53 @@ pub fn measure(list: &List) {
         .len();
     let features = topic_features(papers);
     let baseline = Baseline::new(papers);
+    let all: Vec<usize> = (0..papers.len()).collect();
     println!(
-        "\n{}: {} papers, {known} with a primary {} ({groups} of them); NMI with it{}",
+        "\n{}: {} papers, {known} with a primary {} ({groups} of them); NMI with it",
         list.name,
         papers.len(),
         l.what,
-        if l.fine.is_some() {
-            " (and the primary category)"
-        } else {
-            ""
-        }
     );
     println!(
-        "  {:<8} {:>22} {:>26}",
-        "k", "paperboat topics", "k-means on TF-IDF (mean)"
+        "  {:<4} {:>16} {:>20} {:>26}",
+        "k", "paperboat topics", "8 seeds: mean, low", "k-means: mean, high (5)"
     );
-    let fine = |t: &[usize]| l.fine.as_ref().map(|f| nmi_known(t, f));
-    let both = |a: f64, c: Option<f64>| match c {
-        Some(c) => format!("{a:.3} ({c:.3})"),
-        None => format!("{a:.3}        "),
-    };
     for k in [default_k(papers.len()), groups, 2 * groups] {
-        let ours: Vec<usize> = topics(papers, &features, k)
-            .of
-            .iter()
-            .map(|&t| t as usize)
+        let ours: Vec<Vec<usize>> = (0..OUR_SEEDS)
+            .map(|seed| {
+                let fit = Fit {
+                    seed,
+                    ..Fit::DEFAULT
+                };
+                topics_of(papers, &all, &features, k, fit)
+                    .of
+                    .iter()
+                    .map(|&t| t as usize)
+                    .collect()
+            })
             .collect();
-        let (mut ka, mut kc) = (0.0, 0.0);
-        for seed in 0..SEEDS {
-            let theirs = kmeans(&baseline, papers.len(), baseline.dim, k, seed + 1);
-            ka += nmi_known(&theirs, &l.primary);
-            kc += fine(&theirs).unwrap_or(0.0);
-        }
-        let s = SEEDS as f64;
+        let theirs: Vec<Vec<usize>> = (0..SEEDS)
+            .map(|seed| kmeans(&baseline, papers.len(), baseline.dim, k, seed + 1))
+            .collect();
+        let nmis = |runs: &[Vec<usize>]| -> Vec<f64> {
+            runs.iter().map(|r| nmi_known(r, &l.primary)).collect()
+        };
+        let (m, lo, _) = spread(&nmis(&ours));
+        let (km, _, hi) = spread(&nmis(&theirs));
         println!(
-            "  {k:<8} {:>22} {:>26}",
-            both(nmi_known(&ours, &l.primary), fine(&ours)),
-            both(ka / s, l.fine.as_ref().map(|_| kc / s)),
+            "  {k:<4} {:>16.3} {:>13.3}, {lo:.3} {:>19.3}, {hi:.3}",
+            nmi_known(&ours[0], &l.primary),
+            m,
+            km
         );
+        if let Some(fine) = &l.fine {
+            let per: Vec<f64> = theirs.iter().map(|r| nmi_known(r, fine)).collect();
+            println!(
+                "  {:<4} {:>16.3} {:>40.3}   (primary category)",
+                "",
+                nmi_known(&ours[0], fine),
+                spread(&per).0
+            );
+        }
     }
 }
