@@ -1,8 +1,9 @@
-//! Recommendations on the arXiv sample: simulated readers who like one
-//! arXiv archive bookmark a few of its papers and skip a few others, and
-//! the figure is the share of the first 20 unread papers recommended that
-//! are of that archive (precision@20), beside `related --bookmarked` and
-//! arxiv-sanity-lite's recipe (TF-IDF of words and pairs, a linear SVM).
+//! Recommendations on labelled lists: simulated readers who like one
+//! label (an arXiv archive, a venue family: `labels.rs`) bookmark a few
+//! of its papers and skip a few others, and the figure is the share of
+//! the first 20 unread papers recommended that have that label
+//! (precision@20), beside `related --bookmarked` and arxiv-sanity-lite's
+//! recipe (TF-IDF of words and pairs, a linear SVM).
 
 use std::collections::HashMap;
 
@@ -12,54 +13,16 @@ use paperboat::search::learn::{Example, Features, Linear, Loss, Model, Recipe, R
 use paperboat::search::{Probe, paper_text, related_papers};
 
 use crate::baselines::top;
-use crate::load_or_say;
+use crate::labels::List;
 use crate::queries::{Rng, content, words};
-use crate::related::categories;
 
 /// Bookmarks and skips per simulated reader.
 pub const POSITIVES: usize = 8;
 pub const NEGATIVES: usize = 8;
-/// Readers per archive.
+/// Readers per label and draw.
 const READERS: usize = 10;
-/// An archive is liked by readers when it has this many papers or more.
-const MIN_ARCHIVE: usize = 20;
 /// The first recommendations looked at.
 const AT: usize = 20;
-
-/// Each paper's archives (every category's, cross-lists too), and the
-/// archives with enough papers to be liked, largest first.
-pub fn archives(path: &str, papers: &[Paper]) -> (Vec<Vec<String>>, Vec<String>) {
-    let cats = categories(path);
-    let of: Vec<Vec<String>> = papers
-        .iter()
-        .map(|p| {
-            let mut a: Vec<String> =
-                p.id.as_str()
-                    .strip_prefix("arxiv:")
-                    .and_then(|id| cats.get(id))
-                    .map(|c| {
-                        c.split_whitespace()
-                            .map(|c| c.split('.').next().unwrap_or(c).to_string())
-                            .collect()
-                    })
-                    .unwrap_or_default();
-            a.sort();
-            a.dedup();
-            a
-        })
-        .collect();
-    let mut n: HashMap<&str, usize> = HashMap::new();
-    for a in of.iter().flatten() {
-        *n.entry(a).or_default() += 1;
-    }
-    let mut liked: Vec<(usize, String)> = n
-        .into_iter()
-        .filter(|&(_, k)| k >= MIN_ARCHIVE)
-        .map(|(a, k)| (k, a.to_string()))
-        .collect();
-    liked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    (of, liked.into_iter().map(|(_, a)| a).collect())
-}
 
 /// arxiv-sanity-lite's features, as its scikit-learn `TfidfVectorizer`
 /// makes them: lower-cased words without stop words, and pairs of them,
@@ -154,11 +117,74 @@ pub const SYSTEMS: [&str; 6] = [
     "TF-IDF + SVM, C=1",
 ];
 
-/// Precision@20 summed per system over the readers.
+/// Precision@20 summed per system over the readers, overall and by
+/// the label they like.
 #[derive(Default)]
 pub struct Tally {
     pub readers: usize,
     pub hits: [usize; SYSTEMS.len()],
+    /// By label, in the order readers like them: readers and hits.
+    pub per: Vec<(String, usize, [usize; SYSTEMS.len()])>,
+    /// By reader: hits.
+    pub each: Vec<[usize; SYSTEMS.len()]>,
+    /// By label: [`likest`]'s share and chance.
+    pub likest: Vec<(String, f64, f64)>,
+}
+
+impl Tally {
+    fn add(&mut self, label: &str, hits: [usize; SYSTEMS.len()]) {
+        self.readers += 1;
+        let at = match self.per.iter().position(|p| p.0 == label) {
+            Some(at) => at,
+            None => {
+                self.per.push((label.to_string(), 0, [0; SYSTEMS.len()]));
+                self.per.len() - 1
+            }
+        };
+        self.per[at].1 += 1;
+        self.each.push(hits);
+        for (s, h) in hits.iter().enumerate() {
+            self.hits[s] += h;
+            self.per[at].2[s] += h;
+        }
+    }
+}
+
+/// How far the words tell a label from the others, whatever the
+/// system: of each of its papers' [`AT`] likest labelled papers (cosine
+/// of the rows), the share with the label, over its papers; and that
+/// share by chance.
+fn likest(features: &Features, of: &[Vec<String>], label: &str) -> (f64, f64) {
+    let known: Vec<usize> = (0..of.len()).filter(|&i| !of[i].is_empty()).collect();
+    let members: Vec<usize> = known
+        .iter()
+        .copied()
+        .filter(|&i| of[i].iter().any(|l| l == label))
+        .collect();
+    let mut dense = vec![0f32; paperboat::search::learn::DIM];
+    let mut share = 0.0;
+    for &m in &members {
+        let (cols, vals) = features.row(m);
+        for (&c, &v) in cols.iter().zip(vals) {
+            dense[c as usize] = v;
+        }
+        let near: Vec<(u32, f64)> = known
+            .iter()
+            .filter(|&&j| j != m)
+            .map(|&j| (j as u32, f64::from(features.dot(j, &dense))))
+            .collect();
+        let with = top(near, AT)
+            .iter()
+            .filter(|&&j| of[j].iter().any(|l| l == label))
+            .count();
+        share += with as f64 / AT as f64;
+        for &c in cols {
+            dense[c as usize] = 0.0;
+        }
+    }
+    let m = members.len().max(1) as f64;
+    let chance = (m - 1.0) / (known.len() as f64 - 1.0).max(1.0);
+    (share / m, chance)
 }
 
 /// The first [`AT`] of `scores` among papers `open`, best first.
@@ -180,91 +206,128 @@ fn sample(rng: &mut Rng, xs: &[usize], k: usize) -> Vec<usize> {
     xs
 }
 
-/// Runs the simulated readers on `path` (a JSON Lines arXiv list),
-/// drawn by the generator seeded with `draw` too (the recipe was tuned
-/// on the draw `""`; others are readers it was not tuned on).
-pub fn measure(path: &str, draw: &str) -> Option<(String, Tally)> {
-    let c = load_or_say(path)?;
-    let papers = &c.papers;
-    let (of, liked) = archives(path, papers);
+/// Runs the simulated readers on `list`, [`READERS`] per label and per
+/// draw of the generator (seeded with the list, the label and the draw:
+/// the recipe was tuned on the arXiv sample's draw `""`). A paper with
+/// no label is neither bookmarked nor skipped, and left out of the
+/// ranking counted (it is neither a hit nor a miss); it is still in the
+/// list the models learn from.
+pub fn measure(list: &List, draws: &[&str]) -> Tally {
+    let papers = &list.papers;
+    let of = &list.labels.of;
     let features = Features::build(papers);
     let baseline = Baseline::new(papers);
     let n = papers.len();
     let mut t = Tally::default();
-    for archive in &liked {
-        let members: Vec<usize> = (0..n).filter(|&i| of[i].contains(archive)).collect();
-        let others: Vec<usize> = (0..n)
-            .filter(|&i| !of[i].is_empty() && !of[i].contains(archive))
-            .collect();
-        let mut rng = Rng::named(&format!("{}:{archive}{draw}", c.name));
-        for _ in 0..READERS {
-            let signals = Signals {
-                positives: sample(&mut rng, &members, POSITIVES),
-                negatives: sample(&mut rng, &others, NEGATIVES),
-            };
-            let mut open = vec![true; n];
-            for &i in signals.positives.iter().chain(&signals.negatives) {
-                open[i] = false;
-            }
-            let model = |recipe| {
-                Model::train(&features, &signals, recipe)
-                    .map(|m| m.scores(&features))
-                    .unwrap_or_default()
-            };
-            let related: Vec<usize> =
-                related_papers(papers, Probe::Papers(&signals.positives), AT, &|i| open[i])
-                    .iter()
-                    .map(|r| r.idx)
-                    .collect();
-            let rankings = [
-                first(&model(Recipe::DEFAULT), &open),
-                first(
-                    &model(Recipe {
-                        centroid: 0.0,
-                        negative_centroid: 0.0,
-                        feedback: 0.0,
-                        smooth: 0.0,
-                        ..Recipe::DEFAULT
-                    }),
-                    &open,
-                ),
-                first(
-                    &model(Recipe {
-                        weak_share: 0.0,
-                        ..Recipe::DEFAULT
-                    }),
-                    &open,
-                ),
-                related,
-                first(&baseline.svm(n, &signals.positives, 0.01), &open),
-                first(&baseline.svm(n, &signals.positives, 1.0), &open),
-            ];
-            t.readers += 1;
-            for (s, r) in rankings.iter().enumerate() {
-                t.hits[s] += r.iter().filter(|&&i| of[i].contains(archive)).count();
+    for label in &list.labels.liked {
+        let (share, chance) = likest(&features, of, label);
+        t.likest.push((label.clone(), share, chance));
+    }
+    for draw in draws {
+        for label in &list.labels.liked {
+            let members: Vec<usize> = (0..n).filter(|&i| of[i].contains(label)).collect();
+            let others: Vec<usize> = (0..n)
+                .filter(|&i| !of[i].is_empty() && !of[i].contains(label))
+                .collect();
+            let mut rng = Rng::named(&format!("{}:{label}{draw}", list.name));
+            for _ in 0..READERS {
+                let signals = Signals {
+                    positives: sample(&mut rng, &members, POSITIVES),
+                    negatives: sample(&mut rng, &others, NEGATIVES),
+                };
+                let mut open: Vec<bool> = of.iter().map(|o| !o.is_empty()).collect();
+                for &i in signals.positives.iter().chain(&signals.negatives) {
+                    open[i] = false;
+                }
+                let model = |recipe| {
+                    Model::train(&features, &signals, recipe)
+                        .map(|m| m.scores(&features))
+                        .unwrap_or_default()
+                };
+                let related: Vec<usize> =
+                    related_papers(papers, Probe::Papers(&signals.positives), AT, &|i| open[i])
+                        .iter()
+                        .map(|r| r.idx)
+                        .collect();
+                let rankings = [
+                    first(&model(Recipe::DEFAULT), &open),
+                    first(
+                        &model(Recipe {
+                            centroid: 0.0,
+                            negative_centroid: 0.0,
+                            feedback: 0.0,
+                            smooth: 0.0,
+                            ..Recipe::DEFAULT
+                        }),
+                        &open,
+                    ),
+                    first(
+                        &model(Recipe {
+                            weak_share: 0.0,
+                            ..Recipe::DEFAULT
+                        }),
+                        &open,
+                    ),
+                    related,
+                    first(&baseline.svm(n, &signals.positives, 0.01), &open),
+                    first(&baseline.svm(n, &signals.positives, 1.0), &open),
+                ];
+                let hits = rankings.map(|r| r.iter().filter(|&&i| of[i].contains(label)).count());
+                t.add(label, hits);
             }
         }
     }
-    Some((
-        format!(
-            "{} ({} archives: {})",
-            c.name,
-            liked.len(),
-            liked.join(", ")
-        ),
-        t,
-    ))
+    t
 }
 
-/// Prints the table of one list.
-pub fn print(name: &str, t: &Tally) {
+/// Short names of the systems, for the table by label.
+const SHORT: [&str; SYSTEMS.len()] = ["ours", "SVM", "no weak", "related", "a-s-l", "C=1"];
+
+/// Prints the table of one list: overall, then by label.
+pub fn print(title: &str, list: &List, t: &Tally) {
+    let pct = |hits: usize, readers: usize| 100.0 * hits as f64 / (readers * AT).max(1) as f64;
     println!(
-        "\n{name}: {} readers, each {POSITIVES} bookmarks of the archive and {NEGATIVES} skips of others",
-        t.readers
+        "\n{title}: {} readers, each {POSITIVES} bookmarks of one {} and {NEGATIVES} skips of others",
+        t.readers, list.labels.what
     );
     println!("  {:<34} {:>14}", "system", "precision@20");
     for (s, sys) in SYSTEMS.iter().enumerate() {
-        let p = t.hits[s] as f64 / (t.readers * AT).max(1) as f64;
-        println!("  {sys:<34} {:>13.1}%", 100.0 * p);
+        println!("  {sys:<34} {:>13.1}%", pct(t.hits[s], t.readers));
     }
+    // How far recommend is above each baseline, reader by reader: the
+    // mean difference and the half-width of its 95% interval (normal,
+    // over the readers drawn).
+    for (s, sys) in [(3, "related --bookmarked"), (4, "arxiv-sanity-lite")] {
+        let d: Vec<f64> = t
+            .each
+            .iter()
+            .map(|h| 100.0 * (h[0] as f64 - h[s] as f64) / AT as f64)
+            .collect();
+        let n = d.len().max(2) as f64;
+        let mean = d.iter().sum::<f64>() / n;
+        let var = d.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
+        println!(
+            "  recommend above {sys:<21} {mean:>+5.1} points (95%: ±{:.1})",
+            1.96 * (var / n).sqrt()
+        );
+    }
+    print!("  {:<36} {:>7}", "by label (papers)", "readers");
+    for s in SHORT {
+        print!(" {s:>8}");
+    }
+    println!(" {:>16}", "likest (chance)");
+    for (label, readers, hits) in &t.per {
+        let size = list.labels.of.iter().filter(|o| o.contains(label)).count();
+        print!("  {:<36} {readers:>7}", format!("{label} ({size})"));
+        for h in hits {
+            print!(" {:>7.1}%", pct(*h, *readers));
+        }
+        if let Some((_, share, chance)) = t.likest.iter().find(|l| &l.0 == label) {
+            print!(" {:>7.1}% ({:.1}%)", 100.0 * share, 100.0 * chance);
+        }
+        println!();
+    }
+    println!(
+        "  likest: of each paper's {AT} likest labelled papers (cosine of the rows), the share with its label"
+    );
 }

@@ -1,14 +1,15 @@
-//! Topics on the arXiv sample: how well the groups match the papers'
-//! arXiv archives (normalized mutual information), beside plain k-means
-//! (Lloyd's, k-means++ seeding, Euclidean) on arxiv-sanity-lite's TF-IDF,
-//! with the same number of groups.
+//! Topics on labelled lists: how well the groups match the papers'
+//! labels (arXiv archives, venue families: `labels.rs`), by normalized
+//! mutual information, beside plain k-means (Lloyd's, k-means++ seeding,
+//! Euclidean) on arxiv-sanity-lite's TF-IDF, with the same number of
+//! groups.
 
 use std::collections::HashMap;
 
-use paperboat::search::learn::{Rows, default_k, topic_features, topics};
+use paperboat::search::learn::{Fit, Rows, default_k, topic_features, topics_of};
 
+use crate::labels::List;
 use crate::recommend::Baseline;
-use crate::related::categories;
 
 /// Seeds plain k-means is run with (its figure is their mean).
 const SEEDS: u64 = 5;
@@ -121,67 +122,96 @@ fn kmeans(rows: &impl Rows, n: usize, dim: usize, k: usize, seed: u64) -> Vec<us
     of
 }
 
-/// Measures the topics of `path` (JSON Lines with arXiv categories).
-pub fn measure(path: &str) {
-    let Some(c) = crate::load_or_say(path) else {
-        return;
-    };
-    let cats = categories(path);
-    let papers = &c.papers;
-    // Each paper's primary archive and primary category, numbered.
-    let mut names: HashMap<String, usize> = HashMap::new();
-    let mut label = |s: String| {
-        let n = names.len();
-        *names.entry(s).or_insert(n)
-    };
-    let primary: Vec<String> = papers
+/// `nmi` over the papers `known` gives a label, numbered.
+fn nmi_known(groups: &[usize], known: &[Option<String>]) -> f64 {
+    let mut names: HashMap<&str, usize> = HashMap::new();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for (&g, k) in groups.iter().zip(known) {
+        if let Some(k) = k {
+            let n = names.len();
+            a.push(g);
+            b.push(*names.entry(k).or_insert(n));
+        }
+    }
+    nmi(&a, &b)
+}
+
+/// Seeds paperboat's topics are also run with, to show how much the
+/// seed matters (the reader's are seed 0's).
+const OUR_SEEDS: u64 = 8;
+
+/// The mean and the lowest and highest of `xs`.
+fn spread(xs: &[f64]) -> (f64, f64, f64) {
+    let mean = xs.iter().sum::<f64>() / xs.len() as f64;
+    let lo = xs.iter().copied().fold(f64::MAX, f64::min);
+    let hi = xs.iter().copied().fold(f64::MIN, f64::max);
+    (mean, lo, hi)
+}
+
+/// Measures the topics of `list`: NMI with each paper's primary label
+/// for the default k, the number of labels and twice that: paperboat's
+/// topics as the reader gets them, the same over [`OUR_SEEDS`] seeds
+/// (mean, lowest), plain k-means over [`SEEDS`] (mean, highest); and, on
+/// an arXiv list, the first and third with the primary category.
+pub fn measure(list: &List) {
+    let papers = &list.papers;
+    let l = &list.labels;
+    let known = l.primary.iter().flatten().count();
+    let groups = l
+        .primary
         .iter()
-        .map(|p| {
-            let id = p.id.as_str().trim_start_matches("arxiv:");
-            cats.get(id)
-                .and_then(|c| c.split_whitespace().next())
-                .unwrap_or("")
-                .to_string()
-        })
-        .collect();
-    let archive: Vec<usize> = primary
-        .iter()
-        .map(|c| label(format!("a:{}", c.split('.').next().unwrap_or(c))))
-        .collect();
-    let category: Vec<usize> = primary.iter().map(|c| label(format!("c:{c}"))).collect();
-    let archives = archive
-        .iter()
+        .flatten()
         .collect::<std::collections::HashSet<_>>()
         .len();
     let features = topic_features(papers);
     let baseline = Baseline::new(papers);
+    let all: Vec<usize> = (0..papers.len()).collect();
     println!(
-        "\n{}: {} papers, {archives} archives; NMI with the primary archive (and category)",
-        c.name,
-        papers.len()
+        "\n{}: {} papers, {known} with a primary {} ({groups} of them); NMI with it",
+        list.name,
+        papers.len(),
+        l.what,
     );
     println!(
-        "  {:<8} {:>22} {:>26}",
-        "k", "paperboat topics", "k-means on TF-IDF (mean)"
+        "  {:<4} {:>16} {:>20} {:>26}",
+        "k", "paperboat topics", "8 seeds: mean, low", "k-means: mean, high (5)"
     );
-    for k in [default_k(papers.len()), archives, 2 * archives] {
-        let ours: Vec<usize> = topics(papers, &features, k)
-            .of
-            .iter()
-            .map(|&t| t as usize)
+    for k in [default_k(papers.len()), groups, 2 * groups] {
+        let ours: Vec<Vec<usize>> = (0..OUR_SEEDS)
+            .map(|seed| {
+                let fit = Fit {
+                    seed,
+                    ..Fit::DEFAULT
+                };
+                topics_of(papers, &all, &features, k, fit)
+                    .of
+                    .iter()
+                    .map(|&t| t as usize)
+                    .collect()
+            })
             .collect();
-        let (mut ka, mut kc) = (0.0, 0.0);
-        for seed in 0..SEEDS {
-            let theirs = kmeans(&baseline, papers.len(), baseline.dim, k, seed + 1);
-            ka += nmi(&theirs, &archive);
-            kc += nmi(&theirs, &category);
-        }
+        let theirs: Vec<Vec<usize>> = (0..SEEDS)
+            .map(|seed| kmeans(&baseline, papers.len(), baseline.dim, k, seed + 1))
+            .collect();
+        let nmis = |runs: &[Vec<usize>]| -> Vec<f64> {
+            runs.iter().map(|r| nmi_known(r, &l.primary)).collect()
+        };
+        let (m, lo, _) = spread(&nmis(&ours));
+        let (km, _, hi) = spread(&nmis(&theirs));
         println!(
-            "  {k:<8} {:>13.3} ({:.3}) {:>17.3} ({:.3})",
-            nmi(&ours, &archive),
-            nmi(&ours, &category),
-            ka / SEEDS as f64,
-            kc / SEEDS as f64
+            "  {k:<4} {:>16.3} {:>13.3}, {lo:.3} {:>19.3}, {hi:.3}",
+            nmi_known(&ours[0], &l.primary),
+            m,
+            km
         );
+        if let Some(fine) = &l.fine {
+            let per: Vec<f64> = theirs.iter().map(|r| nmi_known(r, fine)).collect();
+            println!(
+                "  {:<4} {:>16.3} {:>40.3}   (primary category)",
+                "",
+                nmi_known(&ours[0], fine),
+                spread(&per).0
+            );
+        }
     }
 }
