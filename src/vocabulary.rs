@@ -377,6 +377,9 @@ pub enum Action {
     CycleView,
     /// Mark every paper listed read (asks first).
     MarkAllRead,
+    /// Forget what the "for you" order learned, keeping every mark (asks
+    /// first).
+    ForgetForYou,
     /// Give the list more of the screen (the abstract less).
     WidenList,
     /// Give the list less of the screen (the abstract more).
@@ -471,6 +474,7 @@ impl Action {
             Action::Complete => "Complete the tag",
             Action::CycleView => "View: all → unread → bookmarked → new → each tag",
             Action::MarkAllRead => "Mark every listed paper read (asks first)",
+            Action::ForgetForYou => "Forget what \"for you\" learned; marks stay (asks first)",
             Action::WidenList => "Widen the list (the abstract narrows)",
             Action::NarrowList => "Narrow the list (the abstract widens)",
             Action::Related => "More like this: the papers most like the selected one",

@@ -155,6 +155,27 @@ impl App {
     }
 
     /// Waits for a training under way, and any it called for (tests).
+    /// Forgets what the reader's model learned, as `recommend --reset`
+    /// does: marks made until now no longer teach it, and every mark
+    /// stays. What the status line says.
+    pub(super) fn forget_for_you(&mut self) -> String {
+        let Some(dir) = self.store.path().parent().map(std::path::Path::to_path_buf) else {
+            return "no state directory to keep the reset in".to_string();
+        };
+        let done = Resets::read(&dir)
+            .and_then(|mut r| r.reset(&dir, &Whose::Reader, crate::store::Stamp::now()));
+        match done {
+            Err(e) => format!(
+                "\"for you\" was not reset: {}",
+                crate::text::sanitize::line(&e)
+            ),
+            Ok(()) => {
+                self.marks_changed();
+                "\"for you\" forgot what it learned; new marks teach it".to_string()
+            }
+        }
+    }
+
     #[cfg(test)]
     pub(super) fn wait_for_model(&mut self) {
         for _ in 0..500 {
@@ -221,6 +242,11 @@ mod tests {
                 p.abstract_text.text().to_lowercase().contains(word)
             })
             .collect()
+    }
+
+    /// Bookmarks of papers `rows`, for `set_marks`.
+    fn bookmarks(rows: &[usize]) -> Vec<(usize, Flag, bool)> {
+        rows.iter().map(|&i| (i, Flag::Bookmark, true)).collect()
     }
 
     fn to_for_you(app: &mut super::App) {
@@ -321,10 +347,7 @@ mod tests {
             "{text:?}"
         );
         // Bookmarks of other papers train again, in the background.
-        let more: Vec<(usize, Flag, bool)> = others[5..12]
-            .iter()
-            .map(|&i| (i, Flag::Bookmark, true))
-            .collect();
+        let more = bookmarks(&others[5..12]);
         assert!(app.set_marks(&more));
         app.wait_for_model();
         app.update(Message::Tick);
@@ -335,13 +358,52 @@ mod tests {
     }
 
     #[test]
+    fn f_forgets_what_for_you_learned_after_a_yes_and_keeps_the_marks() {
+        let (mut app, dir, astro) = arxiv_app("astro-ph");
+        let liked: Vec<usize> = (0..astro.len()).filter(|&i| astro[i]).collect();
+        let marks = bookmarks(&liked[..5]);
+        assert!(app.set_marks(&marks));
+        to_for_you(&mut app);
+        let top = app.paper_at(0).unwrap();
+        assert!(app.reason(top).is_some());
+        // Asked first: a no changes nothing.
+        app.apply(Action::ForgetForYou);
+        assert_eq!(app.mode(), crate::vocabulary::Mode::Confirm);
+        assert!(app.question().unwrap().contains("Marks stay"));
+        app.apply(Action::ConfirmNo);
+        app.wait_for_model();
+        assert!(app.reason(top).is_some());
+        app.apply(Action::ForgetForYou);
+        app.apply(Action::ConfirmYes);
+        assert!(
+            app.status().unwrap().contains("forgot"),
+            "{:?}",
+            app.status()
+        );
+        app.wait_for_model();
+        app.update(Message::Tick);
+        assert_eq!(app.reason(top), None, "no model without new marks");
+        let note = app.for_you_note().unwrap_or_default();
+        assert!(note.contains("since the last reset"), "{note}");
+        // The marks are all there, and the reset is where the command
+        // line's `recommend --reset` keeps it.
+        assert!(liked[..5].iter().all(|&i| app.marks[i].bookmarked));
+        let resets = crate::search::learn::Resets::read(dir.path()).unwrap();
+        assert!(resets.since(&crate::search::learn::Whose::Reader).is_some());
+        // New bookmarks teach it again.
+        let again = bookmarks(&liked[5..8]);
+        assert!(app.set_marks(&again));
+        app.wait_for_model();
+        app.update(Message::Tick);
+        let first = app.paper_at(0).unwrap();
+        assert!(app.reason(first).is_some());
+    }
+
+    #[test]
     fn triage_walks_for_you_and_each_decision_reorders_what_is_left() {
         let (mut app, _dir) = app();
         let liked = titled(&app, "reinforcement learning");
-        let marks: Vec<(usize, Flag, bool)> = liked[..3]
-            .iter()
-            .map(|&i| (i, Flag::Bookmark, true))
-            .collect();
+        let marks = bookmarks(&liked[..3]);
         assert!(app.set_marks(&marks));
         to_for_you(&mut app);
         let first = app.paper_at(0);

@@ -91,8 +91,8 @@ pub struct App {
     status: Option<String>,
     /// A save that failed and is being retried.
     save_error: Option<String>,
-    /// The question being asked in [`Mode::Confirm`].
-    question: Option<String>,
+    /// The question being asked in [`Mode::Confirm`], and what a yes does.
+    question: Option<(String, Ask)>,
     /// Set when the reader should exit.
     quit: bool,
     /// The link chosen with a digit key, for `o`.
@@ -173,6 +173,13 @@ pub struct App {
     topic_numbers: Option<Vec<u32>>,
     /// The whole list's grouping under way, for `topic:`.
     topic_job: Option<std::sync::mpsc::Receiver<Vec<u32>>>,
+}
+
+/// What a yes to the question in [`Mode::Confirm`] does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ask {
+    MarkAllRead,
+    ForgetForYou,
 }
 
 impl App {
@@ -334,7 +341,7 @@ impl App {
 
     /// The question being asked in [`Mode::Confirm`].
     pub fn question(&self) -> Option<&str> {
-        self.question.as_deref()
+        self.question.as_ref().map(|q| q.0.as_str())
     }
 
     /// Whether the reader should exit.
@@ -615,15 +622,28 @@ impl App {
                 } else if unread == 0 {
                     self.status = Some("every paper listed is read already".to_string());
                 } else {
-                    self.question = Some(format!(
-                        "Mark {unread} paper{} read? (y/n)",
-                        if unread == 1 { "" } else { "s" }
+                    self.question = Some((
+                        format!(
+                            "Mark {unread} paper{} read? (y/n)",
+                            if unread == 1 { "" } else { "s" }
+                        ),
+                        Ask::MarkAllRead,
                     ));
                     self.mode = Mode::Confirm;
                 }
             }
+            Action::ForgetForYou => {
+                self.question = Some((
+                    "Forget what \"for you\" learned? Marks stay. (y/n)".to_string(),
+                    Ask::ForgetForYou,
+                ));
+                self.mode = Mode::Confirm;
+            }
             Action::ConfirmYes => {
-                if self.question.take().is_some() {
+                let ask = self.question.take().map(|q| q.1);
+                if ask == Some(Ask::ForgetForYou) {
+                    self.status = Some(self.forget_for_you());
+                } else if ask == Some(Ask::MarkAllRead) {
                     let marks: Vec<(usize, Flag, bool)> = self
                         .counted_papers()
                         .into_iter()
