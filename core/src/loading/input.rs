@@ -144,7 +144,6 @@ pub(super) enum Source {
 impl Source {
     /// Appends up to `want` more bytes to `buf`; false once at the end.
     pub(super) fn fill(&mut self, buf: &mut Vec<u8>, want: usize) -> std::io::Result<bool> {
-        let start = buf.len();
         match self {
             Source::Memory(bytes, at) => {
                 let n = want.min(bytes.len() - *at);
@@ -152,23 +151,18 @@ impl Source {
                 *at += n;
                 Ok(*at < bytes.len())
             }
-            Source::File(f) => fill_from(f, buf, start, want),
-            Source::Stdin(s) => fill_from(&mut s.lock(), buf, start, want),
+            Source::File(f) => fill_from(f, buf, want),
+            Source::Stdin(s) => fill_from(&mut s.lock(), buf, want),
         }
     }
 }
 
-fn fill_from(
-    r: &mut dyn Read,
-    buf: &mut Vec<u8>,
-    start: usize,
-    want: usize,
-) -> std::io::Result<bool> {
+/// Appends up to `want` bytes of `r` to `buf`; false once at the end.
+fn fill_from(r: &mut dyn Read, buf: &mut Vec<u8>, want: usize) -> std::io::Result<bool> {
     // Room reserved, not filled: a chunk is 16 MiB, and clearing that much
     // for a small file's few kilobytes cost more than reading it.
     buf.reserve(want);
     let got = r.take(want as u64).read_to_end(buf)?;
-    debug_assert_eq!(buf.len(), start + got);
     Ok(got == want)
 }
 
