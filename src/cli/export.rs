@@ -21,8 +21,8 @@ pub enum ExportFormat {
     Bibtex,
     /// A JSON array, one object a paper (as `list --json` prints them).
     Json,
-    /// CSV: id, title, abstract, authors, year, venue, doi, arxiv, url, links, keywords, tags,
-    /// note, bookmarked, read.
+    /// CSV: id, title, abstract, authors, year, venue, doi, arxiv, url, links, keywords,
+    /// categories, tags, note, bookmarked, read.
     Csv,
 }
 

@@ -87,18 +87,20 @@ struct Kept {
     arxiv: usize,
     abstract_text: usize,
     links: usize,
+    /// arXiv categories.
+    categories: usize,
     marks: usize,
     /// Differences the format has no reason for.
     unexcused: usize,
 }
 
-const FIELDS: [&str; 13] = [
+const FIELDS: [&str; 14] = [
     "id", "title", "shown", "authors", "parts", "year", "venue", "shown", "doi", "arxiv",
-    "abstract", "links", "marks",
+    "abstract", "links", "cats", "marks",
 ];
 
 impl Kept {
-    fn each(&self) -> [usize; 13] {
+    fn each(&self) -> [usize; 14] {
         [
             self.id,
             self.title,
@@ -112,6 +114,7 @@ impl Kept {
             self.arxiv,
             self.abstract_text,
             self.links,
+            self.categories,
             self.marks,
         ]
     }
@@ -131,6 +134,7 @@ impl Kept {
         self.arxiv += o.arxiv;
         self.abstract_text += o.abstract_text;
         self.links += o.links;
+        self.categories += o.categories;
         self.marks += o.marks;
     }
 }
@@ -328,6 +332,15 @@ fn round_trip(file: &Path, format: Format, diffs: &mut Vec<String>) -> Kept {
             excused,
             format!("{before_links:?}"),
             format!("{after_links:?}"),
+        );
+        // BibTeX has one `primaryClass`: the primary category.
+        let (cats, back) = (&p.more().categories, &q.more().categories);
+        kept.categories += check(
+            "categories",
+            cats == back,
+            bib && back[..] == cats[..cats.len().min(1)],
+            format!("{cats:?}"),
+            format!("{back:?}"),
         );
         let marks = |id: &str| (store.tags(id), store.note(id));
         kept.marks += check(

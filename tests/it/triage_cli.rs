@@ -461,6 +461,7 @@ fn export_selects_by_tag_sorts_and_writes_csv() {
             "url",
             "links",
             "keywords",
+            "categories",
             "tags",
             "note",
             "bookmarked",
@@ -471,13 +472,13 @@ fn export_selects_by_tag_sorts_and_writes_csv() {
     assert_eq!(rows.len(), 2);
     assert_eq!(&rows[0][0], C);
     assert_eq!(&rows[0][2], "Sets, not graphs.");
-    assert_eq!(&rows[0][12], "why, \"this\"\nsecond line");
-    assert_eq!(&rows[0][13], "false");
+    assert_eq!(&rows[0][13], "why, \"this\"\nsecond line");
+    assert_eq!(&rows[0][14], "false");
     assert_eq!(&rows[1][0], A);
     assert_eq!(&rows[1][3], "Ann Zed; Bob Bee");
     assert_eq!(&rows[1][6], "10.1000/alpha");
-    assert_eq!(&rows[1][11], "group");
-    assert_eq!(&rows[1][13], "true");
+    assert_eq!(&rows[1][12], "group");
+    assert_eq!(&rows[1][14], "true");
     let o = s.run(&["export", "--format", "bibtex", "--tag", "nothing"]);
     assert_eq!(o.status.code(), Some(0));
     assert!(err(&o).contains("no papers tagged nothing"), "{}", err(&o));

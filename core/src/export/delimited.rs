@@ -17,7 +17,7 @@ use crate::corpus::Corpus;
 use crate::store::{Flag, Store};
 
 /// The columns of a CSV export, in order.
-pub const CSV_COLUMNS: [&str; 15] = [
+pub const CSV_COLUMNS: [&str; 16] = [
     "id",
     "title",
     "abstract",
@@ -29,6 +29,7 @@ pub const CSV_COLUMNS: [&str; 15] = [
     "url",
     "links",
     "keywords",
+    "categories",
     "tags",
     "note",
     "bookmarked",
@@ -86,6 +87,7 @@ pub(super) fn write(
             links.first().map_or("", String::as_str),
             &links.join(" "),
             &p.more().keywords.join("; "),
+            &p.more().categories.join(" "),
             &store.tags(id).join("; "),
             &note,
             flag(Flag::Bookmark),

@@ -155,11 +155,13 @@ fn csv_has_the_columns_and_quotes_what_needs_it() {
     assert_eq!(&rows[0][0], id);
     assert_eq!(&rows[0][1], corpus.papers[3].title);
     assert_eq!(&rows[0][2], corpus.papers[3].abstract_text.text());
-    assert_eq!(&rows[0][11], "a; b");
-    assert_eq!(&rows[0][12], "line one, with \"quotes\"\nline two");
-    assert_eq!((&rows[0][13], &rows[0][14]), ("true", "false"));
+    let col = |name: &str| CSV_COLUMNS.iter().position(|c| *c == name).unwrap();
+    let (tags, note, bookmarked, read) = (col("tags"), col("note"), col("bookmarked"), col("read"));
+    assert_eq!(&rows[0][tags], "a; b");
+    assert_eq!(&rows[0][note], "line one, with \"quotes\"\nline two");
+    assert_eq!((&rows[0][bookmarked], &rows[0][read]), ("true", "false"));
     assert_eq!(
-        (&rows[1][11], &rows[1][12], &rows[1][13]),
+        (&rows[1][tags], &rows[1][note], &rows[1][bookmarked]),
         ("", "", "false")
     );
 }

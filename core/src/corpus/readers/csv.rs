@@ -33,6 +33,7 @@
 //!   arxiv.org link;
 //! - keywords: keywords, keyword, author keywords, KW, DE (split on `;`,
 //!   else `,`);
+//! - arXiv categories: categories (split on spaces, `;` and `,`);
 //! - the id paperboat's CSV export writes: id, paperboat id (taken only
 //!   when it is written as paperboat writes ids, `doi:…`, `arxiv:…`,
 //!   `openreview:…` or 16 hex digits: see `PaperId::exported`).
@@ -121,6 +122,7 @@ enum Role {
     Url,
     Arxiv,
     Keywords,
+    Categories,
     /// A paperboat export's id column (kept only when it holds an id as
     /// paperboat writes them).
     Id,
@@ -232,6 +234,7 @@ const NAMES: &[(Role, &[&str])] = &[
         Role::Keywords,
         &["keywords", "keyword", "authorkeywords", "kw", "de"],
     ),
+    (Role::Categories, &["categories"]),
     (Role::Id, &["id", "paperboatid"]),
 ];
 
@@ -385,6 +388,15 @@ impl Columns {
                 keywords: self
                     .value(row, Role::Keywords)
                     .map(split_list_cell)
+                    .unwrap_or_default(),
+                categories: self
+                    .value(row, Role::Categories)
+                    .map(|c| {
+                        c.split([' ', ';', ','])
+                            .filter(|c| !c.is_empty())
+                            .map(str::to_string)
+                            .collect()
+                    })
                     .unwrap_or_default(),
                 ..More::default()
             }

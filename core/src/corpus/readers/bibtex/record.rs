@@ -64,6 +64,7 @@ pub(super) fn records(entries: &[Entry]) -> Vec<Record> {
 }
 
 pub(super) fn record(e: &Entry) -> Record {
+    let arxiv = arxiv(e);
     Record {
         title: title(e),
         abstract_text: e
@@ -74,7 +75,6 @@ pub(super) fn record(e: &Entry) -> Record {
         year: year(e),
         venue: venue(e),
         urls: urls(e),
-        arxiv: arxiv(e),
         doi: e.get("doi").and_then(doi),
         key: Some(e.key.clone()).filter(|k| !k.is_empty()),
         volume: e.get("volume").map(fold),
@@ -89,9 +89,17 @@ pub(super) fn record(e: &Entry) -> Record {
                 .iter()
                 .map(|n| ("editor".to_string(), n.display()))
                 .collect(),
+            // An arXiv paper's primary category (`primaryClass`, as
+            // arXiv's own BibTeX and paperboat's export write it).
+            categories: e
+                .get("primaryclass")
+                .filter(|_| arxiv.is_some())
+                .map(|c| vec![unescape_id(c)])
+                .unwrap_or_default(),
             ..More::default()
         }
         .into(),
+        arxiv,
         given_id: given_id(e),
     }
 }

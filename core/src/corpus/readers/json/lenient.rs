@@ -894,6 +894,16 @@ impl Strings<'_> {
         }
         out
     }
+
+    /// The strings, as [`Strings::split`] gives them, each split at
+    /// whitespace too: codes that hold no space (arXiv's categories,
+    /// `"cs.LG stat.ML"`).
+    pub(super) fn split_words(self) -> Vec<String> {
+        self.split()
+            .iter()
+            .flat_map(|s| s.split_whitespace().map(str::to_string))
+            .collect()
+    }
 }
 
 /// Semantic Scholar's `externalIds`: `ArXiv` and `DOI`.

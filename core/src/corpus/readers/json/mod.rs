@@ -824,6 +824,30 @@ mod tests {
         assert_eq!(r.doi.as_deref(), Some("10.1103/PhysRevD.76.013009"));
         assert_eq!(r.arxiv.as_deref(), Some("0704.0001"));
         assert!(r.urls.is_empty());
+        assert_eq!(r.more.unwrap().categories, ["hep-ph"]);
+    }
+
+    #[test]
+    fn categories_as_the_snapshot_and_the_export_write_them() {
+        for (line, want) in [
+            (
+                r#"{"title":"T","categories":"cs.LG stat.ML"}"#,
+                &["cs.LG", "stat.ML"][..],
+            ),
+            (
+                r#"{"title":"T","categories":["math.OC","cs.LG"]}"#,
+                &["math.OC", "cs.LG"],
+            ),
+            (
+                r#"{"title":"T","categories":"cs.CL;cs.AI"}"#,
+                &["cs.CL", "cs.AI"],
+            ),
+            (r#"{"title":"T","categories":[]}"#, &[]),
+        ] {
+            let r = parse_line(line, 1).unwrap().unwrap();
+            let got = r.more.map(|m| m.categories).unwrap_or_default();
+            assert_eq!(got, want, "{line}");
+        }
     }
 
     #[test]

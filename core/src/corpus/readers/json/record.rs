@@ -33,6 +33,7 @@ use crate::corpus::{More, PaperId, Record, content_hash};
 /// | given id | `id` when it is written as paperboat writes ids (`doi:…`, `arxiv:…`, `openreview:…`, 16 hex digits): the paper keeps it |
 /// | volume   | `volume` |
 /// | keywords | `keywords` (a list, or one string split at `;` or `,`) |
+/// | categories | `categories` (a list, or one string split at spaces, `;` or `,`: arXiv's snapshot writes `"cs.LG stat.ML"`) |
 /// | forum    | `forum` (an OpenReview forum id), else a forum or PDF link among the URLs |
 #[derive(Deserialize, Default)]
 #[serde(default)]
@@ -131,6 +132,9 @@ pub(super) struct JsonRecord<'a> {
     speakers_authors: JsonAuthors<'a>,
     #[serde(borrow)]
     keywords: Strings<'a>,
+    /// arXiv categories, primary first.
+    #[serde(borrow)]
+    categories: Strings<'a>,
     /// An OpenReview forum id.
     #[serde(borrow)]
     forum: Text<'a>,
@@ -218,7 +222,7 @@ pub(super) fn urls<const N: usize>(fields: [&Urls<'_>; N]) -> Vec<String> {
 
 /// The JSON keys of [`JsonRecord`]'s fields, in the order they are
 /// declared (and handed to the parser by serde's derived code).
-pub(super) const FIELDS: [&str; 45] = [
+pub(super) const FIELDS: [&str; 46] = [
     "id",
     "arxiv_id",
     "arxivId",
@@ -263,6 +267,7 @@ pub(super) const FIELDS: [&str; 45] = [
     "name",
     "speakers/authors",
     "keywords",
+    "categories",
     "forum",
 ];
 
@@ -459,6 +464,7 @@ impl<'a> JsonRecord<'a> {
             41 => self.name = value!(),
             42 => self.speakers_authors = value!(),
             43 => self.keywords = value!(),
+            44 => self.categories = value!(),
             _ => self.forum = value!(),
         }
         Some(())
@@ -604,11 +610,13 @@ impl<'a> JsonRecord<'a> {
             former_id,
             given_id,
             // Most papers have neither: nothing made, nothing dropped.
-            more: if self.keywords.is_empty() && self.forum.is_blank() {
+            more: if self.keywords.is_empty() && self.categories.is_empty() && self.forum.is_blank()
+            {
                 None
             } else {
                 More {
                     keywords: self.keywords.split(),
+                    categories: self.categories.split_words(),
                     forum: self.forum.into_folded(),
                     ..More::default()
                 }
@@ -768,16 +776,15 @@ pub(super) mod tests {
 
     /// Field names the parser knows, and some it does not (the titles
     /// reader's tests read them too).
-    pub(in super::super) const KEYS: [&str; 45] = {
-        let mut keys = ["comments"; 45];
+    pub(in super::super) const KEYS: [&str; FIELDS.len() + 3] = {
+        let mut keys = ["comments"; FIELDS.len() + 3];
         let mut k = 0;
         while k < FIELDS.len() {
             keys[k] = FIELDS[k];
             k += 1;
         }
-        keys[42] = "name";
-        keys[43] = "ArXiv";
-        keys[44] = "tit\\u006ce";
+        keys[k] = "ArXiv";
+        keys[k + 1] = "tit\\u006ce";
         keys
     };
 
