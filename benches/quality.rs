@@ -421,15 +421,17 @@ pub(crate) fn file_name(p: &Path) -> String {
     )
 }
 
-/// Real lists held out from tuning, labelled by venue (`labels.rs`).
-const HELD_OUT: [&str; 2] = [
+/// Real lists held out from tuning, labelled by venue or arXiv category
+/// (`labels.rs`).
+const HELD_OUT: [&str; 3] = [
     "tests/data/corpora/bib_zotero_bbt_papers3_3725.bib",
     "tests/data/corpora/bib_jabref2.10_physics_916.bib",
+    "tests/data/corpora/arxiv_atom_api_2026_astroph_63.xml",
 ];
 
 /// Recommendations (and topics) on the arXiv sample, the held-out lists
 /// and `files`.
-fn learn(files: &[&str]) {
+fn learn(files: &[&str], skips: usize) {
     let lists: Vec<labels::List> = std::iter::once(ARXIV)
         .chain(HELD_OUT)
         .chain(files.iter().copied())
@@ -449,17 +451,18 @@ fn learn(files: &[&str]) {
         // The recipe was tuned on the arXiv sample's first draw; the
         // other lists, and the sample's other draws, were not tuned on.
         if i == 0 && list.labels.fine.is_some() {
-            let t = recommend::measure(list, &[""]);
-            recommend::print(&format!("{}, tuned on", list.name), list, &t);
-            let t = recommend::measure(list, &[":b", ":c", ":d", ":e"]);
+            let t = recommend::measure(list, &[""], skips);
+            recommend::print(&format!("{}, tuned on", list.name), list, &t, skips);
+            let t = recommend::measure(list, &[":b", ":c", ":d", ":e"], skips);
             recommend::print(
                 &format!("{}, other draws (not tuned on)", list.name),
                 list,
                 &t,
+                skips,
             );
         } else {
-            let t = recommend::measure(list, &["", ":b", ":c", ":d", ":e"]);
-            recommend::print(&format!("{} (not tuned on)", list.name), list, &t);
+            let t = recommend::measure(list, &["", ":b", ":c", ":d", ":e"], skips);
+            recommend::print(&format!("{} (not tuned on)", list.name), list, &t, skips);
         }
     }
     println!("\n== Topics: how well the groups match the labels");
@@ -476,15 +479,25 @@ fn main() {
         .filter(|a| a != "--bench")
         .collect();
     // `--learn`: the recommendations and topics alone (on the arXiv
-    // sample, the held-out lists and any FILE given: JSON Lines with
-    // arXiv categories, or any list whose papers give a venue).
+    // sample, the held-out lists and any FILE given: a list whose papers
+    // give arXiv categories, or a venue).
     if args.iter().any(|a| a == "--learn") {
-        let files: Vec<&str> = args
-            .iter()
-            .filter(|a| *a != "--learn")
-            .map(String::as_str)
-            .collect();
-        learn(&files);
+        // `--skips N`: the simulated readers' skips (8 unless set).
+        let mut skips = recommend::NEGATIVES;
+        let mut files: Vec<&str> = Vec::new();
+        let mut rest = args.iter().filter(|a| *a != "--learn");
+        while let Some(a) = rest.next() {
+            if a == "--skips" {
+                let Some(n) = rest.next().and_then(|n| n.parse().ok()) else {
+                    eprintln!("quality: --skips takes a number");
+                    std::process::exit(2);
+                };
+                skips = n;
+            } else {
+                files.push(a);
+            }
+        }
+        learn(&files, skips);
         eprintln!("quality: {:.1} s", started.elapsed().as_secs_f64());
         return;
     }
@@ -657,6 +670,6 @@ fn main() {
     );
     print_failures(&failures);
     related::related(ARXIV);
-    learn(&[]);
+    learn(&[], recommend::NEGATIVES);
     eprintln!("quality: {:.1} s", started.elapsed().as_secs_f64());
 }

@@ -1,7 +1,9 @@
 //! What a paper is known to be about, for the recommendation and topic
 //! benches: the simulated readers like one label, and topics are matched
-//! against the labels. A list with arXiv `categories` (JSON Lines) is
-//! labelled by archive; any other list by its papers' venue, written
+//! against the labels. A list whose papers give arXiv categories (in any
+//! format) is labelled by archive, or by category when most of its papers
+//! are in one archive (one archive's listing, as astro-ph's: its readers
+//! like a category); any other list by its papers' venue, written
 //! many ways in a real library ("CHI '09: Proceedings ...", "Proceedings
 //! of the SIGCHI Conference on Human Factors ...") and brought together
 //! into a family by the table [`FAMILIES`] below, the one place those
@@ -11,10 +13,8 @@ use std::collections::HashMap;
 
 use paperboat::corpus::Paper;
 
-use crate::related::categories;
-
 /// A label readers can like has this many papers (with an abstract) or
-/// more.
+/// more, or a quarter of a list of fewer than 80.
 pub const MIN_LABEL: usize = 20;
 
 /// Venue families: a venue belongs to the first family one of whose
@@ -121,7 +121,8 @@ pub struct Labels {
     /// archive; the family when readers can like it), `None` to leave
     /// the paper out of the match.
     pub primary: Vec<Option<String>>,
-    /// By paper, arXiv lists alone: the primary category.
+    /// By paper, arXiv lists labelled by archive alone: the primary
+    /// category.
     pub fine: Option<Vec<Option<String>>>,
 }
 
@@ -141,7 +142,7 @@ pub fn list(path: &str) -> Option<List> {
         .into_iter()
         .filter(|p| !p.abstract_text.text().trim().is_empty())
         .collect();
-    let labels = labels(path, &papers);
+    let labels = labels(&papers);
     Some(List {
         name: c.name,
         papers,
@@ -149,11 +150,11 @@ pub fn list(path: &str) -> Option<List> {
     })
 }
 
-/// The labels of `papers`, read from `path`: by arXiv archive when the
-/// file gives categories, else by venue family.
-pub fn labels(path: &str, papers: &[Paper]) -> Labels {
-    let cats = categories(path);
-    let mut l = if cats.is_empty() {
+/// The labels of `papers`: by arXiv archive (or category) when they give
+/// categories, else by venue family.
+pub fn labels(papers: &[Paper]) -> Labels {
+    let cats = |p: &Paper| p.more().categories.clone();
+    let mut l = if papers.iter().all(|p| cats(p).is_empty()) {
         let of: Vec<Vec<String>> = papers
             .iter()
             .map(|p| p.venue.as_deref().and_then(family).into_iter().collect())
@@ -166,37 +167,36 @@ pub fn labels(path: &str, papers: &[Paper]) -> Labels {
             fine: None,
         }
     } else {
-        let cat = |p: &Paper| -> Vec<&str> {
-            p.id.as_str()
-                .strip_prefix("arxiv:")
-                .and_then(|id| cats.get(id))
-                .map(|c| c.split_whitespace().collect())
-                .unwrap_or_default()
-        };
         let archive = |c: &str| c.split('.').next().unwrap_or(c).to_string();
+        // Labelled by category where one archive holds most papers.
+        let mut by_archive: HashMap<String, usize> = HashMap::new();
+        for p in papers {
+            if let Some(c) = cats(p).first() {
+                *by_archive.entry(archive(c)).or_default() += 1;
+            }
+        }
+        let listing = by_archive.values().any(|&k| 2 * k > papers.len());
+        let label = |c: &str| if listing { c.to_string() } else { archive(c) };
         let of = papers
             .iter()
             .map(|p| {
-                let mut a: Vec<String> = cat(p).into_iter().map(archive).collect();
+                let mut a: Vec<String> = cats(p).iter().map(|c| label(c)).collect();
                 a.sort();
                 a.dedup();
                 a
             })
             .collect();
         Labels {
-            what: "archive",
+            what: if listing { "category" } else { "archive" },
             of,
             liked: Vec::new(),
             primary: papers
                 .iter()
-                .map(|p| cat(p).first().map(|c| archive(c)))
+                .map(|p| cats(p).first().map(|c| label(c)))
                 .collect(),
-            fine: Some(
-                papers
-                    .iter()
-                    .map(|p| cat(p).first().map(|c| c.to_string()))
-                    .collect(),
-            ),
+            // By archive, the primary category too; a listing's labels
+            // are its categories already.
+            fine: (!listing).then(|| papers.iter().map(|p| cats(p).first().cloned()).collect()),
         }
     };
     let mut n: HashMap<&str, usize> = HashMap::new();
@@ -205,12 +205,12 @@ pub fn labels(path: &str, papers: &[Paper]) -> Labels {
     }
     let mut liked: Vec<(usize, String)> = n
         .into_iter()
-        .filter(|&(_, k)| k >= MIN_LABEL)
+        .filter(|&(_, k)| k >= MIN_LABEL.min(papers.len() / 4))
         .map(|(a, k)| (k, a.to_string()))
         .collect();
     liked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     l.liked = liked.into_iter().map(|(_, a)| a).collect();
-    if l.fine.is_none() {
+    if l.what == "venue family" {
         // A venue family topics are matched against is one readers can
         // like: hundreds of families of a paper or two say nothing of
         // how a list is grouped.

@@ -16,7 +16,8 @@ use crate::baselines::top;
 use crate::labels::List;
 use crate::queries::{Rng, content, words};
 
-/// Bookmarks and skips per simulated reader.
+/// Bookmarks and skips per simulated reader (`--skips N` sets the
+/// skips).
 pub const POSITIVES: usize = 8;
 pub const NEGATIVES: usize = 8;
 /// Readers per label and draw.
@@ -212,7 +213,7 @@ fn sample(rng: &mut Rng, xs: &[usize], k: usize) -> Vec<usize> {
 /// no label is neither bookmarked nor skipped, and left out of the
 /// ranking counted (it is neither a hit nor a miss); it is still in the
 /// list the models learn from.
-pub fn measure(list: &List, draws: &[&str]) -> Tally {
+pub fn measure(list: &List, draws: &[&str], skips: usize) -> Tally {
     let papers = &list.papers;
     let of = &list.labels.of;
     let features = Features::build(papers);
@@ -233,7 +234,7 @@ pub fn measure(list: &List, draws: &[&str]) -> Tally {
             for _ in 0..READERS {
                 let signals = Signals {
                     positives: sample(&mut rng, &members, POSITIVES),
-                    negatives: sample(&mut rng, &others, NEGATIVES),
+                    negatives: sample(&mut rng, &others, skips),
                 };
                 let mut open: Vec<bool> = of.iter().map(|o| !o.is_empty()).collect();
                 for &i in signals.positives.iter().chain(&signals.negatives) {
@@ -284,10 +285,10 @@ pub fn measure(list: &List, draws: &[&str]) -> Tally {
 const SHORT: [&str; SYSTEMS.len()] = ["ours", "SVM", "no weak", "related", "a-s-l", "C=1"];
 
 /// Prints the table of one list: overall, then by label.
-pub fn print(title: &str, list: &List, t: &Tally) {
+pub fn print(title: &str, list: &List, t: &Tally, skips: usize) {
     let pct = |hits: usize, readers: usize| 100.0 * hits as f64 / (readers * AT).max(1) as f64;
     println!(
-        "\n{title}: {} readers, each {POSITIVES} bookmarks of one {} and {NEGATIVES} skips of others",
+        "\n{title}: {} readers, each {POSITIVES} bookmarks of one {} and {skips} skips of others",
         t.readers, list.labels.what
     );
     println!("  {:<34} {:>14}", "system", "precision@20");

@@ -2,8 +2,6 @@
 //! share its arXiv category, and whether the first sentence of its
 //! abstract finds it.
 
-use std::collections::HashMap;
-
 use paperboat::corpus::Paper;
 use paperboat::search::{Probe, paper_text, related_papers};
 use paperboat::text::markup::plain_cow;
@@ -13,19 +11,6 @@ use crate::baselines::{Index, top};
 use crate::pct;
 use crate::queries::words;
 use paperboat::search::words::stem;
-
-/// Each arXiv id of the file and its categories, read from the file itself.
-pub fn categories(path: &str) -> HashMap<String, String> {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    text.lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter_map(|v| {
-            let id = v.get("id")?.as_str()?.to_string();
-            let cats = v.get("categories")?.as_str()?.to_string();
-            Some((id, cats))
-        })
-        .collect()
-}
 
 /// The first sentence of a paper's abstract, markup removed.
 fn first_sentence(p: &Paper) -> String {
@@ -41,15 +26,11 @@ pub fn related(path: &str) {
     let Some(c) = crate::load_or_say(path) else {
         return;
     };
-    let cats = categories(path);
-    // Primary category of each paper, by its id.
+    // Primary category of each paper.
     let primary: Vec<Option<String>> = c
         .papers
         .iter()
-        .map(|p| {
-            let id = p.id.as_str().strip_prefix("arxiv:")?;
-            Some(cats.get(id)?.split_whitespace().next()?.to_string())
-        })
+        .map(|p| p.more().categories.first().cloned())
         .collect();
     let archive = |cat: &str| cat.split('.').next().unwrap_or(cat).to_string();
     let known: Vec<usize> = (0..c.papers.len())
