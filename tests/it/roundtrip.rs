@@ -87,6 +87,7 @@ struct Kept {
     arxiv: usize,
     abstract_text: usize,
     links: usize,
+    keywords: usize,
     /// arXiv categories.
     categories: usize,
     marks: usize,
@@ -94,13 +95,13 @@ struct Kept {
     unexcused: usize,
 }
 
-const FIELDS: [&str; 14] = [
+const FIELDS: [&str; 15] = [
     "id", "title", "shown", "authors", "parts", "year", "venue", "shown", "doi", "arxiv",
-    "abstract", "links", "cats", "marks",
+    "abstract", "links", "kw", "cats", "marks",
 ];
 
 impl Kept {
-    fn each(&self) -> [usize; 14] {
+    fn each(&self) -> [usize; 15] {
         [
             self.id,
             self.title,
@@ -114,6 +115,7 @@ impl Kept {
             self.arxiv,
             self.abstract_text,
             self.links,
+            self.keywords,
             self.categories,
             self.marks,
         ]
@@ -134,6 +136,7 @@ impl Kept {
         self.arxiv += o.arxiv;
         self.abstract_text += o.abstract_text;
         self.links += o.links;
+        self.keywords += o.keywords;
         self.categories += o.categories;
         self.marks += o.marks;
     }
@@ -332,6 +335,15 @@ fn round_trip(file: &Path, format: Format, diffs: &mut Vec<String>) -> Kept {
             excused,
             format!("{before_links:?}"),
             format!("{after_links:?}"),
+        );
+        // BibTeX's `keywords` are the tags (which come back by the id).
+        let (kw, back) = (&p.more().keywords, &q.more().keywords);
+        kept.keywords += check(
+            "keywords",
+            kw == back,
+            bib && back.is_empty(),
+            format!("{kw:?}"),
+            format!("{back:?}"),
         );
         // BibTeX has one `primaryClass`: the primary category.
         let (cats, back) = (&p.more().categories, &q.more().categories);

@@ -243,12 +243,14 @@ fn keep_first(links: &mut Vec<String>) {
 /// A record's rare fields, sanitized and boxed; `None` when it has none.
 fn more(more: Option<Box<More>>) -> Option<Box<More>> {
     let mut more = more?;
+    // Each once, where first given (a keyword repeated apart, as MeSH
+    // headings and authors' keywords often are).
     let clean = |v: &mut Vec<String>| {
+        let mut seen = std::collections::HashSet::new();
         v.retain_mut(|s| {
             *s = sanitize::line(s);
-            !s.is_empty()
+            !s.is_empty() && seen.insert(s.clone())
         });
-        v.dedup();
     };
     clean(&mut more.keywords);
     clean(&mut more.categories);
@@ -313,6 +315,26 @@ mod tests {
             p.links()
                 .contains(&"https://openreview.net/pdf?id=frA0NNBS1n".to_string())
         );
+    }
+
+    #[test]
+    fn a_paper_keeps_each_keyword_and_category_once_where_first_given() {
+        let record = Record {
+            title: Some("T".into()),
+            more: More {
+                keywords: ["stress", "memory", "\u{1b}[31m", "stress", "memory"]
+                    .map(String::from)
+                    .to_vec(),
+                categories: ["cs.LG", "stat.ML", "cs.LG"].map(String::from).to_vec(),
+                ..More::default()
+            }
+            .into(),
+            ..Record::default()
+        };
+        let p = record.into_paper(&"l".into(), 0).unwrap();
+        // A keyword that is an escape sequence alone is none.
+        assert_eq!(p.more().keywords, ["stress", "memory"]);
+        assert_eq!(p.more().categories, ["cs.LG", "stat.ML"]);
     }
 
     proptest! {

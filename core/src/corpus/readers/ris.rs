@@ -192,6 +192,24 @@ impl<'a> Raw<'a> {
             .collect()
     }
 
+    /// Keywords: each line of the fields with one of `tags` (a field's
+    /// whole text where `whole`: Web of Science wraps one list over
+    /// lines), split at `;` (a keyword may hold a comma: `Carcinoma,
+    /// Squamous Cell`), in file order.
+    fn keywords(&self, tags: &[&str], whole: bool) -> Vec<String> {
+        let parts = match whole {
+            true => self.values(tags),
+            false => self.items(tags),
+        };
+        parts
+            .iter()
+            .flat_map(|p| p.split(';'))
+            .map(str::trim)
+            .filter(|k| !k.is_empty())
+            .map(str::to_string)
+            .collect()
+    }
+
     /// Each field with one of `tags` as one value, folded, in file order.
     fn values(&self, tags: &[&str]) -> Vec<String> {
         self.with(tags)
@@ -538,6 +556,7 @@ fn ris_record(raw: &Raw<'_>) -> Record {
         given_id: None,
         more: More {
             roles,
+            keywords: raw.keywords(&["KW"], false),
             ..More::default()
         }
         .into(),
@@ -568,7 +587,12 @@ fn wos_record(raw: &Raw<'_>) -> Record {
         line: raw.line,
         former_id: None,
         given_id: None,
-        more: Default::default(),
+        // The authors' keywords, then Keywords Plus.
+        more: More {
+            keywords: raw.keywords(&["DE", "ID"], true),
+            ..More::default()
+        }
+        .into(),
     }
 }
 
@@ -601,7 +625,21 @@ fn medline_record(raw: &Raw<'_>) -> Record {
         line: raw.line,
         former_id: None,
         given_id: None,
-        more: Default::default(),
+        // The authors' terms, then the MeSH headings without their
+        // qualifiers or the major-topic star (`*Neoplasms/drug therapy`
+        // is Neoplasms).
+        more: More {
+            keywords: raw
+                .keywords(&["OT"], false)
+                .into_iter()
+                .chain(raw.items(&["MH"]).iter().filter_map(|h| {
+                    let h = h.split('/').next()?.trim_start_matches('*').trim();
+                    (!h.is_empty()).then(|| h.to_string())
+                }))
+                .collect(),
+            ..More::default()
+        }
+        .into(),
     }
 }
 
@@ -931,6 +969,63 @@ mod tests {
         assert_eq!(
             p.skipped,
             [(3, "record without a PT line (starts with TI)".to_string())]
+        );
+    }
+
+    #[test]
+    fn keywords_as_each_dialect_writes_them() {
+        // RIS: a keyword a line, or several split at `;`; a comma stays
+        // (a paper keeps each once: `record.rs`).
+        let r = one(concat!(
+            "TY  - JOUR\n",
+            "TI  - T\n",
+            "KW  - Carcinoma, Squamous Cell\n",
+            "KW  - stress; memory\n",
+            "KW  - stress\n",
+            "ER  -\n",
+        ));
+        assert_eq!(
+            r.more.unwrap().keywords,
+            ["Carcinoma, Squamous Cell", "stress", "memory", "stress"]
+        );
+        // Web of Science: one list wrapped over lines, then Keywords Plus.
+        let p = parse(concat!(
+            "FN Clarivate Analytics Web of Science\n",
+            "PT J\n",
+            "TI Custody\n",
+            "DE Police custody; Interview; Perception of\n",
+            "   freedom\n",
+            "ID MIRANDA; SELF\n",
+            "ER\n",
+        ));
+        assert_eq!(
+            p.records[0].more.as_ref().unwrap().keywords,
+            [
+                "Police custody",
+                "Interview",
+                "Perception of freedom",
+                "MIRANDA",
+                "SELF"
+            ]
+        );
+        // MEDLINE: the authors' terms, then MeSH headings without
+        // qualifiers or the star.
+        let p = parse(concat!(
+            "PMID- 1\n",
+            "TI  - T.\n",
+            "OT  - frankincense\n",
+            "MH  - Humans\n",
+            "MH  - *Plant Extracts/adverse effects/*pharmacology\n",
+            "MH  - Disease Models, Animal\n",
+        ));
+        assert_eq!(
+            p.records[0].more.as_ref().unwrap().keywords,
+            [
+                "frankincense",
+                "Humans",
+                "Plant Extracts",
+                "Disease Models, Animal"
+            ]
         );
     }
 

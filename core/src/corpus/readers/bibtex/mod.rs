@@ -740,6 +740,25 @@ mod tests {
     }
 
     #[test]
+    fn keywords_and_the_primary_class_as_written() {
+        let r = one(
+            "@article{a, title = {T}, keywords = {Copper oxides, Sol-gel {\\'e}tude, CuO },\n eprint = {2106.09685}, archivePrefix = {arXiv}, primaryClass = {cs.CL}}",
+        );
+        let more = r.more.unwrap();
+        assert_eq!(more.keywords, ["Copper oxides", "Sol-gel étude", "CuO"]);
+        assert_eq!(more.categories, ["cs.CL"]);
+        // Without an arXiv id a `primaryClass` names no arXiv category.
+        let r = one("@article{a, title = {T}, primaryClass = {cs.CL}}");
+        assert!(r.more.is_none_or(|m| m.categories.is_empty()));
+        // A paperboat export's keywords are its tags: not read as the
+        // paper's keywords (the tags come back by its id).
+        let r = one(
+            "@misc{a, title = {T}, keywords = {to read, LoRA}, paperboat-id = {arxiv:2106.09685}}",
+        );
+        assert!(r.more.is_none_or(|m| m.keywords.is_empty()));
+    }
+
+    #[test]
     fn titles_render_latex_and_fold_whitespace() {
         let r = one(
             "@article{a, title = {{{$\\alpha$-Cu}} and {\\\"o}ther {DNA} \\&\n   Friends -- a {{Study}}}}",

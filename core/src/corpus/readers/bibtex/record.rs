@@ -6,8 +6,8 @@ use std::collections::HashMap;
 
 use super::{Fields, balanced};
 use crate::corpus::fields::{
-    Name, Split, arxiv_in, arxiv_in_text, doi_in_text, is_arxiv_id, split_top, strip_arxiv_prefix,
-    year_in,
+    Name, Split, arxiv_in, arxiv_in_text, doi_in_text, is_arxiv_id, split_list_cell, split_top,
+    strip_arxiv_prefix, year_in,
 };
 use crate::corpus::readers::fold_paragraphs;
 use crate::corpus::{Authors, More, PaperId, Record};
@@ -65,6 +65,16 @@ pub(super) fn records(entries: &[Entry]) -> Vec<Record> {
 
 pub(super) fn record(e: &Entry) -> Record {
     let arxiv = arxiv(e);
+    let given_id = given_id(e);
+    // A paperboat export's `keywords` are its tags, which come back by
+    // its id: not the paper's keywords.
+    let keywords = match given_id {
+        Some(_) => Vec::new(),
+        None => e
+            .get("keywords")
+            .map(|k| split_list_cell(&render_line(k)))
+            .unwrap_or_default(),
+    };
     Record {
         title: title(e),
         abstract_text: e
@@ -96,11 +106,12 @@ pub(super) fn record(e: &Entry) -> Record {
                 .filter(|_| arxiv.is_some())
                 .map(|c| vec![unescape_id(c)])
                 .unwrap_or_default(),
+            keywords,
             ..More::default()
         }
         .into(),
         arxiv,
-        given_id: given_id(e),
+        given_id,
     }
 }
 
