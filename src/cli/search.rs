@@ -81,6 +81,8 @@ struct Hit<'a, S> {
     year: Option<i32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     venue: Option<&'a str>,
+    #[serde(flatten)]
+    rare: crate::export::Rare<'a>,
     links: Vec<String>,
 }
 
@@ -408,6 +410,7 @@ impl<'a, S> Hit<'a, S> {
             authors: &p.authors,
             year: p.year,
             venue: p.venue.as_deref(),
+            rare: crate::export::Rare::of(p),
             links: p.links(),
         }
     }

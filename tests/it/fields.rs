@@ -151,6 +151,73 @@ fn title_and_abstract_atoms_look_only_there() {
 }
 
 #[test]
+fn category_and_keyword_atoms_select_what_the_files_give() {
+    let all = papers(ARXIV);
+    let with = |pick: &dyn Fn(&str) -> bool| -> Vec<String> {
+        let mut out: Vec<String> = all
+            .iter()
+            .filter(|p| {
+                p["categories"]
+                    .as_array()
+                    .is_some_and(|c| c.iter().any(|c| pick(c.as_str().unwrap())))
+            })
+            .map(|p| p["id"].as_str().unwrap().to_string())
+            .collect();
+        out.sort();
+        out
+    };
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+    // A category whole, cross-lists too; an archive by its prefix; a
+    // category alone with `'`; the rest with `!`.
+    let co = with(&|c| c == "math.CO");
+    assert!(co.len() >= 3, "{co:?}");
+    assert_eq!(sorted(ids("cat:math.CO", ARXIV, &[])), co);
+    assert_eq!(sorted(ids("category:MATH.co", ARXIV, &[])), co);
+    let math = with(&|c| c.starts_with("math"));
+    assert!(math.len() > co.len());
+    assert_eq!(sorted(ids("cat:math", ARXIV, &[])), math);
+    assert!(ids("cat:'math", ARXIV, &[]).is_empty());
+    assert_eq!(sorted(ids("cat:'math.CO", ARXIV, &[])), co);
+    assert_eq!(ids("!cat:math", ARXIV, &[]).len(), all.len() - math.len());
+    // Keywords, by their words' starts; not the abstract's words.
+    let lens = papers(LENS);
+    let holding = |word: &str| -> Vec<String> {
+        let mut out: Vec<String> = lens
+            .iter()
+            .filter(|p| {
+                p["keywords"].as_array().is_some_and(|k| {
+                    k.iter().any(|k| {
+                        k.as_str()
+                            .unwrap()
+                            .to_lowercase()
+                            .split(|c: char| !c.is_alphanumeric())
+                            .any(|w| w.starts_with(word))
+                    })
+                })
+            })
+            .map(|p| p["id"].as_str().unwrap().to_string())
+            .collect();
+        out.sort();
+        out
+    };
+    let quality = holding("qualit");
+    assert!(!quality.is_empty());
+    assert_eq!(sorted(ids("kw:qualit", LENS, &[])), quality);
+    assert_eq!(sorted(ids("keywords:QUALIT", LENS, &[])), quality);
+    let abs_only: Vec<String> = ids("abs:quality", LENS, &[])
+        .into_iter()
+        .filter(|id| !quality.contains(id))
+        .collect();
+    assert!(
+        !abs_only.is_empty(),
+        "a paper with the word in its abstract alone"
+    );
+}
+
+#[test]
 fn an_unknown_field_is_named_and_exits_2() {
     let state = tempfile::tempdir().unwrap();
     let o = run(&["search", "colour:red", ARXIV], None, state.path());

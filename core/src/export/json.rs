@@ -36,28 +36,9 @@ pub struct JsonPaper<'a> {
     /// Venue.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub venue: Option<&'a str>,
-    /// The DOI.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub doi: Option<Cow<'a, str>>,
-    /// The arXiv id.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub arxiv: Option<Cow<'a, str>>,
-    /// Keywords.
-    #[serde(skip_serializing_if = "<[String]>::is_empty")]
-    pub keywords: &'a [String],
-    /// arXiv categories.
-    #[serde(skip_serializing_if = "<[String]>::is_empty")]
-    pub categories: &'a [String],
-    /// OpenReview forum id.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub openreview: Option<&'a str>,
-    /// OpenReview venue id.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub venue_id: Option<&'a str>,
-    /// How an arXiv feed announced it (`new`, `cross`, `replace`,
-    /// `replace-cross`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub announce_type: Option<&'a str>,
+    /// Ids and fields few papers have.
+    #[serde(flatten)]
+    pub rare: Rare<'a>,
     /// Links.
     pub links: Vec<String>,
     /// Bookmarked.
@@ -70,6 +51,50 @@ pub struct JsonPaper<'a> {
     pub note: Option<&'a str>,
     /// When the reader first loaded the paper (RFC 3339), or null.
     pub first_seen: Option<Stamp>,
+}
+
+/// A paper's ids and the fields few papers have, each left out where
+/// the paper has none: as `list --json` and `search --json` name them.
+#[derive(Serialize)]
+pub struct Rare<'a> {
+    /// The DOI.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    doi: Option<Cow<'a, str>>,
+    /// The arXiv id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    arxiv: Option<Cow<'a, str>>,
+    /// Keywords.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    keywords: &'a [String],
+    /// arXiv categories.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    categories: &'a [String],
+    /// OpenReview forum id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    openreview: Option<&'a str>,
+    /// OpenReview venue id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    venue_id: Option<&'a str>,
+    /// How an arXiv feed announced it (`new`, `cross`, `replace`,
+    /// `replace-cross`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    announce_type: Option<&'a str>,
+}
+
+impl<'a> Rare<'a> {
+    /// Those of `p`.
+    pub fn of(p: &'a crate::corpus::Paper) -> Rare<'a> {
+        let more = p.more();
+        Rare {
+            doi: p.doi(),
+            arxiv: p.arxiv_id(),
+            keywords: &more.keywords,
+            categories: &more.categories,
+            openreview: more.forum.as_deref(),
+            venue_id: more.venue_id.as_deref(),
+            announce_type: more.announce.as_deref(),
+        }
+    }
 }
 
 impl<'a> JsonPaper<'a> {
@@ -90,13 +115,7 @@ impl<'a> JsonPaper<'a> {
             authors: super::names::AsText(&p.authors),
             year: p.year,
             venue: p.venue.as_deref(),
-            doi: p.doi(),
-            arxiv: p.arxiv_id(),
-            keywords: &p.more().keywords,
-            categories: &p.more().categories,
-            openreview: p.more().forum.as_deref(),
-            venue_id: p.more().venue_id.as_deref(),
-            announce_type: p.more().announce.as_deref(),
+            rare: Rare::of(p),
             links: p.links(),
             bookmarked: store.is_on(p.id.as_str(), Flag::Bookmark),
             read: store.is_on(p.id.as_str(), Flag::Read),

@@ -27,7 +27,7 @@ use std::io::{self, Write};
 
 pub use bibtex::{bibtex_escape, bibtex_key};
 pub use delimited::CSV_COLUMNS;
-pub use json::JsonPaper;
+pub use json::{JsonPaper, Rare};
 pub use markdown::{markdown_escape, safe_link};
 
 use crate::corpus::Corpus;

@@ -32,10 +32,15 @@ pub enum Field {
     Note,
     /// `topic:3` the papers of topic 3 of the list (`paperboat topics`).
     Topic,
+    /// `kw:` (or `keyword:`) a word of the paper's keywords starts with it.
+    Keyword,
+    /// `cat:` (or `category:`) an arXiv category of the paper starts with
+    /// it: `cat:cs.LG`, `cat:cs` (the archive), `cat:'cs.L` (whole: none).
+    Category,
 }
 
 /// The names a field atom can use, as the help and errors list them.
-pub const FIELD_NAMES: &str = "title, abs, author, venue, year, id, tag, note, topic";
+pub const FIELD_NAMES: &str = "title, abs, author, venue, year, id, tag, note, topic, kw, cat";
 
 impl Field {
     fn named(name: &str) -> Option<Field> {
@@ -49,6 +54,8 @@ impl Field {
             "tag" | "tags" => Field::Tag,
             "topic" => Field::Topic,
             "note" | "notes" => Field::Note,
+            "kw" | "keyword" | "keywords" => Field::Keyword,
+            "cat" | "category" | "categories" => Field::Category,
             _ => return None,
         })
     }
@@ -144,6 +151,11 @@ pub fn parse_field(word: &str) -> Option<Result<FieldAtom, QueryError>> {
         Field::Id => FieldValue::Words {
             words: vec![raw.trim_start_matches('\'').to_lowercase()],
             whole: false,
+        },
+        // A category is one term: its dot and dash are its own.
+        Field::Category => FieldValue::Words {
+            words: vec![fold(raw.trim_start_matches('\'')).into_owned()],
+            whole: raw.starts_with('\''),
         },
         _ => {
             let (whole, text) = match raw.strip_prefix('\'') {

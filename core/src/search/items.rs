@@ -372,6 +372,8 @@ fn meta_of<'a>(p: &'a Paper, title: &'a str) -> Meta<'a> {
         venue: p.venue.as_deref().unwrap_or(""),
         id: p.id.as_str(),
         year: p.year,
+        keywords: &p.more().keywords,
+        categories: &p.more().categories,
     }
 }
 

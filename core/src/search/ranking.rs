@@ -227,9 +227,9 @@ pub(super) fn index_prefixes(query: &Query) -> Vec<String> {
         match alt {
             query::Alt::Word(w) => word(w),
             query::Alt::Field(f) => {
-                use fields::Field::{Abstract, Author, Title, Venue};
+                use fields::Field::{Abstract, Author, Category, Keyword, Title, Venue};
                 if let (
-                    Title | Abstract | Author | Venue,
+                    Title | Abstract | Author | Venue | Keyword | Category,
                     fields::FieldValue::Words { words, .. },
                 ) = (f.field, &f.value)
                 {

@@ -129,6 +129,8 @@ fn field_bits(f: &FieldAtom, index: &WordIndex, labels: &Labels, n: usize) -> Bi
         Field::Author => Part::Authors,
         Field::Venue => Part::Venue,
         Field::Abstract => Part::Abstract,
+        Field::Keyword => Part::Keywords,
+        Field::Category => Part::Categories,
         // Read as title words by the query.
         Field::Title | Field::Year | Field::Id | Field::Tag | Field::Note | Field::Topic => {
             Part::Title

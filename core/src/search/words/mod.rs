@@ -48,11 +48,22 @@ pub enum Part {
     Abstract = 1,
     Authors = 2,
     Venue = 3,
+    /// The words of the paper's keywords.
+    Keywords = 4,
+    /// Its arXiv categories, each one term (`cs.lg`).
+    Categories = 5,
 }
 
-const PARTS: usize = 4;
+const PARTS: usize = 6;
 
-const PART_NAMES: [&str; PARTS] = ["title", "abstract", "authors", "venue"];
+const PART_NAMES: [&str; PARTS] = [
+    "title",
+    "abstract",
+    "authors",
+    "venue",
+    "keywords",
+    "categories",
+];
 
 /// BM25's term-frequency saturation.
 const K1: f32 = 1.2;
@@ -77,6 +88,8 @@ pub struct DocMeta {
     pub venue: Box<str>,
     pub id: Box<str>,
     pub year: Option<i32>,
+    pub keywords: Box<[String]>,
+    pub categories: Box<[String]>,
 }
 
 /// [`DocMeta`] borrowed: what indexing a paper reads, without a copy of
@@ -88,6 +101,8 @@ pub struct Meta<'a> {
     pub venue: &'a str,
     pub id: &'a str,
     pub year: Option<i32>,
+    pub keywords: &'a [String],
+    pub categories: &'a [String],
 }
 
 impl<'a> From<&'a DocMeta> for Meta<'a> {
@@ -98,6 +113,8 @@ impl<'a> From<&'a DocMeta> for Meta<'a> {
             venue: &m.venue,
             id: &m.id,
             year: m.year,
+            keywords: &m.keywords,
+            categories: &m.categories,
         }
     }
 }
@@ -111,6 +128,8 @@ impl Meta<'_> {
             venue: self.venue.into(),
             id: self.id.into(),
             year: self.year,
+            keywords: self.keywords.into(),
+            categories: self.categories.into(),
         }
     }
 }
@@ -513,6 +532,20 @@ impl WordIndex {
                     self.totals[2] += len.min(255) as u64;
                 }
                 _ => {}
+            }
+        }
+        let keep = self.keep.as_deref().unwrap_or(&keep::EVERY);
+        let words = self.parts[Part::Keywords as usize].map_mut();
+        for k in meta.keywords {
+            keep.each_kept(k, |w| post(words, fold_into(w, &mut buf), idx));
+        }
+        // A category is one term, folded (`cs.LG` is `cs.lg`): `cat:cs`
+        // finds the archive's, `cat:cs.lg` the one.
+        let words = self.parts[Part::Categories as usize].map_mut();
+        for c in meta.categories {
+            let c = fold(c);
+            if !c.is_empty() && keep.keeps(&c) {
+                post(words, &c, idx);
             }
         }
         let end = self.ids.len() as u32;

@@ -280,7 +280,14 @@ mod on_disk {
                 let any = x.iter().any(|&s| s > 0.0);
                 assert_eq!(a.scores_any(w, whole), any, "{w:?} {whole}");
                 assert_eq!(b.scores_any(w, whole), any, "{w:?} {whole}");
-                for part in [Part::Title, Part::Abstract, Part::Authors, Part::Venue] {
+                for part in [
+                    Part::Title,
+                    Part::Abstract,
+                    Part::Authors,
+                    Part::Venue,
+                    Part::Keywords,
+                    Part::Categories,
+                ] {
                     let ws = [w.clone()];
                     assert_eq!(
                         a.papers_with(part, &ws, whole, n),
@@ -579,6 +586,8 @@ mod on_disk {
                     venue: a.first().cloned().unwrap_or_default().into(),
                     id: format!("X:{}", t.concat()).into(),
                     year: (*y > 10).then_some(*y),
+                    keywords: a.iter().rev().take(2).cloned().collect(),
+                    categories: t.iter().take(2).map(|w| format!("{w}.Q")).collect(),
                 };
                 built.add(i as u32, &meta, &a.join(" "));
             }
