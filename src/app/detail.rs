@@ -170,6 +170,11 @@ pub struct Page {
 
 /// At most this many author names are listed before `+N more`.
 const MAX_AUTHORS: usize = 8;
+/// At most this many keywords (or other values of a field) are listed
+/// above the abstract, and no more than two lines hold, before `+N
+/// more`: a library's MeSH headings would push the abstract off a small
+/// screen (`search --json` lists all).
+const MAX_VALUES: usize = 6;
 
 /// Lays out a paper: title, marks, where it is from, who wrote it, the
 /// abstract, the links.
@@ -218,7 +223,21 @@ pub fn lay_out(v: &PaperText, width: usize) -> Page {
         out.extend(rich_lines(&plain(byline.join(" · ")), width, Tone::Plain, &[]).0);
     }
     for (label, values) in paper.more().labelled() {
-        let line = format!("{label}: {}", values.join(" · "));
+        // As many values as fit two lines (at least one), at most
+        // MAX_VALUES, then how many more there are.
+        let line = |n: usize| {
+            let mut line = format!("{label}: {}", values[..n].join(" · "));
+            if n < values.len() {
+                line.push_str(&format!(" +{} more", values.len() - n));
+            }
+            line
+        };
+        let fits = |n: usize| rich_lines(&plain(line(n)), width, Tone::Dim, &[]).0.len() <= 2;
+        let n = (1..=values.len().min(MAX_VALUES))
+            .rev()
+            .find(|&n| n == 1 || fits(n))
+            .unwrap_or(0);
+        let line = line(n);
         out.extend(rich_lines(&plain(line), width, Tone::Dim, &[]).0);
     }
     let mut meta = vec![paper.source.to_string()];
@@ -381,6 +400,53 @@ mod tests {
         assert_eq!(app.match_line(), Some(first));
         app.apply(Action::PrevMatch);
         assert_eq!(app.match_line(), lines.last().copied(), "wraps around");
+    }
+
+    #[test]
+    fn a_long_list_of_keywords_is_cut_above_the_abstract() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = crate::store::Store::open(dir.path());
+        let mut loaded = crate::loading::bundled();
+        loaded.corpus.papers[0].more = Some(Box::new(crate::corpus::More {
+            keywords: (1..=9).map(|k| format!("heading{k}")).collect(),
+            categories: vec!["cs.LG".into(), "stat.ML".into()],
+            ..Default::default()
+        }));
+        let app = crate::app::App::new(loaded, store, || {});
+        let text: Vec<String> = app
+            .page(0, 200)
+            .lines
+            .iter()
+            .map(|l| l.iter().map(|p| p.text.as_str()).collect())
+            .collect();
+        let line = |label: &str| text.iter().find(|l| l.starts_with(label)).cloned();
+        assert_eq!(
+            line("keywords:").as_deref(),
+            Some(
+                "keywords: heading1 · heading2 · heading3 · heading4 · heading5 · heading6 +3 more"
+            )
+        );
+        assert_eq!(
+            line("categories:").as_deref(),
+            Some("categories: cs.LG · stat.ML")
+        );
+        // Narrow, as many as two lines hold.
+        let narrow: Vec<String> = app
+            .page(0, 30)
+            .lines
+            .iter()
+            .map(|l| l.iter().map(|p| p.text.as_str()).collect::<String>())
+            .collect();
+        let at = narrow
+            .iter()
+            .position(|l| l.starts_with("keywords:"))
+            .unwrap();
+        let two = format!("{} {}", narrow[at].trim_end(), narrow[at + 1].trim());
+        assert_eq!(
+            two,
+            "keywords: heading1 · heading2 · heading3 · heading4 +5 more"
+        );
+        assert!(narrow[at + 2].starts_with("categories:"));
     }
 
     #[test]
