@@ -244,13 +244,28 @@ fn keep_first(links: &mut Vec<String>) {
 fn more(more: Option<Box<More>>) -> Option<Box<More>> {
     let mut more = more?;
     // Each once, where first given (a keyword repeated apart, as MeSH
-    // headings and authors' keywords often are).
+    // headings and authors' keywords often are), in place: a short list
+    // (most are, an arXiv paper's categories) looked through, a long
+    // one hashed.
     let clean = |v: &mut Vec<String>| {
-        let mut seen = std::collections::HashSet::new();
-        v.retain_mut(|s| {
-            *s = sanitize::line(s);
-            !s.is_empty() && seen.insert(s.clone())
-        });
+        let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+        let mut kept = 0;
+        for at in 0..v.len() {
+            let s = sanitize::line_owned(std::mem::take(&mut v[at]));
+            let new = if kept < 16 {
+                !v[..kept].contains(&s)
+            } else {
+                if seen.is_empty() {
+                    seen.extend(v[..kept].iter().cloned());
+                }
+                seen.insert(s.clone())
+            };
+            if !s.is_empty() && new {
+                v[kept] = s;
+                kept += 1;
+            }
+        }
+        v.truncate(kept);
     };
     clean(&mut more.keywords);
     clean(&mut more.categories);
@@ -335,6 +350,20 @@ mod tests {
         // A keyword that is an escape sequence alone is none.
         assert_eq!(p.more().keywords, ["stress", "memory"]);
         assert_eq!(p.more().categories, ["cs.LG", "stat.ML"]);
+        // A long list, past the ones looked through, is hashed: the same.
+        let long: Vec<String> = (0..60).map(|k| format!("k{}", k % 25)).collect();
+        let record = Record {
+            title: Some("T".into()),
+            more: More {
+                keywords: long,
+                ..More::default()
+            }
+            .into(),
+            ..Record::default()
+        };
+        let p = record.into_paper(&"l".into(), 0).unwrap();
+        let want: Vec<String> = (0..25).map(|k| format!("k{k}")).collect();
+        assert_eq!(p.more().keywords, want);
     }
 
     proptest! {

@@ -127,6 +127,12 @@ impl Keep {
         )
     }
 
+    /// Whether `folded` starts with a prefix, typos not looked at (a
+    /// term no query word's typos are looked for in: a category).
+    pub(super) fn keeps_as_written(&self, folded: &str) -> bool {
+        self.all || self.prefixes.iter().any(|p| folded.starts_with(p.as_str()))
+    }
+
     /// Whether `folded` starts with a prefix.
     pub(super) fn keeps(&self, folded: &str) -> bool {
         self.all

@@ -543,9 +543,9 @@ impl WordIndex {
         // finds the archive's, `cat:cs.lg` the one.
         let words = self.parts[Part::Categories as usize].map_mut();
         for c in meta.categories {
-            let c = fold(c);
-            if !c.is_empty() && keep.keeps(&c) {
-                post(words, &c, idx);
+            let c = fold_into(c, &mut buf);
+            if !c.is_empty() && keep.keeps_as_written(c) {
+                post(words, c, idx);
             }
         }
         let end = self.ids.len() as u32;

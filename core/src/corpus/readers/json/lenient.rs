@@ -894,15 +894,53 @@ impl Strings<'_> {
         }
         out
     }
+}
 
-    /// The strings, as [`Strings::split`] gives them, each split at
-    /// whitespace too: codes that hold no space (arXiv's categories,
-    /// `"cs.LG stat.ML"`).
-    pub(super) fn split_words(self) -> Vec<String> {
-        self.split()
-            .iter()
-            .flat_map(|s| s.split_whitespace().map(str::to_string))
-            .collect()
+/// Codes that hold no space (arXiv's categories): a list of strings, or
+/// one string of them separated by whitespace, `;` or `,` (the arXiv
+/// snapshot writes `"cs.LG stat.ML"`); each read once, into its own
+/// string.
+#[derive(Default)]
+pub(super) struct Codes(pub(super) Vec<String>);
+
+impl Codes {
+    fn add(&mut self, text: &str) {
+        let codes = || {
+            text.split(|c: char| c.is_whitespace() || c == ';' || c == ',')
+                .filter(|c| !c.is_empty())
+        };
+        // Room for these alone: a paper keeps its list as long as it is
+        // held (a million arXiv papers' categories).
+        self.0.reserve_exact(codes().count());
+        self.0.extend(codes().map(str::to_string));
+    }
+}
+
+impl<'de> Deserialize<'de> for Codes {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(LenientVisitor(PhantomData))
+    }
+}
+
+impl<'a> Lenient<'a> for Codes {
+    fn from_text(text: Cow<'a, str>) -> Self {
+        let mut codes = Codes::default();
+        codes.add(&text);
+        codes
+    }
+
+    fn from_transient(text: &str) -> Self {
+        let mut codes = Codes::default();
+        codes.add(text);
+        codes
+    }
+
+    fn from_seq<'de: 'a, A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+        let mut all = Codes::default();
+        while let Some(Codes(c)) = seq.next_element::<Codes>()? {
+            all.0.extend(c);
+        }
+        Ok(all)
     }
 }
 

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use serde::Deserialize;
 
 use super::lenient::{
-    ExternalIds, JsonAuthors, Lenient, MaybePlain, ParsedAuthors, Strings, Text, Urls, Year,
+    Codes, ExternalIds, JsonAuthors, Lenient, MaybePlain, ParsedAuthors, Strings, Text, Urls, Year,
     first_abstract, first_text, is_date_key,
 };
 use super::members::{self, Kind};
@@ -133,8 +133,7 @@ pub(super) struct JsonRecord<'a> {
     #[serde(borrow)]
     keywords: Strings<'a>,
     /// arXiv categories, primary first.
-    #[serde(borrow)]
-    categories: Strings<'a>,
+    categories: Codes,
     /// An OpenReview forum id.
     #[serde(borrow)]
     forum: Text<'a>,
@@ -610,13 +609,15 @@ impl<'a> JsonRecord<'a> {
             former_id,
             given_id,
             // Most papers have neither: nothing made, nothing dropped.
-            more: if self.keywords.is_empty() && self.categories.is_empty() && self.forum.is_blank()
+            more: if self.keywords.is_empty()
+                && self.categories.0.is_empty()
+                && self.forum.is_blank()
             {
                 None
             } else {
                 More {
                     keywords: self.keywords.split(),
-                    categories: self.categories.split_words(),
+                    categories: self.categories.0,
                     forum: self.forum.into_folded(),
                     ..More::default()
                 }
