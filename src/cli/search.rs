@@ -55,7 +55,8 @@ pub struct SearchArgs {
     #[arg(long, value_name = "NAME")]
     pub saved: Option<String>,
     /// The query, in fzf syntax (`'exact`, `^prefix`, `suffix$`, `!not`, `a | b`) with field
-    /// atoms (`author:`, `title:`, `abs:`, `venue:`, `year:2019..2021`, `id:`); empty matches all.
+    /// atoms (`author:`, `title:`, `abs:`, `venue:`, `year:2019..2021`, `id:`, `tag:`, `note:`,
+    /// `topic:3`, `kw:`, `cat:cs.LG`); empty matches all.
     #[arg(required_unless_present = "saved")]
     pub query: Option<String>,
     /// Files to search (`-` for standard input). None: the bundled lists.

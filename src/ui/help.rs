@@ -110,6 +110,8 @@ const QUERY_SYNTAX: &[(&str, &str)] = &[
     ),
     ("id:2101.0", "the id starts with it"),
     ("tag:name note:word", "your tags and notes"),
+    ("kw:word cat:cs.LG", "a keyword; an arXiv category"),
+    ("topic:3", "a topic of the list (O lists them)"),
     ("!author:name", "any field atom negated"),
 ];
 
