@@ -232,7 +232,13 @@ pub fn lay_out(v: &PaperText, width: usize) -> Page {
             }
             line
         };
-        let fits = |n: usize| rich_lines(&plain(line(n)), width, Tone::Dim, &[]).0.len() <= 2;
+        // Far longer than two lines (a hostile keyword of a megabyte)
+        // cannot fit: not laid out to be told so.
+        let fits = |n: usize| {
+            let bytes: usize = values[..n].iter().map(|v| v.len()).sum();
+            bytes <= 64 * width.max(1)
+                && rich_lines(&plain(line(n)), width, Tone::Dim, &[]).0.len() <= 2
+        };
         let n = (1..=values.len().min(MAX_VALUES))
             .rev()
             .find(|&n| n == 1 || fits(n))
