@@ -37,6 +37,26 @@ fn papers(file: &str) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// `v` in order.
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+/// The ids `search` shows of the papers `keep` takes, in order.
+fn ids_where(
+    papers: &[serde_json::Value],
+    keep: impl Fn(&serde_json::Value) -> bool,
+) -> Vec<String> {
+    sorted(
+        papers
+            .iter()
+            .filter(|p| keep(p))
+            .map(|p| p["short_id"].as_str().unwrap().to_string())
+            .collect(),
+    )
+}
+
 fn authors_of(p: &serde_json::Value) -> String {
     p["authors"]
         .as_array()
@@ -75,17 +95,9 @@ fn author_atoms_fold_case_and_accents_and_match_word_starts() {
 fn negated_fields_years_ids_and_venues_combine() {
     let aaai = papers(AAAI);
     let years = |lo: i64, hi: i64| {
-        let mut want: Vec<String> = aaai
-            .iter()
-            .filter(|p| p["year"].as_i64().is_some_and(|y| (lo..=hi).contains(&y)))
-            .map(|p| p["short_id"].as_str().unwrap().to_string())
-            .collect();
-        want.sort();
-        want
-    };
-    let sorted = |mut v: Vec<String>| {
-        v.sort();
-        v
+        ids_where(&aaai, |p| {
+            p["year"].as_i64().is_some_and(|y| (lo..=hi).contains(&y))
+        })
     };
     for (q, lo, hi) in [
         ("year:1995", 1995, 1995),
@@ -153,22 +165,12 @@ fn title_and_abstract_atoms_look_only_there() {
 #[test]
 fn category_and_keyword_atoms_select_what_the_files_give() {
     let all = papers(ARXIV);
-    let with = |pick: &dyn Fn(&str) -> bool| -> Vec<String> {
-        let mut out: Vec<String> = all
-            .iter()
-            .filter(|p| {
-                p["categories"]
-                    .as_array()
-                    .is_some_and(|c| c.iter().any(|c| pick(c.as_str().unwrap())))
-            })
-            .map(|p| p["id"].as_str().unwrap().to_string())
-            .collect();
-        out.sort();
-        out
-    };
-    let sorted = |mut v: Vec<String>| {
-        v.sort();
-        v
+    let with = |pick: &dyn Fn(&str) -> bool| {
+        ids_where(&all, |p| {
+            p["categories"]
+                .as_array()
+                .is_some_and(|c| c.iter().any(|c| pick(c.as_str().unwrap())))
+        })
     };
     // A category whole, cross-lists too; an archive by its prefix; a
     // category alone with `'`; the rest with `!`.
@@ -184,24 +186,16 @@ fn category_and_keyword_atoms_select_what_the_files_give() {
     assert_eq!(ids("!cat:math", ARXIV, &[]).len(), all.len() - math.len());
     // Keywords, by their words' starts; not the abstract's words.
     let lens = papers(LENS);
-    let holding = |word: &str| -> Vec<String> {
-        let mut out: Vec<String> = lens
-            .iter()
-            .filter(|p| {
-                p["keywords"].as_array().is_some_and(|k| {
-                    k.iter().any(|k| {
-                        k.as_str()
-                            .unwrap()
-                            .to_lowercase()
-                            .split(|c: char| !c.is_alphanumeric())
-                            .any(|w| w.starts_with(word))
-                    })
+    let holding = |word: &str| {
+        ids_where(&lens, |p| {
+            p["keywords"].as_array().is_some_and(|k| {
+                k.iter().any(|k| {
+                    let k = k.as_str().unwrap().to_lowercase();
+                    k.split(|c: char| !c.is_alphanumeric())
+                        .any(|w| w.starts_with(word))
                 })
             })
-            .map(|p| p["id"].as_str().unwrap().to_string())
-            .collect();
-        out.sort();
-        out
+        })
     };
     let quality = holding("qualit");
     assert!(!quality.is_empty());
